@@ -1,0 +1,47 @@
+/**
+ * Error bodies the specification shows (spec § Errors). Where the shape is "not shown"
+ * the contract is tolerant on purpose.
+ */
+import { z } from 'zod';
+import { identifier } from './base.js';
+
+/** Bulk create with more than 10 entries: 422 `{ error: <message> }` stating the limit is 10. */
+export const BulkTooLarge = z.looseObject({ error: z.string().min(1) });
+export type BulkTooLarge = z.infer<typeof BulkTooLarge>;
+
+/** A failed bulk entry: `{ success: false, message: { <field>: [ { error: <code> } ] } }`. */
+export const BulkFailedEntry = z.looseObject({
+  success: z.literal(false),
+  message: z.record(z.string(), z.array(z.looseObject({ error: z.string() })).min(1)),
+});
+export type BulkFailedEntry = z.infer<typeof BulkFailedEntry>;
+
+/** Webhook create with an invalid target URL: 422 `{ success: false, status: 422, message }`. */
+export const WebhookInvalid = z.looseObject({
+  success: z.literal(false),
+  status: z.literal(422),
+  message: z.string(),
+});
+export type WebhookInvalid = z.infer<typeof WebhookInvalid>;
+
+/**
+ * Upsert 422: "includes the ids of the matching Leads (exact body shape: not shown)".
+ * Any JSON value is accepted; {@link idsInBody} finds the ids wherever they are.
+ */
+export const UpsertConflict = z.unknown();
+
+/** Collects every identifier-like scalar found anywhere in a JSON value. */
+export function idsInBody(body: unknown): Set<string> {
+  const found = new Set<string>();
+  const walk = (v: unknown) => {
+    if (Array.isArray(v)) v.forEach(walk);
+    else if (v && typeof v === 'object') Object.values(v).forEach(walk);
+    else if (identifier.safeParse(v).success) found.add(String(v));
+  };
+  walk(body);
+  // Ids embedded in a message text ("matches 12, 15") count too.
+  if (typeof body === 'string' || (body && typeof body === 'object')) {
+    for (const m of JSON.stringify(body).matchAll(/[A-Za-z0-9_-]+/g)) found.add(m[0]);
+  }
+  return found;
+}

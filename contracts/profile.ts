@@ -1,0 +1,89 @@
+/**
+ * The target profile (`CRM_PROFILE`): what the suite must know about a target that the
+ * specification gives no way to create or discover. Exported as JSON Schema with the contracts.
+ */
+import { z } from 'zod';
+import { identifier } from './base.js';
+
+const option = z.object({ id: identifier, name: z.string() });
+
+/** A custom field definition the target already has (definitions are "not shown" by the spec). */
+export const CustomFieldFixture = z.object({
+  id: identifier,
+  data_type: z.enum(['Dropdown', 'MultiSelect', 'String', 'Float']),
+  options: z.array(option).default([]),
+  /** Entity types the definition is available on, e.g. ["project", "task", "person", "lead"]. */
+  available_on: z.array(z.string()).default([]),
+});
+export type CustomFieldFixture = z.infer<typeof CustomFieldFixture>;
+
+export const TargetProfile = z.object({
+  /** Human name of the target, shown in reports. */
+  name: z.string().default('target'),
+  fixtures: z.object({
+    /** Users of the account usable as `assignee_id` (at least one). */
+    users: z.array(z.object({ id: identifier, email: z.string().optional() })).default([]),
+    /** A Company with user activities of at least two types. */
+    company_with_activities: z.object({
+      company_id: identifier,
+      activity_types: z.array(z.object({ id: identifier, category: z.string() })).min(2),
+    }).optional(),
+    /** A file attached to a record: its metadata is read with GET /{entity_type}/{entity_id}/files/{file_id}. */
+    attached_file: z.object({
+      entity_type: z.enum(['leads', 'people', 'opportunities', 'companies', 'projects']),
+      entity_id: z.int(),
+      file_id: z.int(),
+    }).optional(),
+    /** Custom field definitions with their options. */
+    custom_fields: z.object({
+      dropdown: CustomFieldFixture.optional(),
+      multi_select: CustomFieldFixture.optional(),
+      text: CustomFieldFixture.optional(),
+      number: CustomFieldFixture.optional(),
+    }).default({}),
+    /**
+     * A Lead custom field usable for upsert matching. The shape of a custom-field match is
+     * "not shown": `match_field_name` is what the target expects in `match.field_name`.
+     */
+    lead_match_field: z.object({ definition_id: identifier, match_field_name: z.string() }).optional(),
+    /** Project status ids and names (for `status_ids`/`statuses`). */
+    project_statuses: z.array(option).default([]),
+    /** A record with a relationship that may be removed, when the target cannot create one. */
+    relationship: z.object({
+      entity: z.string(), entity_id: identifier, resource: z.object({ id: identifier, type: z.string() }),
+    }).optional(),
+  }).default({ users: [], custom_fields: {}, project_statuses: [] }),
+  capabilities: z.object({
+    /** Heavy specs (100,001-record cap) are allowed on this target. */
+    heavy: z.boolean().default(false),
+    /**
+     * Documented extensions beyond the spec that let the suite create data it otherwise could not.
+     * Each is a "METHOD /path" relative to the API root; absent ⇒ the suite judges without it.
+     */
+    extensions: z.object({
+      create_task: z.string().optional(),
+      follow: z.string().optional(),
+      create_activity: z.string().optional(),
+      list_files: z.string().optional(),
+    }).default({}),
+    /** The target answers 429 above 3 bulk requests per second (the spec says "may"). */
+    bulk_rate_limit: z.boolean().default(false),
+    /** Notifications reach the suite's receivers at CRM_PUBLIC_URL. */
+    webhook_delivery: z.boolean().default(true),
+  }).default({ heavy: false, extensions: {}, bulk_rate_limit: false, webhook_delivery: true }),
+  oauth: z.object({
+    /** Name of the application as the consent screen shows it. */
+    application_name: z.string().optional(),
+    /** Redirect URIs registered for the client; `{public}` is replaced by CRM_PUBLIC_URL. */
+    redirect_uris: z.array(z.string()).default([]),
+    /** Accessible names of the login and consent controls, for screens that differ. */
+    screens: z.object({
+      email_label: z.string().default('E-mail'),
+      password_label: z.string().default('Password'),
+      login_button: z.string().default('Log in'),
+      authorize_button: z.string().default('Authorize'),
+      deny_button: z.string().default('Deny'),
+    }).default({ email_label: 'E-mail', password_label: 'Password', login_button: 'Log in', authorize_button: 'Authorize', deny_button: 'Deny' }),
+  }).default({ redirect_uris: [], screens: { email_label: 'E-mail', password_label: 'Password', login_button: 'Log in', authorize_button: 'Authorize', deny_button: 'Deny' } }),
+});
+export type TargetProfile = z.infer<typeof TargetProfile>;

@@ -1,0 +1,9 @@
+/**
+ * The areas of the reference server. Each module owns its routes, seeded fixtures and faults;
+ * add a new area by writing its module and listing it here.
+ */
+import type { AreaModule } from '../app.js';
+import { account } from './account.js';
+import { pipelines } from './pipelines.js';
+
+export const AREA_MODULES: AreaModule[] = [account, pipelines];

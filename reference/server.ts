@@ -1,0 +1,146 @@
+/**
+ * The embedded reference server: a complete, conformant in-memory implementation of the
+ * CRM Developer API. The API host serves `/developer_api/v1`; the authorization host (OAuth)
+ * may listen on another origin.
+ */
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { App, type AreaModule, type FaultDef, type ReferenceOptions } from './app.js';
+import { HttpError, Router, isReply, readBody, send, type RequestContext } from './http.js';
+import { AREA_MODULES } from './routes/index.js';
+
+export const API_PREFIX = '/developer_api/v1';
+
+/** Every fault of every area, by name. */
+export function faultCatalog(modules: AreaModule[] = AREA_MODULES): FaultDef[] {
+  return modules.flatMap((m) => m.faults ?? []);
+}
+
+function credentialsOk(app: App, req: IncomingMessage): boolean {
+  if (app.fault('credentials-not-checked')) return true;
+  const { credentials } = app.options;
+  const auth = req.headers.authorization;
+  if (auth) {
+    const m = /^Bearer\s+(\S+)$/i.exec(auth);
+    if (!m) return false;
+    return (m[1] === credentials.bearerToken && !!credentials.bearerToken) || app.issuedTokens.has(m[1]);
+  }
+  const token = req.headers['x-svc-accesstoken'];
+  const application = req.headers['x-svc-application'];
+  const email = String(req.headers['x-svc-useremail'] ?? '');
+  if (!token || token !== credentials.accessToken) return false;
+  if (application !== 'developer_api') return false;
+  if (app.fault('user-email-not-checked')) return true;
+  return email.toLowerCase() === credentials.userEmail.toLowerCase();
+}
+
+function parseBody(ctx: RequestContext, app: App): void {
+  if (!ctx.rawBody.length) return;
+  const type = String(ctx.headers['content-type'] ?? '');
+  const text = ctx.rawBody.toString('utf8');
+  if (type.includes('application/x-www-form-urlencoded')) {
+    ctx.body = Object.fromEntries(new URLSearchParams(text));
+    return;
+  }
+  if (type.includes('multipart/form-data')) return; // handled by the route
+  try {
+    ctx.body = JSON.parse(text);
+  } catch {
+    throw new HttpError(app.variant ? 422 : 400, app.variant ? { errors: [{ code: 'malformed_json' }] } : { success: false, status: 400, message: 'malformed JSON body' });
+  }
+}
+
+type Host = 'api' | 'auth';
+
+function handler(app: App, routers: { api: Router; root: Router; auth: Router }, host: Host | 'both') {
+  return async (req: IncomingMessage, res: ServerResponse) => {
+    const url = new URL(req.url ?? '/', 'http://reference.invalid');
+    const path = url.pathname;
+    try {
+      let router: Router;
+      let sub = path;
+      let isApi = false;
+      if ((host === 'api' || host === 'both') && (path === API_PREFIX || path.startsWith(API_PREFIX + '/'))) {
+        router = routers.api;
+        sub = path.slice(API_PREFIX.length) || '/';
+        isApi = true;
+      } else if ((host === 'auth' || host === 'both') && path.startsWith('/oauth')) {
+        router = routers.auth;
+      } else if ((host === 'api' || host === 'both') && path === '/healthz') {
+        send(res, { status: 200, body: { ok: true } });
+        return;
+      } else if (host === 'api' || host === 'both') {
+        router = routers.root;
+      } else {
+        throw new HttpError(404, { success: false, status: 404, message: `no route for ${req.method} ${path}` });
+      }
+      const found = router.match(req.method ?? 'GET', sub);
+      const rawBody = await readBody(req);
+      if (!found) throw new HttpError(404, { success: false, status: 404, message: `no route for ${req.method} ${path}` });
+      if (isApi && !credentialsOk(app, req)) {
+        throw new HttpError(app.variant ? 403 : 401, app.variant ? { errors: [{ code: 'forbidden' }] } : { success: false, status: 401, message: 'missing or invalid credentials' });
+      }
+      if ('allowed' in found) throw new HttpError(405, { success: false, status: 405, message: `method not allowed; allowed: ${found.allowed.join(', ')}` }, { allow: found.allowed.join(', ') });
+      const ctx: RequestContext = { method: req.method ?? 'GET', path: sub, params: found.params, query: url.searchParams, headers: req.headers, rawBody, body: undefined, req, res };
+      parseBody(ctx, app);
+      const out = await found.route.handler(ctx);
+      if (res.headersSent || res.writableEnded) return;
+      send(res, isReply(out) ? out : { status: 200, body: out });
+    } catch (err) {
+      if (err instanceof HttpError) send(res, { status: err.status, body: err.body, headers: err.headers });
+      else {
+        console.error('[reference] internal error', err);
+        send(res, { status: 500, body: { success: false, status: 500, message: 'internal error' } });
+      }
+    }
+  };
+}
+
+export interface RunningReference {
+  app: App;
+  apiUrl: string;
+  authUrl: string;
+  close(): Promise<void>;
+}
+
+/** Starts the reference server. `authPort` undefined ⇒ the auth routes share the API origin. */
+export async function startReference(options: ReferenceOptions & { port?: number; authPort?: number; host?: string; authHost?: string }, modules: AreaModule[] = AREA_MODULES): Promise<RunningReference> {
+  const known = new Set(faultCatalog(modules).map((f) => f.name));
+  for (const f of options.faults) if (!known.has(f)) throw new Error(`unknown fault "${f}"; known faults: ${[...known].sort().join(', ') || '(none)'}`);
+  const app = new App(options);
+  const routers = { api: new Router(), root: new Router(), auth: new Router() };
+  for (const m of modules) {
+    m.seed?.(app);
+    m.api?.(routers.api, app);
+    m.root?.(routers.root, app);
+    m.auth?.(routers.auth, app);
+  }
+  const host = options.host ?? '127.0.0.1';
+  const separateAuth = options.authPort !== undefined;
+  const servers: Server[] = [];
+  const listen = (server: Server, port: number, h: string) =>
+    new Promise<number>((ok, ko) => {
+      server.once('error', ko);
+      server.listen(port, h, () => ok((server.address() as AddressInfo).port));
+    });
+  const apiServer = createServer(handler(app, routers, separateAuth ? 'api' : 'both'));
+  apiServer.keepAliveTimeout = 30_000;
+  servers.push(apiServer);
+  const apiPort = await listen(apiServer, options.port ?? 0, host);
+  const apiUrl = `http://${host}:${apiPort}`;
+  let authUrl = apiUrl;
+  if (separateAuth) {
+    const authServer = createServer(handler(app, routers, 'auth'));
+    servers.push(authServer);
+    const authHost = options.authHost ?? 'localhost';
+    const p = await listen(authServer, options.authPort ?? 0, authHost === 'localhost' ? '127.0.0.1' : authHost);
+    authUrl = `http://${authHost}:${p}`;
+  }
+  app.publicBaseUrl = apiUrl;
+  return {
+    app,
+    apiUrl,
+    authUrl,
+    close: () => Promise.all(servers.map((s) => new Promise<void>((ok) => { s.closeAllConnections(); s.close(() => ok()); }))).then(() => undefined),
+  };
+}

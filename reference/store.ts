@@ -1,0 +1,73 @@
+/**
+ * In-memory state behind a small interface: one collection per resource, numeric ids.
+ * Node runs handlers on one thread, so a handler that does not `await` between its read and
+ * its write is atomic by construction (the lead upsert relies on this).
+ */
+export interface Entity { id: number }
+
+export class Collection<T extends Entity> {
+  private items = new Map<number, T>();
+  constructor(private nextId: () => number) {}
+
+  insert(data: Omit<T, 'id'> & { id?: number }): T {
+    const item = { ...data, id: data.id ?? this.nextId() } as T;
+    this.items.set(item.id, item);
+    return item;
+  }
+  get(id: number | string): T | undefined {
+    return this.items.get(Number(id));
+  }
+  update(id: number, patch: Partial<T>): T | undefined {
+    const cur = this.items.get(id);
+    if (!cur) return undefined;
+    const next = { ...cur, ...patch, id };
+    this.items.set(id, next);
+    return next;
+  }
+  delete(id: number): boolean {
+    return this.items.delete(id);
+  }
+  all(): T[] {
+    return [...this.items.values()];
+  }
+  filter(pred: (t: T) => boolean): T[] {
+    const out: T[] = [];
+    for (const t of this.items.values()) if (pred(t)) out.push(t);
+    return out;
+  }
+  get size(): number {
+    return this.items.size;
+  }
+}
+
+export interface IdPolicy {
+  /** First id handed out. */
+  start: number;
+  /** Gap between consecutive ids (variant mode uses gaps). */
+  step: number;
+}
+
+export class Store {
+  private collections = new Map<string, Collection<Entity>>();
+  private counter: number;
+  constructor(private ids: IdPolicy = { start: 1000, step: 1 }) {
+    this.counter = ids.start;
+  }
+  /** Ids are unique across all collections, which makes misdirected lookups visible. */
+  nextId = (): number => {
+    const id = this.counter;
+    this.counter += this.ids.step;
+    return id;
+  };
+  collection<T extends Entity>(name: string): Collection<T> {
+    let c = this.collections.get(name);
+    if (!c) {
+      c = new Collection<Entity>(this.nextId);
+      this.collections.set(name, c);
+    }
+    return c as unknown as Collection<T>;
+  }
+}
+
+/** Unix time in seconds, as the spec's timestamps are. */
+export const nowSeconds = (): number => Math.floor(Date.now() / 1000);

@@ -1,0 +1,60 @@
+/** Target configuration: bad values stop the run with a message naming the variable; writes to a remote target need an opt-in. */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { ConfigError, loadConfig } from '../specs/support/config.js';
+import { runPlaywright } from './helpers.js';
+
+const base = { CRM_BASE_URL: 'http://127.0.0.1:1', CRM_ACCESS_TOKEN: 't0ken-value', CRM_USER_EMAIL: 'a@b.example' };
+const load = (env: Record<string, string>) => loadConfig({ ...env } as NodeJS.ProcessEnv);
+const rejects = (env: Record<string, string>, pattern: RegExp) =>
+  assert.throws(() => load(env), (e: unknown) => e instanceof ConfigError && pattern.test(e.message), `expected ConfigError matching ${pattern}`);
+
+const cases: { description: string; env: Record<string, string>; error: RegExp }[] = [
+  { description: 'a base URL that is not a URL', env: { ...base, CRM_BASE_URL: 'not a url' }, error: /CRM_BASE_URL="not a url": must be an absolute http/ },
+  { description: 'a base URL with another scheme', env: { ...base, CRM_BASE_URL: 'ftp://127.0.0.1' }, error: /CRM_BASE_URL=.*http/ },
+  { description: 'a non-numeric run count', env: { ...base, CRM_FC_RUNS: 'many' }, error: /CRM_FC_RUNS="many": must be a whole number/ },
+  { description: 'a zero run count', env: { ...base, CRM_FC_RUNS: '0' }, error: /CRM_FC_RUNS.*at least 1/ },
+  { description: 'a non-integer seed', env: { ...base, CRM_FC_SEED: '1.5' }, error: /CRM_FC_SEED="1.5"/ },
+  { description: 'a flag that is not 0/1', env: { ...base, CRM_HEAVY: 'yes' }, error: /CRM_HEAVY="yes"/ },
+  { description: 'an e-mail that is not one', env: { ...base, CRM_USER_EMAIL: 'nobody' }, error: /CRM_USER_EMAIL="nobody": must be an e-mail/ },
+  { description: 'a missing profile file', env: { ...base, CRM_PROFILE: '/nonexistent/profile.json' }, error: /CRM_PROFILE: file not found/ },
+  { description: 'a remote target without CRM_ALLOW_WRITES', env: { ...base, CRM_BASE_URL: 'https://crm.example.com' }, error: /not a loopback address and CRM_ALLOW_WRITES is not set/ },
+  { description: 'no credentials at all', env: { CRM_BASE_URL: 'http://127.0.0.1:1' }, error: /no credentials/ },
+  { description: 'a token without the e-mail', env: { CRM_BASE_URL: 'http://127.0.0.1:1', CRM_ACCESS_TOKEN: 'x1234' }, error: /CRM_USER_EMAIL is not/ },
+];
+
+for (const c of cases) {
+  test(`configuration refuses ${c.description}`, () => rejects(c.env, c.error));
+}
+
+test('a secret in a bad value is not echoed', () => {
+  assert.throws(() => load({ ...base, CRM_ACCESS_TOKEN: '' }), (e: unknown) => e instanceof ConfigError && !e.message.includes('t0ken'));
+});
+
+test('a remote target with CRM_ALLOW_WRITES=1 is accepted', () => {
+  const cfg = load({ ...base, CRM_BASE_URL: 'https://crm.example.com/', CRM_ALLOW_WRITES: '1' });
+  assert.equal(cfg.apiUrl, 'https://crm.example.com/developer_api/v1');
+  assert.equal(cfg.authUrl, 'https://crm.example.com');
+  assert.equal(cfg.loopback, false);
+});
+
+test('defaults: 100 fast-check runs, auth URL = base URL, profile empty', () => {
+  const cfg = load(base);
+  assert.equal(cfg.fc.runs, 100);
+  assert.equal(cfg.authUrl, base.CRM_BASE_URL);
+  assert.deepEqual(cfg.profile.fixtures.users, []);
+  assert.ok(cfg.secrets.includes('t0ken-value'));
+});
+
+test('npx playwright test with a bad value stops before any test and names the variable', async () => {
+  const res = await runPlaywright([], { CRM_BASE_URL: 'http://127.0.0.1:9', CRM_ACCESS_TOKEN: 'x1234', CRM_USER_EMAIL: 'a@b.example', CRM_FC_RUNS: 'abc' }, 60_000);
+  assert.equal(res.code, 2, res.stdout + res.stderr);
+  assert.match(res.stderr + res.stdout, /CRM_FC_RUNS="abc": must be a whole number/);
+  assert.doesNotMatch(res.stdout, /Running \d+ test/);
+});
+
+test('npx playwright test against a remote target without the opt-in stops with an explanation', async () => {
+  const res = await runPlaywright([], { CRM_BASE_URL: 'https://crm.example.com', CRM_ACCESS_TOKEN: 'x1234', CRM_USER_EMAIL: 'a@b.example' }, 60_000);
+  assert.equal(res.code, 2);
+  assert.match(res.stderr + res.stdout, /CRM_ALLOW_WRITES/);
+});

@@ -1,0 +1,58 @@
+/** Helpers for the project's own tests. */
+import { spawn, spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { ROOT } from '../specs/support/config.js';
+
+export { ROOT };
+
+/** Environment without any CRM_ or REFERENCE_ variable of the caller. */
+export function cleanEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = {};
+  for (const [k, v] of Object.entries(process.env)) if (!k.startsWith('CRM_') && !k.startsWith('REFERENCE_')) env[k] = v;
+  return { ...env, ...extra };
+}
+
+export interface RunResult { code: number | null; stdout: string; stderr: string; ms: number }
+
+/** Runs `npx playwright test …` with a clean environment; resolves when it ends. */
+export function runPlaywright(args: string[], env: Record<string, string> = {}, timeoutMs = 600_000): Promise<RunResult> {
+  const started = Date.now();
+  return new Promise((done) => {
+    const child = spawn(process.execPath, [resolve(ROOT, 'node_modules/@playwright/test/cli.js'), 'test', ...args], {
+      cwd: ROOT, env: cleanEnv({ CI: '', ...env }), stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d) => (stdout += d));
+    child.stderr.on('data', (d) => (stderr += d));
+    const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
+    child.on('close', (code) => { clearTimeout(timer); done({ code, stdout, stderr, ms: Date.now() - started }); });
+  });
+}
+
+export interface ListedTest { title: string; file: string; line: number; tags: string[]; rules: string[] }
+
+/** The tests Playwright would run, with their titles, tags and locations. */
+export function listTests(): ListedTest[] {
+  const res = spawnSync(process.execPath, [resolve(ROOT, 'node_modules/@playwright/test/cli.js'), 'test', '--list', '--reporter=json'], {
+    cwd: ROOT, env: cleanEnv(), encoding: 'utf8', maxBuffer: 64 * 1024 * 1024,
+  });
+  if (res.status !== 0) throw new Error(`playwright --list failed: ${res.stderr}`);
+  const json = JSON.parse(res.stdout.slice(res.stdout.indexOf('{')));
+  const out: ListedTest[] = [];
+  type Spec = { title: string; file: string; line: number; tags: string[]; tests: { annotations: { type: string; description?: string }[] }[] };
+  const walk = (suite: { specs?: Spec[]; suites?: unknown[] }) => {
+    for (const s of suite.specs ?? []) {
+      const rules = (s.tests[0]?.annotations ?? []).filter((a) => a.type === 'rule').map((a) => a.description ?? '');
+      out.push({ title: s.title, file: `specs/${s.file}`, line: s.line, tags: s.tags.map((t) => t.replace(/^@/, '')), rules });
+    }
+    for (const c of (suite.suites ?? []) as typeof suite[]) walk(c);
+  };
+  for (const s of json.suites) walk(s);
+  return out;
+}
+
+export function readJson<T = unknown>(path: string): T {
+  return JSON.parse(readFileSync(resolve(ROOT, path), 'utf8')) as T;
+}

@@ -1,0 +1,207 @@
+/**
+ * The target configuration: every piece of knowledge about a target lives here, read from
+ * environment variables and the JSON target profile, validated with Zod at start-up.
+ *
+ * Loaded by playwright.config.ts in the runner (where, with no CRM_BASE_URL, it picks ports
+ * and credentials for the embedded reference server and exports them to the environment the
+ * workers inherit) and again by every worker.
+ */
+import { execFileSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { existsSync, readFileSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { z } from 'zod';
+import { TargetProfile } from '../../contracts/profile.js';
+
+export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
+export const API_PREFIX = '/developer_api/v1';
+
+/** Raised for a bad configuration value; the message names the variable and what is wrong. */
+export class ConfigError extends Error {
+  constructor(message: string) {
+    super(`crm-conformance configuration error: ${message}`);
+    this.name = 'ConfigError';
+  }
+}
+
+const httpUrl = z
+  .url({ protocol: /^https?$/, error: 'must be an absolute http:// or https:// URL' })
+  .transform((u) => u.replace(/\/+$/, ''));
+const flag = z.enum(['0', '1', 'true', 'false', '']).transform((v) => v === '1' || v === 'true');
+const positiveInt = z.string().regex(/^\d+$/, 'must be a whole number').transform(Number);
+
+const Env = z.object({
+  CRM_BASE_URL: httpUrl.optional(),
+  CRM_AUTH_URL: httpUrl.optional(),
+  CRM_ACCESS_TOKEN: z.string().min(1, 'must not be empty').optional(),
+  CRM_USER_EMAIL: z.email('must be an e-mail address').optional(),
+  CRM_BEARER_TOKEN: z.string().min(1, 'must not be empty').optional(),
+  CRM_CLIENT_ID: z.string().min(1).optional(),
+  CRM_CLIENT_SECRET: z.string().min(1).optional(),
+  CRM_LOGIN_EMAIL: z.string().min(1).optional(),
+  CRM_LOGIN_PASSWORD: z.string().min(1).optional(),
+  CRM_PUBLIC_URL: httpUrl.optional(),
+  CRM_PROFILE: z.string().min(1).optional(),
+  CRM_ALLOW_WRITES: flag.optional(),
+  CRM_FC_SEED: z.string().regex(/^-?\d+$/, 'must be an integer seed').transform(Number).optional(),
+  CRM_FC_RUNS: positiveInt.refine((n) => n >= 1, 'must be at least 1').optional(),
+  CRM_HEAVY: flag.optional(),
+  CRM_STRICT: flag.optional(),
+  CRM_RUN_ID: z.string().regex(/^[a-z0-9]{4,16}$/, 'must be 4-16 lower-case letters and digits').optional(),
+  CRM_EMBEDDED: flag.optional(),
+});
+
+export interface TargetConfig {
+  /** The suite runs against its own embedded reference server. */
+  embedded: boolean;
+  baseUrl: string;
+  /** `{base_url}/developer_api/v1` */
+  apiUrl: string;
+  authUrl: string;
+  credentials: { accessToken?: string; userEmail?: string; bearerToken?: string };
+  oauth: { clientId?: string; clientSecret?: string; loginEmail?: string; loginPassword?: string };
+  /** Where the target reaches the suite's own receivers; undefined ⇒ loopback. */
+  publicUrl?: string;
+  profile: TargetProfile;
+  profileSource: string;
+  loopback: boolean;
+  allowWrites: boolean;
+  fc: { seed?: number; runs: number };
+  heavy: boolean;
+  /** SHOULD failures fail the run instead of warning. */
+  strict: boolean;
+  /** Short id of this run: every created record carries the tag `crm-conformance-<runId>`. */
+  runId: string;
+  /** Values that must never reach a report, trace, log or attachment. */
+  secrets: string[];
+}
+
+export function isLoopback(url: string): boolean {
+  const host = new URL(url).hostname.replace(/^\[|\]$/g, '');
+  return host === 'localhost' || host === '::1' || /^127\.\d+\.\d+\.\d+$/.test(host);
+}
+
+function formatIssues(error: z.ZodError): string {
+  return error.issues.map((i) => `${i.path.join('.') || '(value)'}: ${i.message}`).join('; ');
+}
+
+function loadProfile(path: string | undefined, embedded: boolean): { profile: TargetProfile; source: string } {
+  const file = path ? resolve(process.cwd(), path) : embedded ? resolve(ROOT, 'reference/profile.json') : undefined;
+  if (!file) return { profile: TargetProfile.parse({}), source: '(none: empty profile)' };
+  if (!existsSync(file)) throw new ConfigError(`CRM_PROFILE: file not found: ${file}`);
+  let json: unknown;
+  try {
+    json = JSON.parse(readFileSync(file, 'utf8'));
+  } catch (e) {
+    throw new ConfigError(`CRM_PROFILE: ${file} is not valid JSON (${(e as Error).message})`);
+  }
+  const parsed = TargetProfile.safeParse(json);
+  if (!parsed.success) throw new ConfigError(`CRM_PROFILE: ${file} does not match the profile schema: ${formatIssues(parsed.error)}`);
+  return { profile: parsed.data, source: file };
+}
+
+/** Finds free loopback ports synchronously (the Playwright config is evaluated synchronously). */
+function freePorts(count: number): number[] {
+  const script = `const net=require('net');const ps=[];let n=${count};const go=()=>{const s=net.createServer();s.listen(0,'127.0.0.1',()=>{ps.push(s.address().port);s.close(()=>{if(--n)go();else console.log(ps.join(','))})})};go();`;
+  return execFileSync(process.execPath, ['-e', script], { encoding: 'utf8' }).trim().split(',').map(Number);
+}
+
+const token = (prefix: string) => `${prefix}-${randomBytes(12).toString('hex')}`;
+
+/**
+ * Called once in the runner process: with no CRM_BASE_URL, choose ports and fresh
+ * credentials for the embedded reference server and export them so workers see the same.
+ */
+export function prepareEmbeddedEnvironment(env: NodeJS.ProcessEnv = process.env): void {
+  env.CRM_RUN_ID ??= randomBytes(4).toString('hex');
+  if (env.CRM_BASE_URL && env.CRM_EMBEDDED !== '1') return;
+  if (env.CRM_EMBEDDED === '1') return; // already prepared (worker, or config re-evaluated)
+  const [api, auth] = freePorts(2);
+  env.CRM_EMBEDDED = '1';
+  env.CRM_BASE_URL = `http://127.0.0.1:${api}`;
+  // A different origin than the API, as the spec allows ({auth_url}).
+  env.CRM_AUTH_URL ??= `http://localhost:${auth}`;
+  env.CRM_ACCESS_TOKEN ??= token('ref-access');
+  env.CRM_USER_EMAIL ??= 'integrator@reference.example';
+  env.CRM_BEARER_TOKEN ??= token('ref-bearer');
+  env.CRM_CLIENT_ID ??= 'reference-client';
+  env.CRM_CLIENT_SECRET ??= token('ref-client-secret');
+  env.CRM_LOGIN_EMAIL ??= 'owner@reference.example';
+  env.CRM_LOGIN_PASSWORD ??= token('ref-password');
+}
+
+/** Environment for the embedded reference server process (what it must accept). */
+export function referenceServerEnv(cfg: TargetConfig): Record<string, string> {
+  const api = new URL(cfg.baseUrl);
+  const auth = new URL(cfg.authUrl);
+  return {
+    REFERENCE_PORT: api.port,
+    REFERENCE_AUTH_PORT: auth.origin === api.origin ? '' : auth.port,
+    REFERENCE_AUTH_HOST: auth.hostname,
+    REFERENCE_ACCESS_TOKEN: cfg.credentials.accessToken ?? '',
+    REFERENCE_USER_EMAIL: cfg.credentials.userEmail ?? '',
+    REFERENCE_BEARER_TOKEN: cfg.credentials.bearerToken ?? '',
+    REFERENCE_CLIENT_ID: cfg.oauth.clientId ?? '',
+    REFERENCE_CLIENT_SECRET: cfg.oauth.clientSecret ?? '',
+    REFERENCE_LOGIN_EMAIL: cfg.oauth.loginEmail ?? '',
+    REFERENCE_LOGIN_PASSWORD: cfg.oauth.loginPassword ?? '',
+  };
+}
+
+let cached: TargetConfig | undefined;
+
+/** Reads and validates the configuration; throws {@link ConfigError} on any bad value. */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): TargetConfig {
+  if (cached && env === process.env) return cached;
+  const parsed = Env.safeParse(Object.fromEntries(Object.entries(env).filter(([k]) => k.startsWith('CRM_'))));
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    const name = String(issue.path[0]);
+    const shown = name.includes('TOKEN') || name.includes('SECRET') || name.includes('PASSWORD') ? '(hidden)' : JSON.stringify(env[name]);
+    throw new ConfigError(`${name}=${shown}: ${issue.message}`);
+  }
+  const e = parsed.data;
+  if (!e.CRM_BASE_URL) throw new ConfigError('CRM_BASE_URL is not set and the embedded server was not prepared');
+  const embedded = e.CRM_EMBEDDED ?? false;
+  const { profile, source } = loadProfile(e.CRM_PROFILE, embedded);
+  const loopback = isLoopback(e.CRM_BASE_URL);
+  const allowWrites = loopback || (e.CRM_ALLOW_WRITES ?? false);
+  if (!allowWrites) {
+    throw new ConfigError(
+      `CRM_BASE_URL=${e.CRM_BASE_URL} is not a loopback address and CRM_ALLOW_WRITES is not set. ` +
+        'The suite creates records (each tagged with the run id and listed in reports/created-records.json). ' +
+        'Set CRM_ALLOW_WRITES=1 to allow it on this account.',
+    );
+  }
+  if (!e.CRM_ACCESS_TOKEN && !e.CRM_BEARER_TOKEN) {
+    throw new ConfigError('no credentials: set CRM_ACCESS_TOKEN and CRM_USER_EMAIL (header credentials) or CRM_BEARER_TOKEN');
+  }
+  if (e.CRM_ACCESS_TOKEN && !e.CRM_USER_EMAIL) throw new ConfigError('CRM_ACCESS_TOKEN is set but CRM_USER_EMAIL is not: the header credentials need both');
+  const cfg: TargetConfig = {
+    embedded,
+    baseUrl: e.CRM_BASE_URL,
+    apiUrl: e.CRM_BASE_URL + API_PREFIX,
+    authUrl: e.CRM_AUTH_URL ?? e.CRM_BASE_URL,
+    credentials: { accessToken: e.CRM_ACCESS_TOKEN, userEmail: e.CRM_USER_EMAIL, bearerToken: e.CRM_BEARER_TOKEN },
+    oauth: { clientId: e.CRM_CLIENT_ID, clientSecret: e.CRM_CLIENT_SECRET, loginEmail: e.CRM_LOGIN_EMAIL, loginPassword: e.CRM_LOGIN_PASSWORD },
+    publicUrl: e.CRM_PUBLIC_URL,
+    profile,
+    profileSource: source,
+    loopback,
+    allowWrites,
+    fc: { seed: e.CRM_FC_SEED, runs: e.CRM_FC_RUNS ?? 100 },
+    heavy: (e.CRM_HEAVY ?? false) || profile.capabilities.heavy,
+    strict: e.CRM_STRICT ?? false,
+    runId: e.CRM_RUN_ID ?? 'local',
+    secrets: [e.CRM_ACCESS_TOKEN, e.CRM_BEARER_TOKEN, e.CRM_CLIENT_SECRET, e.CRM_LOGIN_PASSWORD].filter((s): s is string => !!s),
+  };
+  if (env === process.env) cached = cfg;
+  return cfg;
+}
+
+/** Registers a secret discovered at run time (an OAuth code or token) for redaction in this process. */
+export function addSecret(value: string): void {
+  const cfg = loadConfig();
+  if (value && !cfg.secrets.includes(value)) cfg.secrets.push(value);
+}
