@@ -3,12 +3,13 @@ import { generalRules } from './general.js';
 import { recordRules } from './records.js';
 import { searchRules } from './search.js';
 import { leadRules } from './leads.js';
-import { hookRules } from './hooks.js';
+import { oauthRules } from './oauth.js';
+import { webhookRules } from './webhooks.js';
 import type { Rule } from './types.js';
 
 export * from './types.js';
 
-export const RULES: readonly Rule[] = [...generalRules, ...recordRules, ...searchRules, ...leadRules, ...hookRules];
+export const RULES: readonly Rule[] = [...generalRules, ...recordRules, ...searchRules, ...leadRules, ...oauthRules, ...webhookRules];
 
 const byId = new Map(RULES.map((r) => [r.id, r]));
 

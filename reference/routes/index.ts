@@ -6,4 +6,5 @@ import type { AreaModule } from '../app.js';
 import { account } from './account.js';
 import { pipelines } from './pipelines.js';
 
+/** Filled in as the area modules land (people, companies, activities, projects, tasks, leads, opportunities, files, relationships, webhooks, oauth). */
 export const AREA_MODULES: AreaModule[] = [account, pipelines];

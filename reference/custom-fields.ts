@@ -1,0 +1,69 @@
+/**
+ * Custom field definitions of the reference account (seeded; ids match reference/profile.json)
+ * and the computed values the spec describes: "dropdown and multi-select option ids are
+ * replaced by the option names".
+ */
+import type { App } from './app.js';
+
+export interface CustomFieldDefinition {
+  id: number;
+  name: string;
+  data_type: 'Dropdown' | 'MultiSelect' | 'String' | 'Float';
+  options: { id: number; name: string }[];
+  available_on: string[];
+}
+
+export interface CustomFieldValue {
+  custom_field_definition_id: number | string;
+  value: unknown;
+}
+
+const ALL = ['lead', 'person', 'company', 'opportunity', 'project', 'task'];
+
+export const CUSTOM_FIELDS: CustomFieldDefinition[] = [
+  { id: 201, name: 'Region', data_type: 'Dropdown', options: [{ id: 2011, name: 'North' }, { id: 2012, name: 'South' }, { id: 2013, name: 'East' }], available_on: ALL },
+  { id: 202, name: 'Channels', data_type: 'MultiSelect', options: [{ id: 2021, name: 'Email' }, { id: 2022, name: 'Phone' }, { id: 2023, name: 'Chat' }], available_on: ALL },
+  { id: 203, name: 'Reference code', data_type: 'String', options: [], available_on: ALL },
+  { id: 204, name: 'Score', data_type: 'Float', options: [], available_on: ALL },
+  /** Lead custom field usable for upsert matching: `match.field_name = "custom_field_205"`. */
+  { id: 205, name: 'External ID', data_type: 'String', options: [], available_on: ['lead'] },
+];
+
+export function definition(id: unknown): CustomFieldDefinition | undefined {
+  return CUSTOM_FIELDS.find((d) => d.id === Number(id));
+}
+
+/**
+ * Normalises the `custom_fields` of a create/update body: keeps entries of known definitions,
+ * in definition order, one per definition. Unknown definitions are dropped.
+ */
+export function normalizeCustomFields(input: unknown, existing: CustomFieldValue[] = []): CustomFieldValue[] {
+  const byId = new Map<number, CustomFieldValue>(existing.map((c) => [Number(c.custom_field_definition_id), c]));
+  if (Array.isArray(input)) {
+    for (const raw of input) {
+      if (!raw || typeof raw !== 'object') continue;
+      const { custom_field_definition_id: id, value } = raw as CustomFieldValue;
+      const def = definition(id);
+      if (!def) continue;
+      byId.set(def.id, { custom_field_definition_id: def.id, value: value ?? null });
+    }
+  }
+  return [...byId.values()].sort((a, b) => Number(a.custom_field_definition_id) - Number(b.custom_field_definition_id));
+}
+
+/** Option ids → option names, for the endpoints that return computed values. */
+export function computeCustomFields(app: App, fields: CustomFieldValue[]): CustomFieldValue[] {
+  if (app.fault('computed-values-off')) return fields;
+  return fields.map((f) => {
+    const def = definition(f.custom_field_definition_id);
+    if (!def || (def.data_type !== 'Dropdown' && def.data_type !== 'MultiSelect')) return f;
+    const name = (id: unknown) => def.options.find((o) => o.id === Number(id))?.name ?? id;
+    if (def.data_type === 'Dropdown') return { ...f, value: f.value === null || f.value === undefined ? null : name(f.value) };
+    return { ...f, value: Array.isArray(f.value) ? f.value.map(name) : f.value };
+  });
+}
+
+/** Is this custom field value empty (for `allow_empty` filters)? */
+export function isEmptyValue(v: unknown): boolean {
+  return v === null || v === undefined || v === '' || (Array.isArray(v) && v.length === 0);
+}

@@ -1,0 +1,125 @@
+/**
+ * Record shapes of the reference server and their factories. Stored records have exactly the
+ * spec's fields plus internal members prefixed with `_` (never sent). Area modules create
+ * records through these factories so that every area (convert, upsert, bulk, webhooks) builds
+ * the same shapes.
+ */
+import type { App } from './app.js';
+import { computeCustomFields, normalizeCustomFields, type CustomFieldValue } from './custom-fields.js';
+import { PIPELINES } from './routes/pipelines.js';
+import { CURRENT_USER_ID } from './routes/common.js';
+
+export type Rec = Record<string, unknown> & { id: number; _followed?: boolean };
+
+/** Collection names in the store. */
+export const C = {
+  people: 'people', companies: 'companies', leads: 'leads', opportunities: 'opportunities', projects: 'projects',
+  tasks: 'tasks', activities: 'activities', files: 'files', webhooks: 'webhooks',
+} as const;
+
+const s = (v: unknown): string | null => (typeof v === 'string' ? v : null);
+const n = (v: unknown): number | null => (typeof v === 'number' && Number.isFinite(v) ? v : null);
+const id = (v: unknown): number | string | null => (typeof v === 'number' || (typeof v === 'string' && v !== '') ? v : null);
+const list = <T = unknown>(v: unknown): T[] => (Array.isArray(v) ? (v as T[]) : []);
+const strings = (v: unknown): string[] => list(v).filter((x): x is string => typeof x === 'string');
+
+export function address(v: unknown): Record<string, string | null> | null {
+  if (!v || typeof v !== 'object') return null;
+  const a = v as Record<string, unknown>;
+  return { street: s(a.street), city: s(a.city), state: s(a.state), postal_code: s(a.postal_code), country: s(a.country) };
+}
+
+function entries(v: unknown, key: 'email' | 'number' | 'url'): { [k: string]: string }[] {
+  return list<Record<string, unknown>>(v)
+    .filter((e) => e && typeof e === 'object' && typeof e[key] === 'string')
+    .map((e) => ({ [key]: e[key] as string, category: typeof e.category === 'string' ? (e.category as string) : 'work' }));
+}
+
+const nameParts = (b: Record<string, unknown>) => ({
+  prefix: s(b.prefix), first_name: s(b.first_name), middle_name: s(b.middle_name), last_name: s(b.last_name), suffix: s(b.suffix), title: s(b.title),
+});
+
+function stamps(app: App) {
+  const t = app.now();
+  return { date_created: t, date_modified: t };
+}
+
+export function makePerson(app: App, b: Record<string, unknown>): Omit<Rec, 'id'> {
+  return {
+    name: s(b.name) ?? '', ...nameParts(b), address: address(b.address), assignee_id: id(b.assignee_id),
+    company_id: id(b.company_id), company_name: s(b.company_name), contact_type_id: id(b.contact_type_id), details: s(b.details),
+    emails: entries(b.emails, 'email'), phone_numbers: entries(b.phone_numbers, 'number'), socials: entries(b.socials, 'url'),
+    websites: entries(b.websites, 'url'), tags: strings(b.tags), custom_fields: normalizeCustomFields(b.custom_fields), interaction_count: 0, ...stamps(app),
+  };
+}
+
+export function makeCompany(app: App, b: Record<string, unknown>): Omit<Rec, 'id'> {
+  return {
+    name: s(b.name) ?? '', address: address(b.address), assignee_id: id(b.assignee_id), contact_type_id: id(b.contact_type_id),
+    details: s(b.details), email_domain: s(b.email_domain), phone_numbers: entries(b.phone_numbers, 'number'),
+    primary_contact_id: id(b.primary_contact_id), socials: entries(b.socials, 'url'), websites: entries(b.websites, 'url'),
+    tags: strings(b.tags), custom_fields: normalizeCustomFields(b.custom_fields), interaction_count: 0, ...stamps(app),
+  };
+}
+
+/** Lead status ids: `New` is the initial status. */
+export const LEAD_STATUSES = [{ id: 601, name: 'New' }, { id: 602, name: 'Contacted' }, { id: 603, name: 'Qualified' }];
+
+export function makeLead(app: App, b: Record<string, unknown>): Omit<Rec, 'id'> {
+  const email = b.email && typeof b.email === 'object' && typeof (b.email as Record<string, unknown>).email === 'string'
+    ? { email: (b.email as Record<string, string>).email, category: (b.email as Record<string, string>).category ?? 'work' }
+    : null;
+  return {
+    name: s(b.name) ?? '', ...nameParts(b), address: address(b.address), assignee_id: id(b.assignee_id), company_name: s(b.company_name),
+    customer_source_id: id(b.customer_source_id), details: s(b.details), email, phone_numbers: entries(b.phone_numbers, 'number'),
+    socials: entries(b.socials, 'url'), websites: entries(b.websites, 'url'), status: 'New', status_id: LEAD_STATUSES[0].id,
+    monetary_unit: s(b.monetary_unit), monetary_value: n(b.monetary_value), tags: strings(b.tags),
+    custom_fields: normalizeCustomFields(b.custom_fields), interaction_count: 0, ...stamps(app), date_last_contacted: null,
+  };
+}
+
+/** First stage of a pipeline ("stage defaults to the first stage of the pipeline"). */
+export function firstStage(pipelineId: unknown): number | null {
+  return PIPELINES.find((p) => p.id === Number(pipelineId))?.stages[0]?.id ?? null;
+}
+
+export function makeOpportunity(app: App, b: Record<string, unknown>): Omit<Rec, 'id'> {
+  const pipelineId = id(b.pipeline_id) ?? PIPELINES[0].id;
+  return {
+    name: s(b.name) ?? '', assignee_id: id(b.assignee_id), close_date: s(b.close_date), company_id: id(b.company_id),
+    company_name: s(b.company_name), customer_source_id: id(b.customer_source_id), details: s(b.details), loss_reason_id: null,
+    pipeline_id: pipelineId, pipeline_stage_id: id(b.pipeline_stage_id) ?? firstStage(pipelineId), primary_contact_id: id(b.primary_contact_id),
+    priority: s(b.priority) ?? 'None', status: s(b.status) ?? 'Open', tags: strings(b.tags), interaction_count: 0,
+    monetary_value: n(b.monetary_value), win_probability: n(b.win_probability), custom_fields: normalizeCustomFields(b.custom_fields), ...stamps(app),
+  };
+}
+
+export function makeProject(app: App, b: Record<string, unknown>): Omit<Rec, 'id'> {
+  const rr = b.related_resource && typeof b.related_resource === 'object' ? (b.related_resource as Record<string, unknown>) : null;
+  return {
+    name: s(b.name) ?? '', related_resource: rr ? { id: id(rr.id), type: s(rr.type) } : null, assignee_id: id(b.assignee_id),
+    status: 'Open', details: s(b.details), tags: strings(b.tags), custom_fields: normalizeCustomFields(b.custom_fields), ...stamps(app),
+  };
+}
+
+export function makeTask(app: App, b: Record<string, unknown>): Omit<Rec, 'id'> {
+  const rr = b.related_resource && typeof b.related_resource === 'object' ? (b.related_resource as Record<string, unknown>) : {};
+  const status = b.status === 'Completed' ? 'Completed' : 'Open';
+  return {
+    name: s(b.name) ?? '', related_resource: { id: id(rr.id), type: s(rr.type) }, assignee_id: id(b.assignee_id),
+    due_date: n(b.due_date), reminder_date: n(b.reminder_date), completed_date: n(b.completed_date) ?? (status === 'Completed' ? app.now() : null),
+    priority: s(b.priority) ?? 'None', status, details: s(b.details), tags: strings(b.tags),
+    custom_fields: normalizeCustomFields(b.custom_fields), ...stamps(app),
+  };
+}
+
+/** The record as sent: internal `_` members removed; computed custom field values on request. */
+export function present(app: App, rec: Rec, options: { computed?: boolean } = {}): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(rec)) if (!k.startsWith('_')) out[k] = v;
+  if (options.computed && Array.isArray(rec.custom_fields)) out.custom_fields = computeCustomFields(app, rec.custom_fields as CustomFieldValue[]);
+  if (app.variant) out.conformance_variant_extra = true;
+  return out;
+}
+
+export { CURRENT_USER_ID };
