@@ -1,6 +1,7 @@
 /** The catalog: every normative statement of the specification. */
 import { generalRules } from './general.js';
 import { recordRules } from './records.js';
+import { projectRules } from './projects.js';
 import { searchRules } from './search.js';
 import { leadRules } from './leads.js';
 import { oauthRules } from './oauth.js';
@@ -9,7 +10,7 @@ import type { Rule } from './types.js';
 
 export * from './types.js';
 
-export const RULES: readonly Rule[] = [...generalRules, ...recordRules, ...searchRules, ...leadRules, ...oauthRules, ...webhookRules];
+export const RULES: readonly Rule[] = [...generalRules, ...recordRules, ...projectRules, ...searchRules, ...leadRules, ...oauthRules, ...webhookRules];
 
 const byId = new Map(RULES.map((r) => [r.id, r]));
 

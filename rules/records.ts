@@ -20,11 +20,6 @@ export const recordRules: Rule[] = [
   rule('ACT-2', 'MUST', 'activities', 'Activities', 'PUT /activities/{id} with activity_date and details answers the updated Activity', { endpoint: 'PUT /activities/{activity_id}', ...pending }),
   rule('ACT-3', 'MUST', 'activities', 'Activities', 'an activity update is visible on a later GET', { endpoint: 'PUT /activities/{activity_id}', ...pending }),
 
-  rule('PROJ-1', 'MUST', 'projects', 'Projects', 'POST /projects answers a Project carrying the fields sent', { endpoint: 'POST /projects', ...pending }),
-  rule('PROJ-2', 'MUST', 'projects', 'Projects', 'a created Project has status Open', { endpoint: 'POST /projects', ...pending }),
-  rule('PROJ-3', 'MUST', 'projects', 'Projects', 'name is required on project create: a body without it creates nothing', { endpoint: 'POST /projects', ...pending }),
-  rule('PROJ-4', 'MUST', 'projects', 'Shared shapes', 'project create returns computed custom field values: option names instead of option ids', { endpoint: 'POST /projects', ...pending }),
-
   rule('REL-1', 'MUST', 'relationships', 'Relationships', 'DELETE /{entity}/{id}/related answers { removed: boolean, resource: { id, type } }', { endpoint: 'DELETE /{entity}/{entity_id}/related', ...pending }),
   rule('REL-2', 'MUST', 'relationships', 'Relationships', 'removing a relationship deletes neither record', { endpoint: 'DELETE /{entity}/{entity_id}/related', ...pending }),
   rule('REL-3', 'MUST', 'relationships', 'Relationships', 'the answer names the resource whose relationship was removed', { endpoint: 'DELETE /{entity}/{entity_id}/related', ...pending }),
