@@ -31,14 +31,17 @@ export default defineConfig({
   timeout: 30_000,
   expect: { timeout: 5_000 },
   globalSetup: './specs/support/global-setup.ts',
-  reporter: [
-    [process.env.CI ? 'dot' : 'list'],
-    ['html', { outputFolder: `${out}/html`, open: 'never' }],
-    ['json', { outputFile: `${out}/results.json` }],
-    ['junit', { outputFile: `${out}/junit.xml` }],
-    ['allure-playwright', { resultsDir: `${out}/allure-results`, detail: false, suiteTitle: false }],
-    ['./reports/conformance-reporter.ts', { outputDir: out }],
-  ],
+  // CRM_REPORTERS=minimal keeps only the conformance reporter (self-tests and calibration runs).
+  reporter: process.env.CRM_REPORTERS === 'minimal'
+    ? [['dot'], ['./reports/conformance-reporter.ts', { outputDir: out }]]
+    : [
+        [process.env.CI ? 'dot' : 'list'],
+        ['html', { outputFolder: `${out}/html`, open: 'never' }],
+        ['json', { outputFile: `${out}/results.json` }],
+        ['junit', { outputFile: `${out}/junit.xml` }],
+        ['allure-playwright', { resultsDir: `${out}/allure-results`, detail: false, suiteTitle: false }],
+        ['./reports/conformance-reporter.ts', { outputDir: out }],
+      ],
   use: {
     // Credentials are added per request by the API client; traces would carry them, so they stay off.
     trace: 'off',

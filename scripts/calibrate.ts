@@ -1,0 +1,109 @@
+/**
+ * Calibration: for each switchable fault of the reference server, run the whole conformance
+ * suite against the reference server with that fault alone and check that the suite catches
+ * it on a rule the fault names. Writes reports/calibration.json with the mutation score.
+ *
+ *   npm run calibrate                 # every fault, 2 in parallel
+ *   npm run calibrate -- --jobs 3 name1 name2
+ */
+import { mkdirSync, readFileSync, rmSync, writeFileSync, existsSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { faultCatalog } from '../reference/server.js';
+import { getRule } from '../rules/index.js';
+import { ROOT, runPlaywright } from '../selftest/helpers.js';
+import type { ConformanceReport } from '../reports/verdict.js';
+
+export interface FaultResult {
+  name: string;
+  rules: string[];
+  description: string;
+  caught: boolean;
+  /** Rules that failed or warned in the run. */
+  flagged: string[];
+  /** The run exited non-zero (a MUST rule failed). */
+  runFailed: boolean;
+  knownSurvivor?: string;
+  ms: number;
+  error?: string;
+}
+
+export interface Calibration {
+  summary: { score: number; caught: number; faults: number; survivors: number; date: string; durationMs: number; jobs: number; scope: Scope };
+  faults: FaultResult[];
+}
+
+export const SURVIVORS_FILE = resolve(ROOT, 'selftest/known-survivors.json');
+
+export function knownSurvivors(): Map<string, string> {
+  if (!existsSync(SURVIVORS_FILE)) return new Map();
+  const list = JSON.parse(readFileSync(SURVIVORS_FILE, 'utf8')) as { fault: string; reason: string }[];
+  return new Map(list.map((s) => [s.fault, s.reason]));
+}
+
+/**
+ * `full`: the whole suite per fault. `area`: the specs of the areas of the rules the fault
+ * names (tags `@<area>`), which is what a fault of one rule can reach in practice.
+ */
+export type Scope = 'full' | 'area';
+
+async function runFault(fault: { name: string; rules: string[]; description: string }, survivors: Map<string, string>, scope: Scope): Promise<FaultResult> {
+  const dir = `reports/runs/calibration/${fault.name}`;
+  rmSync(resolve(ROOT, dir), { recursive: true, force: true });
+  const areas = [...new Set(fault.rules.map((r) => getRule(r).area))];
+  const args = scope === 'area' ? ['--grep', areas.map((a) => `@${a}(\\s|$)`).join('|')] : [];
+  const res = await runPlaywright(args, { REFERENCE_FAULTS: fault.name, CRM_REPORT_DIR: dir, CRM_REPORTERS: 'minimal', CRM_WORKERS: process.env.CRM_CALIBRATION_WORKERS ?? '1' }, 300_000);
+  const base: FaultResult = { ...fault, caught: false, flagged: [], runFailed: res.code !== 0, ms: res.ms, knownSurvivor: survivors.get(fault.name) };
+  const file = resolve(ROOT, dir, 'conformance.json');
+  if (!existsSync(file)) return { ...base, error: `no conformance.json (exit ${res.code}): ${(res.stderr || res.stdout).slice(-400)}` };
+  const report = JSON.parse(readFileSync(file, 'utf8')) as ConformanceReport;
+  const flagged = report.rules.filter((r) => r.verdict === 'FAIL' || r.verdict === 'WARN').map((r) => r.id);
+  const caught = fault.rules.some((r) => flagged.includes(r));
+  return { ...base, flagged, caught };
+}
+
+export async function calibrate(names: string[] = [], jobs = 2, onResult?: (r: FaultResult, done: number, total: number) => void, scope: Scope = 'full'): Promise<Calibration> {
+  const catalog = faultCatalog();
+  const faults = names.length ? catalog.filter((f) => names.includes(f.name)) : catalog;
+  const unknown = names.filter((n) => !catalog.some((f) => f.name === n));
+  if (unknown.length) throw new Error(`unknown faults: ${unknown.join(', ')}`);
+  const survivors = knownSurvivors();
+  const started = Date.now();
+  const results: FaultResult[] = [];
+  let next = 0;
+  const worker = async () => {
+    while (next < faults.length) {
+      const f = faults[next++];
+      const r = await runFault(f, survivors, scope);
+      results.push(r);
+      onResult?.(r, results.length, faults.length);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(jobs, faults.length) }, worker));
+  results.sort((a, b) => a.name.localeCompare(b.name));
+  const caught = results.filter((r) => r.caught).length;
+  return {
+    summary: {
+      score: faults.length ? caught / faults.length : 1, caught, faults: faults.length, survivors: results.filter((r) => !r.caught && r.knownSurvivor).length,
+      date: new Date().toISOString().slice(0, 10), durationMs: Date.now() - started, jobs, scope,
+    },
+    faults: results,
+  };
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  const args = process.argv.slice(2);
+  const j = args.indexOf('--jobs');
+  const jobs = j >= 0 ? Number(args.splice(j, 2)[1]) : 2;
+  const sc = args.indexOf('--scope');
+  const scope = (sc >= 0 ? args.splice(sc, 2)[1] : 'full') as Scope;
+  const cal = await calibrate(args, jobs, (r, done, total) => {
+    const mark = r.caught ? 'caught  ' : r.knownSurvivor ? 'survivor' : 'MISSED  ';
+    console.log(`[${String(done).padStart(3)}/${total}] ${mark} ${r.name.padEnd(40)} ${(r.ms / 1000).toFixed(1)}s  names ${r.rules.join(',')}; flagged ${r.flagged.slice(0, 6).join(',') || '-'}${r.error ? `  error: ${r.error}` : ''}`);
+  }, scope);
+  mkdirSync(resolve(ROOT, 'reports'), { recursive: true });
+  if (!args.length) writeFileSync(resolve(ROOT, 'reports/calibration.json'), JSON.stringify(cal, null, 2));
+  const s = cal.summary;
+  console.log(`\ncalibration: ${s.caught}/${s.faults} faults caught (score ${(s.score * 100).toFixed(1)}%), ${s.survivors} known survivors, ${(s.durationMs / 1000).toFixed(0)} s with ${s.jobs} jobs, scope ${s.scope}`);
+  const missed = cal.faults.filter((f) => !f.caught && !f.knownSurvivor);
+  process.exit(missed.length ? 1 : 0);
+}
