@@ -128,7 +128,9 @@ export const LeadConvert = z.object({
   details: z.object({
     person: z.object({ name: z.string().optional(), contact_type_id: identifier.optional(), assignee_id: identifier.optional() }).optional(),
     /** `id` or `name` (mutually exclusive), optional boolean `exact_match`. */
-    company: z.object({ id: identifier.optional(), name: z.string().optional(), exact_match: z.boolean().optional() }).optional(),
+    company: z.object({ id: identifier.optional(), name: z.string().optional(), exact_match: z.boolean().optional() })
+      .refine((c) => c.id === undefined || c.name === undefined, 'company takes `id` or `name`, not both (mutually exclusive)')
+      .optional(),
     opportunity: z.object({
       name: z.string().optional(),
       pipeline_id: identifier.optional(),

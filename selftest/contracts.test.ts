@@ -1,0 +1,203 @@
+/**
+ * Contract unit tests as data (in the style of JSON-Schema-Test-Suite): every file
+ * `contracts/cases/*.json` is a list of groups `{ description, contract, spec, tests: [ { description, data, valid } ] }`.
+ * This file checks the case files' own format, that every exported schema has at least one valid
+ * and one invalid case, and runs every case against its contract.
+ */
+import { describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readdirSync, readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { z } from 'zod';
+import * as contracts from '../contracts/index.js';
+import { idsInBody } from '../contracts/index.js';
+
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
+const CASES_DIR = resolve(ROOT, 'contracts/cases');
+const SPEC = readFileSync(resolve(ROOT, '../shared/spec/crm-developer-api.md'), 'utf8');
+const HEADINGS = new Set([...SPEC.matchAll(/^#+\s+(.+)$/gm)].map((m) => m[1].trim()));
+
+/** Every export of contracts/index.ts that is a Zod schema, by name. */
+const SCHEMAS: Record<string, z.ZodType> = Object.fromEntries(
+  Object.entries(contracts as Record<string, unknown>).filter((e): e is [string, z.ZodType] => e[1] instanceof z.ZodType),
+);
+
+/**
+ * Schemas that accept every JSON value on purpose, so no invalid case can exist. Each needs a
+ * reason from the spec; the test below checks that they really accept anything.
+ */
+const UNRESTRICTED: Record<string, string> = {
+  UpsertConflict: 'spec § Errors: upsert 422 "exact body shape: not shown"',
+};
+
+// ------------------------------------------------------------------ the case format
+const CaseTest = z.strictObject({
+  description: z.string().min(1),
+  /** Any JSON value; must be present. */
+  data: z.unknown(),
+  valid: z.boolean(),
+});
+const CaseGroup = z.strictObject({
+  description: z.string().min(1),
+  contract: z.string().refine((n) => n in SCHEMAS, { error: (iss) => `"${String(iss.input)}" is not a Zod schema exported from contracts/index.ts` }),
+  spec: z.string().refine((h) => HEADINGS.has(h), { error: (iss) => `"${String(iss.input)}" is not a heading of the specification` }),
+  tests: z.array(CaseTest).min(1),
+});
+const CaseFile = z.array(CaseGroup).min(1);
+type CaseGroup = z.infer<typeof CaseGroup>;
+
+interface Loaded { file: string; groups: CaseGroup[] }
+
+const files = readdirSync(CASES_DIR).filter((f) => f.endsWith('.json')).sort();
+const raw = files.map((file) => ({ file, json: JSON.parse(readFileSync(resolve(CASES_DIR, file), 'utf8')) as unknown }));
+/** Well-formed groups only (a malformed group fails the format test, not every other test of its file). */
+const loaded: Loaded[] = raw.map(({ file, json }) => ({
+  file,
+  groups: (Array.isArray(json) ? json : []).flatMap((g) => {
+    const parsed = CaseGroup.safeParse(g);
+    return parsed.success ? [parsed.data] : [];
+  }),
+}));
+
+const show = (v: unknown) => {
+  const s = JSON.stringify(v);
+  return s === undefined ? String(v) : s.length > 160 ? `${s.slice(0, 157)}...` : s;
+};
+
+describe('case files: format', () => {
+  test('there are case files', () => {
+    assert.ok(files.length >= 5, `contracts/cases/ holds ${files.length} JSON files`);
+  });
+
+  for (const { file, json } of raw) {
+    test(`${file} is a list of groups { description, contract, spec, tests: [ { description, data, valid } ] }`, () => {
+      const parsed = CaseFile.safeParse(json);
+      assert.ok(parsed.success, parsed.success ? '' : `${file}:\n${z.prettifyError(parsed.error)}`);
+    });
+  }
+
+  test('descriptions are unique: groups within a file, tests within a group', () => {
+    const dupes: string[] = [];
+    for (const { file, groups } of loaded) {
+      const seen = new Set<string>();
+      for (const g of groups) {
+        if (seen.has(g.description)) dupes.push(`${file}: group "${g.description}"`);
+        seen.add(g.description);
+        const tests = new Set<string>();
+        for (const t of g.tests) {
+          if (tests.has(t.description)) dupes.push(`${file} › ${g.description}: test "${t.description}"`);
+          tests.add(t.description);
+        }
+      }
+    }
+    assert.deepEqual(dupes, [], `duplicate descriptions:\n${dupes.join('\n')}`);
+  });
+});
+
+describe('case files: coverage', () => {
+  test('contracts/index.ts exports the expected kinds of schemas', () => {
+    // A guard against the enumeration silently finding nothing.
+    for (const name of ['identifier', 'timestamp', 'Person', 'Task', 'WebhookCreate', 'BulkFailedEntry', 'TargetProfile']) {
+      assert.ok(name in SCHEMAS, `${name} is enumerated as a Zod schema`);
+    }
+  });
+
+  test('every exported schema has at least one valid and one invalid case', () => {
+    const count = new Map<string, { valid: number; invalid: number }>();
+    for (const { groups } of loaded) {
+      for (const g of groups) {
+        const c = count.get(g.contract) ?? { valid: 0, invalid: 0 };
+        for (const t of g.tests) t.valid ? c.valid++ : c.invalid++;
+        count.set(g.contract, c);
+      }
+    }
+    const missing: string[] = [];
+    for (const name of Object.keys(SCHEMAS).sort()) {
+      const c = count.get(name) ?? { valid: 0, invalid: 0 };
+      if (c.valid === 0) missing.push(`${name}: no valid case`);
+      if (c.invalid === 0 && !(name in UNRESTRICTED)) missing.push(`${name}: no invalid case`);
+    }
+    assert.deepEqual(missing, [], `schemas without cases:\n${missing.join('\n')}`);
+  });
+
+  test('schemas exempt from invalid cases really accept any JSON value', () => {
+    const probes: unknown[] = [null, true, 0, -1.5, '', 'text', [], [1, 'a'], {}, { error: 'x', ids: [1] }];
+    for (const [name, reason] of Object.entries(UNRESTRICTED)) {
+      assert.ok(name in SCHEMAS, `${name} (${reason}) is an exported schema`);
+      for (const p of probes) assert.ok(SCHEMAS[name].safeParse(p).success, `${name} accepts ${show(p)} (${reason})`);
+    }
+  });
+});
+
+describe('case files: every case', () => {
+  for (const { file, groups } of loaded) {
+    describe(file, () => {
+      for (const g of groups) {
+        test(`${g.contract}: ${g.description}`, () => {
+          const schema = SCHEMAS[g.contract];
+          const failures: string[] = [];
+          for (const t of g.tests) {
+            const res = schema.safeParse(t.data);
+            if (res.success === t.valid) continue;
+            const why = res.success
+              ? 'accepted'
+              : `rejected: ${res.error.issues.map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`).join('; ')}`;
+            failures.push(`${file} › ${g.description} › ${t.description}: expected ${t.valid ? 'valid' : 'invalid'}, ${why}\n    data: ${show(t.data)}`);
+          }
+          assert.deepEqual(failures, [], `${failures.length} case(s) of ${g.contract} disagree with the contract (spec § ${g.spec}):\n${failures.join('\n')}`);
+        });
+      }
+    });
+  }
+
+  test('totals', (t) => {
+    let valid = 0;
+    let invalid = 0;
+    for (const { groups } of loaded) for (const g of groups) for (const c of g.tests) c.valid ? valid++ : invalid++;
+    t.diagnostic(`${files.length} files, ${valid + invalid} cases (${valid} valid, ${invalid} invalid), ${Object.keys(SCHEMAS).length} schemas`);
+    assert.ok(valid > 0 && invalid > 0);
+  });
+});
+
+describe('idsInBody (upsert 422: the ids may be anywhere in the body)', () => {
+  test('finds ids in a member list', () => {
+    const ids = idsInBody({ error: 'More than one lead matched', ids: [12, 15] });
+    assert.ok(ids.has('12') && ids.has('15'), [...ids].join(','));
+  });
+
+  test('finds ids nested in objects and lists', () => {
+    const ids = idsInBody({ data: { leads: [{ id: 'lead-a' }, { id: 33 }] } });
+    assert.ok(ids.has('lead-a') && ids.has('33'), [...ids].join(','));
+  });
+
+  test('finds ids embedded in a message text', () => {
+    const ids = idsInBody({ message: 'Leads 12, 15 match the criteria' });
+    assert.ok(ids.has('12') && ids.has('15'), [...ids].join(','));
+    const fromString = idsInBody('matches: 41 and 42');
+    assert.ok(fromString.has('41') && fromString.has('42'), [...fromString].join(','));
+  });
+
+  test('a bare identifier is found', () => {
+    assert.deepEqual([...idsInBody(42)], ['42']);
+  });
+
+  test('a body without the ids does not report them', () => {
+    const ids = idsInBody({ message: 'More than 30 leads match' });
+    assert.ok(!ids.has('12') && !ids.has('15'), [...ids].join(','));
+  });
+
+  test('empty bodies yield no ids', () => {
+    assert.equal(idsInBody(null).size, 0);
+    assert.equal(idsInBody(undefined).size, 0);
+    assert.equal(idsInBody('').size, 0);
+    assert.equal(idsInBody({}).size, 0);
+    assert.equal(idsInBody([]).size, 0);
+  });
+
+  test('does not find a different id that only shares digits', () => {
+    const ids = idsInBody({ ids: [123] });
+    assert.ok(ids.has('123'));
+    assert.ok(!ids.has('12'), 'token matching is whole-word');
+  });
+});
