@@ -1,0 +1,41 @@
+/**
+ * spec § Errors (WIRE-5) for `POST /companies` and `POST /companies/{id}/activities`: malformed
+ * JSON and ill-typed members are refused with a 4xx, never a 5xx. The status is not shown.
+ */
+import { createCompany } from '../support/records.js';
+import { expect, rule, test } from '../support/test.js';
+
+const creates: { label: string; body?: (tags: string[]) => unknown; raw?: string }[] = [
+  { label: 'a malformed JSON body', raw: '{"name": "unterminated",' },
+  { label: 'a number as name', body: (tags) => ({ name: 42, tags }) },
+  { label: 'phone_numbers that is a string', body: (tags) => ({ name: 'bad phones', phone_numbers: '+441179000001', tags }) },
+  { label: 'an address that is a number', body: (tags) => ({ name: 'bad address', address: 5, tags }) },
+  { label: 'a primary_contact_id that is an object', body: (tags) => ({ name: 'bad contact', primary_contact_id: { id: 1 }, tags }) },
+];
+
+for (const c of creates) {
+  test(...rule('WIRE-5', `POST /companies with ${c.label} is refused with a 4xx`, async ({ api, ns }) => {
+    const res = c.raw !== undefined
+      ? await api.send({ method: 'POST', path: '/companies', rawBody: c.raw, headers: { 'Content-Type': 'application/json' } })
+      : await api.post('/companies', c.body!(ns.tags));
+    expect(res).toBeClientError();
+  }));
+}
+
+const filters: { label: string; body?: unknown; raw?: string }[] = [
+  { label: 'a malformed JSON body', raw: '{"activity_types": [' },
+  { label: 'activity_types that is a string', body: { activity_types: 'user' } },
+  { label: 'an activity type that is a number', body: { activity_types: [5] } },
+  { label: 'an activity type whose category is a number', body: { activity_types: [{ id: 1, category: 7 }] } },
+];
+
+for (const c of filters) {
+  test(...rule('WIRE-5', `POST /companies/{id}/activities with ${c.label} is refused with a 4xx`, async ({ api, ns }) => {
+    const company = await createCompany(api, ns);
+    const path = `/companies/${company.id}/activities`;
+    const res = c.raw !== undefined
+      ? await api.send({ method: 'POST', path, rawBody: c.raw, headers: { 'Content-Type': 'application/json' } })
+      : await api.post(path, c.body);
+    expect(res).toBeClientError();
+  }));
+}

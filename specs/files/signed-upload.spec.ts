@@ -1,0 +1,53 @@
+/**
+ * spec § Endpoints → Files: `GET /{entity_type}/{entity_id}/files/s3_signed_url` answers signed
+ * upload instructions (step 1 of 3): `url`, `method` (`POST`), `body` (`policy`, `signature`,
+ * `storage_access_key_id`, `security_token`, `key`, `acl`, `success_action_status`) and
+ * `sample_curl`. Step 2 — performed here for real — is a multipart form POST to `url` with the
+ * form fields `key`, `signature`, `success_action_status`, `acl`, `policy`,
+ * `storage_access_key_id`, `x-storage-security-token` (the value of `security_token`) and `file`.
+ * The response to step 2 is "not shown": it is held to 2xx (MUST) and to the status named by
+ * `success_action_status` (SHOULD). Step 3 (attaching the upload) is not shown and not performed.
+ *
+ * The signed upload's secrets never reach an artifact (see ./upload.ts).
+ */
+import { SignedUpload } from '../../contracts/index.js';
+import { createCompany } from '../support/records.js';
+import { expect, expectJson, rule, test } from '../support/test.js';
+import { FILE_ENTITY_TYPES, getSignedUpload, recordOf, smallFile, uploadStep2 } from './upload.js';
+import { describeExchange } from '../support/api.js';
+
+test(...rule('FILE-1', 'the signed upload answer for a Company has url, method POST, every listed body member and sample_curl', async ({ api, ns }) => {
+  const company = await createCompany(api, ns);
+  const res = await getSignedUpload(api, 'companies', company.id);
+  expect(res).toHaveStatus(200);
+  expectJson(res);
+  expect(res).toMatchContract(SignedUpload);
+}));
+
+for (const entityType of FILE_ENTITY_TYPES) {
+  test(...rule('FILE-2', `a signed upload for ${entityType} is answered with the instructions`, async ({ api, ns }) => {
+    const id = await recordOf(api, ns, entityType);
+    const res = await getSignedUpload(api, entityType, id);
+    expect(res).toHaveStatus(200);
+    expect(res).toMatchContract(SignedUpload);
+  }, { also: ['FILE-1'] }));
+}
+
+test(...rule('FILE-3', 'step 2, a multipart POST to url with the listed form fields and a small file, is accepted (2xx)', async ({ api, ns }) => {
+  const company = await createCompany(api, ns);
+  const res = await getSignedUpload(api, 'companies', company.id);
+  expect(res).toHaveStatus(200);
+  expect(res, 'step 1 answers every member step 2 needs').toMatchContract(SignedUpload);
+  const up = await uploadStep2(api, res.body, smallFile(ns));
+  expect(up.status >= 200 && up.status < 300, `step 2 is accepted with a 2xx status\n${describeExchange(up.exchange)}`).toBe(true);
+}));
+
+test(...rule('FILE-4', 'step 2 answers the status named by success_action_status', async ({ api, ns }) => {
+  const company = await createCompany(api, ns);
+  const res = await getSignedUpload(api, 'companies', company.id);
+  expect(res).toHaveStatus(200);
+  expect(res, 'step 1 answers every member step 2 needs').toMatchContract(SignedUpload);
+  const wanted = Number(res.body.body.success_action_status);
+  const up = await uploadStep2(api, res.body, smallFile(ns));
+  expect(up.status, `step 2 answers success_action_status ${wanted}\n${describeExchange(up.exchange)}`).toBe(wanted);
+}));

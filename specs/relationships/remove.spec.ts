@@ -1,0 +1,81 @@
+/**
+ * spec § Endpoints → Relationships: `DELETE /{entity}/{entity_id}/related` with body
+ * `{ resource: { id, type } }` answers `{ removed: boolean, resource: { id, type } }`;
+ * "Deleting the relationship does not delete either record". § States and transitions: the
+ * relationship is removed.
+ *
+ * Only `people` is a shown value of `entity`, so every removal starts from a Person: a Person
+ * created with `company_id` (person → company), or a Project created with the Person as its
+ * `related_resource` (project → person). The meaning of `removed` (e.g. for a second removal)
+ * is not shown and is not judged.
+ *
+ * Limitation: the spec has no way to fetch a Person. That the Person still exists after the
+ * removal is observed indirectly: a second removal on it is still answered (2xx, same shape),
+ * which a server that deleted the Person would not do unless it answers 2xx for unknown records.
+ */
+import { Company, Project, RelationshipRemoved } from '../../contracts/index.js';
+import type { ApiClient } from '../support/api.js';
+import { createCompany, createPerson, expectCreated, sameId } from '../support/records.js';
+import { expect, expectJson, rule, test, type Namespace } from '../support/test.js';
+
+/** A Company and a Person whose company_id is that Company. */
+async function personInCompany(api: ApiClient, ns: Namespace) {
+  const company = await createCompany(api, ns);
+  const person = await createPerson(api, ns, { company_id: company.id });
+  return { company, person };
+}
+
+const removeRelated = (api: ApiClient, personId: unknown, resource: { id: unknown; type: string }) =>
+  api.delete<RelationshipRemoved>(`/people/${encodeURIComponent(String(personId))}/related`, { resource });
+
+test(...rule('REL-1', 'removing a person\'s company answers { removed: boolean, resource: { id, type } }', async ({ api, ns }) => {
+  const { company, person } = await personInCompany(api, ns);
+  const res = await removeRelated(api, person.id, { id: company.id, type: 'company' });
+  expect(res).not.toBeRefused();
+  expectJson(res);
+  expect(res).toMatchContract(RelationshipRemoved);
+}));
+
+test(...rule('REL-3', 'the answer names the resource sent (its id and type)', async ({ api, ns }) => {
+  const { company, person } = await personInCompany(api, ns);
+  const res = await removeRelated(api, person.id, { id: company.id, type: 'company' });
+  expect(res).not.toBeRefused();
+  const r = (res.body as { resource?: { id?: unknown; type?: unknown } } | undefined)?.resource;
+  expect(r, `the answer carries resource: ${JSON.stringify(res.body)}`).toBeTruthy();
+  expect(sameId(r?.id, company.id), `resource.id is the company ${String(company.id)}, got ${JSON.stringify(r?.id)}`).toBe(true);
+  expect(String(r?.type).toLowerCase(), 'resource.type is the type sent').toBe('company');
+}));
+
+test(...rule('REL-2', 'removing a person\'s company keeps the Company: it is still fetched as before', async ({ api, ns }) => {
+  const { company, person } = await personInCompany(api, ns);
+  const res = await removeRelated(api, person.id, { id: company.id, type: 'company' });
+  expect(res).not.toBeRefused();
+  const fetched = await api.get<Company>(`/companies/${company.id}`);
+  expect(fetched, 'the Company still exists after the removal').toHaveStatus(200);
+  expect(fetched).toMatchContract(Company);
+  expect(sameId(fetched.body.id, company.id) && fetched.body.name === company.name, 'the same Company').toBe(true);
+}));
+
+test(...rule('REL-2', 'removing a person\'s company keeps the Person: a second removal on it is still answered', async ({ api, ns }) => {
+  const { company, person } = await personInCompany(api, ns);
+  const first = await removeRelated(api, person.id, { id: company.id, type: 'company' });
+  expect(first).not.toBeRefused();
+  const second = await removeRelated(api, person.id, { id: company.id, type: 'company' });
+  expect(second, 'the Person still exists: a second removal on it is answered (2xx)').not.toBeRefused();
+  expect(second).toMatchContract(RelationshipRemoved);
+}));
+
+test(...rule('REL-4', 'after the removal a Project related to the Person no longer names it', async ({ api, ns }) => {
+  const person = await createPerson(api, ns);
+  const created = await api.post<Project>('/projects', { name: ns.name('project'), tags: ns.tags, related_resource: { id: person.id, type: 'person' } });
+  expectCreated(created, 'Project');
+  const project = created.body;
+  test.skip(!sameId(project.related_resource?.id, person.id), `the created Project does not name the Person as related_resource (${JSON.stringify(project.related_resource)}; see PROJ-1): the removal cannot be observed`);
+  const res = await removeRelated(api, person.id, { id: project.id, type: 'project' });
+  expect(res).not.toBeRefused();
+  const found = await api.post<Project[]>('/projects/search', { ids: [project.id] });
+  expect(found).not.toBeRefused();
+  const after = Array.isArray(found.body) ? found.body.find((p) => sameId(p.id, project.id)) : undefined;
+  expect(after, `the Project ${String(project.id)} is still found by id`).toBeTruthy();
+  expect(sameId(after?.related_resource?.id, person.id), `the Project no longer names the Person as related_resource: ${JSON.stringify(after?.related_resource)}`).toBe(false);
+}));
