@@ -1,0 +1,30 @@
+/**
+ * spec § Events: notifications are sent to the subscriber's endpoint; delivery retries and
+ * time-outs are "not shown". A receiver that is slow to answer must not hold up (or fail) the
+ * API call that caused the event. Here the receiver keeps the notification unanswered until the
+ * API call has answered. A service that delivers inside the call cannot answer before the
+ * exchange with the receiver ends on its side (it gives up, or the hold expires after 20 s),
+ * so its call stays pending for as long as that exchange lasted; a service that delivers
+ * separately answers at once and the notification is still open when the answer arrives.
+ */
+import { MAKERS } from './records.js';
+import { expect, mentions, rule, test } from '../support/webhook-receiver.js';
+
+test(...rule('EVENT-9', 'POST /projects answers while the receiver still holds the notification it caused', async ({ api, ns, profile, hooks }) => {
+  test.skip(!profile.capabilities.webhook_delivery, 'the profile says notifications cannot reach the suite (capabilities.webhook_delivery)');
+  const ch = hooks.channel('slow', { hold: true });
+  await hooks.subscribe(ch, { type: 'project', event: 'new' });
+  const started = Date.now();
+  const rec = await MAKERS.project.create({ api, ns, profile });
+  const answeredAt = Date.now();
+  const got = await ch.waitFor(`naming the new project ${String(rec.id)}`, (r) => mentions(r.body, rec.id, rec.name));
+  await ch.release();
+  const endedAt = got.abortedAt ?? got.answeredAt;
+  // Ended on the service's side (or by expiry) rather than by our release after the answer,
+  // and the call was pending for (nearly) the whole exchange: the call waited for delivery.
+  const endedWithoutUs = got.endedBy === 'sender' || got.endedBy === 'expiry';
+  const exchangeMs = endedAt !== undefined ? endedAt - got.receivedAt : 0;
+  const pendingMs = answeredAt - got.receivedAt;
+  const heldUp = endedWithoutUs && got.receivedAt >= started && pendingMs >= 0.9 * exchangeMs;
+  expect(heldUp, `the API call (${answeredAt - started} ms) stayed pending until the unanswered notification ended on the service's side (${got.endedBy} after ${exchangeMs} ms): delivery held up the call`).toBe(false);
+}, { timeout: 60_000 }));

@@ -1,0 +1,62 @@
+/**
+ * spec § Events, rule 1 ("A subscription names one entity type and one event kind"), and
+ * § Webhook subscriptions / § States and transitions (DELETE removes the subscription).
+ *
+ * Showing that something is *not* sent needs a bounded wait without a fixed sleep: each test
+ * makes the unwanted event happen first and then a later event that the same (or a control)
+ * subscription must receive; once that later notification has arrived, a notification for the
+ * earlier event would have been sent too.
+ */
+import { MAKERS, updateLead } from './records.js';
+import { expect, mentions, rule, test, type ReceivedRequest } from '../support/webhook-receiver.js';
+
+const none = (all: ReceivedRequest[], ...needles: unknown[]) => all.filter((r) => mentions(r.body, ...needles)).map((r) => `#${r.seq} ${r.text.slice(0, 400)}`);
+
+test(...rule('EVENT-6', 'a company/new subscription gets no notification for a new project', async ({ api, ns, profile, hooks }) => {
+  test.skip(!profile.capabilities.webhook_delivery, 'the profile says notifications cannot reach the suite (capabilities.webhook_delivery)');
+  const ctx = { api, ns, profile };
+  const ch = hooks.channel('company-new');
+  await hooks.subscribe(ch, { type: 'company', event: 'new' });
+  const project = await MAKERS.project.create(ctx);
+  const company = await MAKERS.company.create(ctx);
+  // Bound: the subscription's own, later notification has arrived.
+  await ch.waitFor(`naming the new company ${String(company.id)}`, (r) => mentions(r.body, company.id, company.name));
+  expect(none(await ch.all(), project.id, project.name), `no notification about project ${String(project.id)} reached the company/new subscription`).toEqual([]);
+}, { timeout: 60_000 }));
+
+test(...rule('EVENT-6', 'a lead/update subscription gets no notification for a new lead', async ({ api, ns, profile, hooks }) => {
+  test.skip(!profile.capabilities.webhook_delivery, 'the profile says notifications cannot reach the suite (capabilities.webhook_delivery)');
+  const ctx = { api, ns, profile };
+  const ch = hooks.channel('lead-update');
+  await hooks.subscribe(ch, { type: 'lead', event: 'update' });
+  const created = await MAKERS.lead.create(ctx);
+  const updated = await MAKERS.lead.create(ctx);
+  await updateLead(ctx, updated, { details: `updated by ${ns.id}` });
+  // Bound: the subscription's own, later notification (the update) has arrived.
+  await ch.waitFor(`naming the updated lead ${String(updated.id)}`, (r) => mentions(r.body, updated.id, updated.name));
+  expect(none(await ch.all(), created.id, created.name), `no notification about the new (never updated) lead ${String(created.id)} reached the lead/update subscription`).toEqual([]);
+}, { timeout: 60_000 }));
+
+test(...rule('EVENT-7', 'after DELETE /webhooks/{id} the removed subscription gets no further notification', async ({ api, ns, profile, hooks }) => {
+  test.skip(!profile.capabilities.webhook_delivery, 'the profile says notifications cannot reach the suite (capabilities.webhook_delivery)');
+  const ctx = { api, ns, profile };
+  const removed = hooks.channel('removed');
+  const control = hooks.channel('control');
+  const sub = await hooks.subscribe(removed, { type: 'project', event: 'new' });
+  await hooks.subscribe(control, { type: 'project', event: 'new' });
+
+  const before = await MAKERS.project.create(ctx);
+  const naming = (rec: { id: unknown; name: string }) => (r: ReceivedRequest) => mentions(r.body, rec.id, rec.name);
+  await removed.waitFor(`naming project ${String(before.id)} (before DELETE: the subscription works)`, naming(before));
+  await control.waitFor(`naming project ${String(before.id)} (control)`, naming(before));
+
+  const del = await hooks.unsubscribe(sub.id);
+  expect(del).toHaveStatus([200, 202]);
+
+  const after = await MAKERS.project.create(ctx);
+  const later = await MAKERS.project.create(ctx);
+  // Bound: the control subscription has received both later notifications.
+  await control.waitFor(`naming project ${String(after.id)} (control)`, naming(after));
+  await control.waitFor(`naming project ${String(later.id)} (control)`, naming(later));
+  expect(none(await removed.all(), after.id, after.name, later.id, later.name), 'no notification reached the removed subscription after DELETE').toEqual([]);
+}, { timeout: 60_000 }));
