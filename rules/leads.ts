@@ -1,13 +1,12 @@
 import { rule, type Rule } from './types.js';
 
-const pending = { pending: 'issue 4 (leads and opportunities)' };
 const U = 'PUT /leads/upsert';
 const C = 'POST /leads/{lead_id}/convert';
 const B = 'POST /opportunities/bulk_create';
-const up = (id: string, level: 'MUST' | 'SHOULD' | 'MAY', text: string) => rule(id, level, 'upsert', 'Lead upsert', text, { endpoint: U, ...pending });
-const cv = (id: string, level: 'MUST' | 'SHOULD' | 'MAY', text: string) => rule(id, level, 'convert', 'Lead conversion', text, { endpoint: C, ...pending });
+const up = (id: string, level: 'MUST' | 'SHOULD' | 'MAY', text: string) => rule(id, level, 'upsert', 'Lead upsert', text, { endpoint: U });
+const cv = (id: string, level: 'MUST' | 'SHOULD' | 'MAY', text: string) => rule(id, level, 'convert', 'Lead conversion', text, { endpoint: C });
 const bk = (id: string, level: 'MUST' | 'SHOULD' | 'MAY', text: string, section = 'Bulk create of Opportunities') =>
-  rule(id, level, 'bulk', section, text, { endpoint: B, ...pending });
+  rule(id, level, 'bulk', section, text, { endpoint: B });
 
 /** Lead upsert, lead conversion, opportunity bulk create. */
 export const leadRules: Rule[] = [
@@ -23,6 +22,7 @@ export const leadRules: Rule[] = [
   up('UPSERT-10', 'MUST', 'the upsert answer carries computed custom field values: option names instead of option ids'),
   up('UPSERT-11', 'MUST', 'a successful upsert answers a Lead'),
   up('UPSERT-12', 'MUST', 'an update by upsert leaves the fields not in properties as they were'),
+  up('UPSERT-13', 'MUST', 'an upsert answered 422 (more than one match) neither updates nor creates a Lead: the outcome of several matches is the 422 alone'),
 
   cv('CONVERT-1', 'MUST', 'the answer has person (Person), company (Company) and opportunity (Opportunity) only when one was created'),
   cv('CONVERT-2', 'MUST', 'after conversion the Lead no longer exists'),
@@ -50,4 +50,5 @@ export const leadRules: Rule[] = [
   bk('BULK-8', 'MUST', 'the bulk answer carries computed custom field values: option names instead of option ids', 'Shared shapes'),
   bk('BULK-9', 'MAY', 'above 3 bulk requests per second the service may refuse, and a refusal is status 429', 'Limits'),
   bk('BULK-10', 'SHOULD', 'after a burst the bulk interface accepts requests again within a few seconds', 'Limits'),
+  bk('BULK-11', 'MUST', 'a created entry carries the members sent for it (name, pipeline_id, monetary_value, details, priority, win_probability, assignee_id, tags)'),
 ];

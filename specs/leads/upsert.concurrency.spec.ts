@@ -1,0 +1,52 @@
+/**
+ * spec § Lead upsert, rule 1: "The check, then update or create, is atomic."
+ *
+ * 25 identical upserts are sent truly concurrently (undici Pool, one warmed connection each, all
+ * dispatched in the same tick). Counting Leads uses only the spec's endpoints: the upsert itself.
+ * - Create race: nothing matches before the burst, so exactly one Lead may come of it: every
+ *   answer names the same Lead, and an upsert on the same value afterwards updates that one Lead
+ *   (a duplicate would make it answer 422 with two ids).
+ * - Update race: 25 upserts matching one Lead, each setting a different member; an atomic
+ *   check-then-update loses none of them (a stale read-then-write would put back old values), and
+ *   no Lead is created.
+ */
+import type { Lead } from '../../contracts/index.js';
+import { byEmail, byName, concurrently, createLead, leadEmail, readLead, sameId, UPSERT_PATH } from '../support/leads.js';
+import { expect, rule, test } from '../support/test.js';
+
+const RACERS = 25;
+
+test(...rule('UPSERT-1', `${RACERS} concurrent identical upserts that match nothing create exactly one Lead`, async ({ api, ns }) => {
+  const name = ns.name('race');
+  const properties = { name, email: { email: leadEmail(ns, 'race'), category: 'work' }, details: 'raced', tags: ns.tags };
+  const answers = await concurrently(api, Array.from({ length: RACERS }, () => ({ method: 'PUT' as const, path: UPSERT_PATH, body: { properties, match: byName(name) } })));
+  for (const res of answers) expect(res, 'every racing upsert succeeds (one creates, the others update it)').not.toBeRefused();
+  const ids = [...new Set(answers.map((r) => String((r.body as Lead).id)))];
+  expect(ids, `all ${RACERS} answers name one and the same Lead (distinct ids: ${ids.join(', ')})`).toHaveLength(1);
+  // Counting through the spec: exactly one Lead has the name, so this upsert updates it (two would give 422).
+  const after = await readLead(api, byName(name));
+  expect(sameId(after.id, ids[0]), `the one Lead named "${name}" is ${ids[0]}`).toBe(true);
+}, { also: ['UPSERT-2', 'UPSERT-3'] }));
+
+test(...rule('UPSERT-1', `${RACERS} concurrent upserts matching one Lead all update it and lose no update`, async ({ api, ns }) => {
+  const lead = await createLead(api, ns, 'target');
+  const email = lead.email!.email;
+  const members = ['title', 'details', 'company_name', 'prefix', 'first_name', 'middle_name', 'last_name', 'suffix'] as const;
+  const sent = new Map<string, string[]>();
+  const requests = Array.from({ length: RACERS }, (_, i) => {
+    const member = members[i % members.length];
+    const value = `${member} ${i}`;
+    sent.set(member, [...(sent.get(member) ?? []), value]);
+    return { method: 'PUT' as const, path: UPSERT_PATH, body: { properties: { [member]: value }, match: byEmail(email) } };
+  });
+  const answers = await concurrently(api, requests);
+  for (const res of answers) {
+    expect(res, 'every racing upsert succeeds').not.toBeRefused();
+    expect(sameId((res.body as Lead).id, lead.id), `every racing upsert updates Lead ${String(lead.id)}`).toBe(true);
+  }
+  const after = await readLead(api, byEmail(email));
+  expect(sameId(after.id, lead.id), 'still exactly one Lead with that e-mail').toBe(true);
+  const lost = members.filter((m) => !sent.get(m)!.includes(String((after as Record<string, unknown>)[m])));
+  expect(lost, `members whose concurrent update was lost (the final value is none of those sent): ${lost.map((m) => `${m}=${JSON.stringify((after as Record<string, unknown>)[m])}`).join(', ')}`).toEqual([]);
+  expect(after.name, 'name was not sent by any racer: unchanged').toBe(lead.name);
+}, { also: ['UPSERT-3'] }));

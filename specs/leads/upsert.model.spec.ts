@@ -1,0 +1,58 @@
+/**
+ * spec § Lead upsert (rules 2-5), § Lead conversion: a model-based test (fc.commands +
+ * fc.asyncModelRun, model in generators/leads.ts). Random sequences of upserts matching by
+ * name, e-mail and the profile's Lead custom field, and conversions, each answer checked against
+ * the model's prediction: create, update, 422 with the ids, 422 without ids (the "crowd": 31
+ * Leads of one name, seeded once per test so that every run can hit it cheaply), convert.
+ *
+ * Runs: this property sends up to 25 requests per run (plus shrinking), so it runs
+ * `target.fc.runs / 10` times (at least 3; 10 with the default 100). A failure attaches
+ * `counterexample.txt` (seed, path, the command sequence); replay with CRM_FC_SEED=<seed>.
+ */
+import fc from 'fast-check';
+import type { Lead } from '../../contracts/index.js';
+import { makePools, upsertCommands, type UpsertModel, type UpsertSystem } from '../../generators/leads.js';
+import { describeExchange } from '../support/api.js';
+import { loadConfig } from '../support/config.js';
+import { checkProperty, convertPath, createLead, leadMatchField, scaledRuns, UPSERT_PATH } from '../support/leads.js';
+import { rule, test } from '../support/test.js';
+
+const CROWD = 31;
+const withRef = !!loadConfig().profile.fixtures.lead_match_field;
+
+test(...rule('UPSERT-3', 'a model of upsert and convert predicts every answer: create, update, 422 with ids, 422 without ids, conversion', async ({ api, ns, profile, target }, testInfo) => {
+  const refField = leadMatchField(profile);
+  const crowdName = ns.name('crowd');
+  const crowd: Lead[] = [];
+  for (let i = 0; i < CROWD; i++) crowd.push(await createLead(api, ns, `crowd-${i}`, { name: crowdName }));
+
+  const system: UpsertSystem = {
+    refField,
+    async upsert(properties, match) {
+      const res = await api.put(UPSERT_PATH, { properties, match });
+      return { status: res.status, body: res.body };
+    },
+    async convert(leadId, details) {
+      const res = await api.post(convertPath(leadId), { details });
+      return { status: res.status, body: res.body };
+    },
+    fail(message) {
+      const last = api.recorder.exchanges[api.recorder.exchanges.length - 1];
+      throw new Error(`${message}${last ? `\n${describeExchange(last)}` : ''}`);
+    },
+  };
+
+  let run = 0;
+  const property = fc.asyncProperty(fc.commands(upsertCommands({ withRef: !!refField, tags: ns.tags }), { maxCommands: 25, size: 'medium' }), async (commands) => {
+    run++;
+    const setup = () => ({
+      model: { pools: makePools(`${ns.id} r${run}`), leads: [], converted: [], crowd: { name: crowdName, ids: crowd.map((l) => String(l.id)) } } as UpsertModel,
+      real: system,
+    });
+    await fc.asyncModelRun(setup, commands);
+  });
+  await checkProperty(testInfo, property, { numRuns: scaledRuns(target.fc.runs, 10, 3), timeLimitMs: 100_000, label: 'upsert/convert model' });
+}, {
+  also: ['UPSERT-2', 'UPSERT-4', 'UPSERT-5', 'UPSERT-6', 'UPSERT-7', 'UPSERT-8', ...(withRef ? ['UPSERT-9'] : []), 'UPSERT-12', 'UPSERT-13', 'CONVERT-2', 'CONVERT-14', 'CONVERT-15'],
+  timeout: 150_000,
+}));

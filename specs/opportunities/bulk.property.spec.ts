@@ -1,0 +1,28 @@
+/**
+ * spec § Bulk create of Opportunities, rules 2-4 and § Errors (failed entries): property-based.
+ * Random mixes of 0..10 entries, valid ones and ones with a defect (generators/bulk.ts), checked
+ * position by position: a valid entry is created (numeric id, bulk fields, its own name at its
+ * own position), an entry with a defect is created or failed-shaped, and the answer has one item
+ * per entry in request order.
+ *
+ * Runs: each run is one bulk call and bulk calls are limited to 3 per second for the whole run,
+ * so this property runs `target.fc.runs / 8` times (at least 5; 13 with the default 100).
+ * A failure attaches `counterexample.txt`; replay with CRM_FC_SEED=<seed>.
+ */
+import fc from 'fast-check';
+import { bulkMix, describeTemplate, materialize } from '../../generators/bulk.js';
+import { describeExchange } from '../support/api.js';
+import { bulkAnswerProblems, bulkContext, checkProperty, scaledRuns } from '../support/leads.js';
+import { bulkCreate } from '../support/rate-limit.js';
+import { rule, test } from '../support/test.js';
+
+test(...rule('BULK-3', 'random mixes of 0..10 valid and defective entries get 200 and one item per entry, in request order', async ({ api, ns, profile, target }, testInfo) => {
+  const ctx = await bulkContext(api, profile);
+  const property = fc.asyncProperty(bulkMix, async (templates) => {
+    const sent = templates.map((t) => materialize(t, ctx, () => ns.name('bulk'), ns.tags));
+    const res = await bulkCreate(api, { opportunities: sent });
+    const problems = bulkAnswerProblems(sent, templates, res);
+    if (problems.length) throw new Error(`${problems.join('\n')}\nentries: ${templates.map(describeTemplate).join(', ')}\n${describeExchange(res.exchange)}`);
+  });
+  await checkProperty(testInfo, property, { numRuns: scaledRuns(target.fc.runs, 8, 5), timeLimitMs: 90_000, label: 'bulk create mixes' });
+}, { also: ['BULK-4', 'BULK-5'], timeout: 150_000 }));

@@ -1,0 +1,139 @@
+/**
+ * spec § Bulk create of Opportunities (`POST /opportunities/bulk_create`), § Errors, § Opportunity
+ * (bulk fields, slash-separated close_date, first stage by default), § Shared shapes (computed
+ * custom field values).
+ *
+ * Every bulk call goes through the run-wide limiter (specs/support/rate-limit.ts): at most 3 per
+ * second across all workers, 429 answers honoured. Every entry carries the namespace's tags and a
+ * namespaced name. Which entries fail is not fixed by the spec: an entry with a defect may be
+ * created or failed, but it is one of the two shapes, at its own position.
+ */
+import { BulkFailedEntry, BulkOpportunity, BulkTooLarge, type BulkOpportunity as BulkOpp } from '../../contracts/index.js';
+import { slashDate, type EntryTemplate } from '../../generators/bulk.js';
+import { describeExchange, type ApiResponse } from '../support/api.js';
+import { bulkAnswerProblems, bulkContext, customValue, sameId } from '../support/leads.js';
+import { bulkCreate } from '../support/rate-limit.js';
+import { expect, rule, test, type Namespace } from '../support/test.js';
+
+/** Valid entries: a namespaced name, the namespace's tags, `extra`. */
+const entries = (ns: Namespace, count: number, extra: Record<string, unknown> = {}) =>
+  Array.from({ length: count }, () => ({ name: ns.name('bulk'), tags: ns.tags, ...extra }));
+
+function createdAt(res: ApiResponse, i: number): BulkOpp {
+  expect(res).toHaveStatus(200);
+  const item = (res.body as unknown[])[i];
+  expect(item, `entry ${i} is created`).toMatchContract(BulkOpportunity);
+  return item as BulkOpp;
+}
+
+const TIMEOUT = { timeout: 60_000 };
+
+test(...rule('BULK-1', 'requests with 11 and with 15 entries get status 422', async ({ api, ns }) => {
+  for (const count of [11, 15]) {
+    const res = await bulkCreate(api, { opportunities: entries(ns, count) });
+    expect(res, `${count} entries are more than 10`).toHaveStatus(422);
+  }
+}, TIMEOUT));
+
+test(...rule('BULK-2', 'the 422 for 11 entries is { error } saying the limit is 10', async ({ api, ns }) => {
+  const res = await bulkCreate(api, { opportunities: entries(ns, 11) });
+  expect(res).toHaveStatus(422);
+  expect(res).toMatchContract(BulkTooLarge);
+  const error = String((res.body as { error?: unknown }).error);
+  expect(error, `the error names the limit 10\n${describeExchange(res.exchange)}`).toMatch(/(^|\D)10(\D|$)/);
+}, TIMEOUT));
+
+test(...rule('BULK-3', 'a request with no entries gets 200 and an empty array', async ({ api }) => {
+  const res = await bulkCreate(api, { opportunities: [] });
+  expect(res).toHaveStatus(200);
+  expect(res.body, 'an empty array').toEqual([]);
+}, TIMEOUT));
+
+test(...rule('BULK-3', 'a request with 10 entries gets 200 and an array in the order of the entries', async ({ api, ns }) => {
+  const sent = entries(ns, 10);
+  const res = await bulkCreate(api, { opportunities: sent });
+  expect(res).toHaveStatus(200);
+  expect(Array.isArray(res.body) && (res.body as unknown[]).length, 'one item per entry').toBe(10);
+  const names = (res.body as { name?: unknown }[]).map((x) => x.name);
+  expect(names, 'the created entries in the order of the request').toEqual(sent.map((e) => e.name));
+}, TIMEOUT));
+
+test(...rule('BULK-4', 'a created entry is the Opportunity with a numeric id and the bulk-create fields', async ({ api, ns }) => {
+  const res = await bulkCreate(api, { opportunities: entries(ns, 2, { monetary_value: 100 }) });
+  for (const i of [0, 1]) {
+    const opp = createdAt(res, i);
+    expect(Number.isInteger(opp.id), `entry ${i}: id is a number`).toBe(true);
+  }
+  expect(sameId(createdAt(res, 0).id, createdAt(res, 1).id), 'two entries, two Opportunities').toBe(false);
+}, TIMEOUT));
+
+test(...rule('BULK-5', 'a failed entry is { success: false, message: { <field>: [ { error } ] } } and the valid entries are still created', async ({ api, ns }, testInfo) => {
+  const sent: Record<string, unknown>[] = [
+    { name: ns.name('valid'), tags: ns.tags },
+    { tags: ns.tags, details: 'no name' },
+    { name: ns.name('valid'), tags: ns.tags },
+    { name: ns.name('odd value'), tags: ns.tags, monetary_value: 'a lot' },
+    { name: ns.name('valid'), tags: ns.tags },
+  ];
+  const templates: EntryTemplate[] = [{}, { defect: 'no-name' }, {}, { defect: 'text-monetary-value' }, {}];
+  const res = await bulkCreate(api, { opportunities: sent });
+  expect(bulkAnswerProblems(sent, templates, res), `position by position\n${describeExchange(res.exchange)}`).toEqual([]);
+  const failed = (res.body as unknown[]).filter((x) => BulkFailedEntry.safeParse(x).success).length;
+  if (!failed) testInfo.annotations.push({ type: 'note', description: 'the target created every entry (including those without a name or with a text monetary_value): no failed entry to judge' });
+}, TIMEOUT));
+
+test(...rule('BULK-6', 'close_date of a created entry is a slash-separated date string of the date sent', async ({ api, ns }) => {
+  const date = { month: 3, day: 27, year: 2031 };
+  const res = await bulkCreate(api, { opportunities: entries(ns, 1, { close_date: slashDate(date) }) });
+  const opp = createdAt(res, 0);
+  expect(opp.close_date, 'close_date').toMatch(/^\d{1,4}\/\d{1,2}\/\d{1,4}$/);
+  const parts = String(opp.close_date).split('/').map(Number).map((n) => (n < 100 && n > 31 ? 2000 + n : n)).sort((a, b) => a - b);
+  expect(parts, `the parts of ${opp.close_date} are the month, day and year sent (${slashDate(date)})`).toEqual([date.month, date.day, date.year].sort((a, b) => a - b));
+}, TIMEOUT));
+
+test(...rule('BULK-7', 'an entry with pipeline_id and no pipeline_stage_id lands in the first stage of that pipeline', async ({ api, ns, profile }) => {
+  const ctx = await bulkContext(api, profile);
+  test.skip(ctx.pipelines.length === 0, 'GET /pipelines lists no opportunity pipeline with stages');
+  const sent = ctx.pipelines.slice(0, 3).map((p) => ({ name: ns.name('stage'), tags: ns.tags, pipeline_id: p.id }));
+  const res = await bulkCreate(api, { opportunities: sent });
+  sent.forEach((e, i) => {
+    const opp = createdAt(res, i);
+    const p = ctx.pipelines[i];
+    expect(sameId(opp.pipeline_id, p.id), `entry ${i}: pipeline_id ${String(p.id)}`).toBe(true);
+    expect(sameId(opp.pipeline_stage_id, p.stages[0]), `entry ${i}: the first stage of pipeline ${String(p.id)} is ${String(p.stages[0])}, got ${String(opp.pipeline_stage_id)}`).toBe(true);
+  });
+}, TIMEOUT));
+
+test(...rule('BULK-8', 'the bulk answer carries option names instead of option ids', async ({ api, ns, profile }) => {
+  const ctx = await bulkContext(api, profile);
+  const { dropdown, multi_select: multi } = ctx.customFields;
+  test.skip(!dropdown && !multi, 'the profile has no dropdown or multi-select custom field available on opportunities');
+  const cf = [
+    ...(dropdown ? [{ custom_field_definition_id: dropdown.id, value: dropdown.options[dropdown.options.length - 1].id }] : []),
+    ...(multi ? [{ custom_field_definition_id: multi.id, value: [multi.options[0].id] }] : []),
+  ];
+  const res = await bulkCreate(api, { opportunities: entries(ns, 1, { custom_fields: cf }) });
+  const opp = createdAt(res, 0);
+  if (dropdown) expect(customValue(opp, dropdown.id), `dropdown ${String(dropdown.id)} as its option name`).toBe(dropdown.options[dropdown.options.length - 1].name);
+  if (multi) expect(customValue(opp, multi.id), `multi-select ${String(multi.id)} as option names`).toEqual([multi.options[0].name]);
+}, TIMEOUT));
+
+test(...rule('BULK-11', 'a created entry carries the members sent for it', async ({ api, ns, profile }) => {
+  const ctx = await bulkContext(api, profile);
+  const pipeline = ctx.pipelines[0];
+  const user = ctx.users[0];
+  const sent = {
+    name: ns.name('members'), tags: ns.tags, details: 'bulk details', monetary_value: 2500, priority: 'High', win_probability: 40,
+    ...(pipeline ? { pipeline_id: pipeline.id } : {}), ...(user !== undefined ? { assignee_id: user } : {}),
+  };
+  const res = await bulkCreate(api, { opportunities: [sent] });
+  const opp = createdAt(res, 0);
+  expect(opp.name, 'name').toBe(sent.name);
+  expect(opp.details, 'details').toBe('bulk details');
+  expect(opp.monetary_value, 'monetary_value').toBe(2500);
+  expect(opp.priority, 'priority').toBe('High');
+  expect(opp.win_probability, 'win_probability').toBe(40);
+  expect(opp.tags, 'tags').toEqual(expect.arrayContaining(ns.tags));
+  if (pipeline) expect(sameId(opp.pipeline_id, pipeline.id), 'pipeline_id').toBe(true);
+  if (user !== undefined) expect(sameId(opp.assignee_id, user), 'assignee_id').toBe(true);
+}, TIMEOUT));

@@ -1,0 +1,178 @@
+/**
+ * The run-wide limiter of bulk calls (spec § Limits: "Request rate | bulk interfaces | 3 per
+ * second"). Every bulk request of the suite, in every worker, takes a slot from one schedule so
+ * that the run never sends more than 3 bulk requests in any second, whatever the number of
+ * workers.
+ *
+ * The schedule lives in a tiny coordinator: an HTTP server on loopback started by the global
+ * setup (`startBulkCoordinator`), whose address the workers get through
+ * `CONFORMANCE_BULK_COORDINATOR` (set in the runner's environment before the workers start).
+ * A worker asks it for a slot (`POST /slot` → `{ delayMs }`, or `{ retryMs }` while a reservation
+ * is active), waits that long, then sends (or asks again). Slots
+ * are spaced so that at most {@link PER_WINDOW} fall in any window of {@link WINDOW_MS} plus a
+ * margin ({@link MARGIN_MS}) that absorbs network jitter between the send and the arrival.
+ *
+ * The MAY-level burst test takes an exclusive window (`POST /reserve`): it starts once the last
+ * granted slots have left the target's window, nobody else gets a slot until it releases the
+ * window (plus one more window, so the target's count is clean again), so the burst neither
+ * disturbs the other bulk tests nor is disturbed by them.
+ *
+ * Without a coordinator (a worker started some other way) the schedule is kept in-process: it
+ * then limits each worker, not the run; the other bulk tests still honour 429 answers.
+ */
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { ApiClient, ApiResponse } from './api.js';
+
+export const COORDINATOR_ENV = 'CONFORMANCE_BULK_COORDINATOR';
+export const BULK_PATH = '/opportunities/bulk_create';
+/** Bulk requests allowed per window (spec § Limits). */
+export const PER_WINDOW = 3;
+export const WINDOW_MS = 1000;
+/** Extra spacing beyond the window: the arrival order at the target may differ by this much from the send order. */
+export const MARGIN_MS = 250;
+
+const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, Math.max(0, ms)));
+
+/** An answer of the schedule: a time to go at, or (during someone's reservation) a time to ask again. */
+export type Grant = { at: number; token?: string } | { retryAt: number };
+
+/** How often a waiting worker asks again while a reservation is active. */
+const RETRY_MS = 200;
+
+/** The schedule of bulk slots: at most PER_WINDOW slots in any WINDOW_MS + MARGIN_MS. */
+export class BulkSchedule {
+  private grants: number[] = [];
+  private blockedUntil = 0;
+  private reservation?: { token: string; until: number };
+  private seq = 0;
+
+  private active(now: number): boolean {
+    if (this.reservation && this.reservation.until <= now) this.reservation = undefined;
+    return !!this.reservation;
+  }
+
+  /** The next slot (recorded as granted), or when to ask again while a reservation is active. */
+  slot(now = Date.now()): Grant {
+    if (this.active(now)) return { retryAt: Math.min(this.reservation!.until, now + RETRY_MS) };
+    const span = WINDOW_MS + MARGIN_MS;
+    const last = this.grants[this.grants.length - 1] ?? 0;
+    const third = this.grants.length >= PER_WINDOW ? this.grants[this.grants.length - PER_WINDOW] + span : 0;
+    const t = Math.max(now, this.blockedUntil, last, third);
+    this.grants.push(t);
+    if (this.grants.length > PER_WINDOW) this.grants.splice(0, this.grants.length - PER_WINDOW);
+    return { at: t };
+  }
+
+  /**
+   * An exclusive window of `ms`: it starts when every granted slot has left the target's window;
+   * no slot is granted until it ends or is released. While another reservation is active: when
+   * to ask again.
+   */
+  reserve(ms: number, now = Date.now()): Grant {
+    if (this.active(now)) return { retryAt: Math.min(this.reservation!.until, now + RETRY_MS) };
+    const span = WINDOW_MS + MARGIN_MS;
+    const last = this.grants[this.grants.length - 1];
+    const start = Math.max(now, this.blockedUntil, last === undefined ? 0 : last + span);
+    const token = `r${++this.seq}`;
+    this.reservation = { token, until: start + ms };
+    // After the reservation a whole window passes before the next slot: the target forgets the burst.
+    this.blockedUntil = start + ms + span;
+    this.grants = [];
+    return { at: start, token };
+  }
+
+  /** Ends a reservation early: slots resume one window later. */
+  release(token: string, now = Date.now()): void {
+    if (this.reservation?.token !== token) return;
+    this.reservation = undefined;
+    this.blockedUntil = Math.min(this.blockedUntil, now + WINDOW_MS + MARGIN_MS);
+  }
+}
+
+/** Starts the coordinator (global setup); its address goes to the workers through the environment. */
+export async function startBulkCoordinator(): Promise<{ url: string; close(): Promise<void> }> {
+  const schedule = new BulkSchedule();
+  const server = createServer((req, res) => {
+    const url = new URL(req.url ?? '/', 'http://coordinator.invalid');
+    const now = Date.now();
+    // Times travel as delays (coordinator and workers share the machine's clock anyway).
+    const wire = (g: Grant) => ('at' in g ? { delayMs: g.at - now, token: g.token } : { retryMs: g.retryAt - now });
+    let body: unknown;
+    if (req.method === 'POST' && url.pathname === '/slot') body = wire(schedule.slot(now));
+    else if (req.method === 'POST' && url.pathname === '/reserve') body = wire(schedule.reserve(Math.min(Number(url.searchParams.get('ms')) || 0, 30_000), now));
+    else if (req.method === 'POST' && url.pathname === '/release') {
+      schedule.release(url.searchParams.get('token') ?? '', now);
+      body = { released: true };
+    }
+    req.resume();
+    res.writeHead(body ? 200 : 404, { 'content-type': 'application/json' });
+    res.end(JSON.stringify(body ?? { error: 'unknown' }));
+  });
+  server.keepAliveTimeout = 60_000;
+  await new Promise<void>((ok) => server.listen(0, '127.0.0.1', ok));
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  return { url, close: () => new Promise<void>((ok) => { server.closeAllConnections(); server.close(() => ok()); }) };
+}
+
+let local: BulkSchedule | undefined;
+
+/** Asks the schedule (the coordinator, or the in-process fallback) until it grants; waits until then. */
+async function granted(kind: 'slot' | 'reserve', ms = 0): Promise<string | undefined> {
+  const base = process.env[COORDINATOR_ENV];
+  for (;;) {
+    let delayMs: number | undefined;
+    let retryMs: number | undefined;
+    let token: string | undefined;
+    if (base) {
+      const res = await fetch(`${base}/${kind}${kind === 'reserve' ? `?ms=${ms}` : ''}`, { method: 'POST' });
+      ({ delayMs, retryMs, token } = (await res.json()) as { delayMs?: number; retryMs?: number; token?: string });
+    } else {
+      local ??= new BulkSchedule();
+      const now = Date.now();
+      const g = kind === 'slot' ? local.slot(now) : local.reserve(ms, now);
+      if ('at' in g) { delayMs = g.at - now; token = g.token; } else retryMs = g.retryAt - now;
+    }
+    if (delayMs !== undefined) {
+      await sleep(delayMs);
+      return token;
+    }
+    await sleep(retryMs ?? RETRY_MS);
+  }
+}
+
+/** Waits for this worker's next bulk slot of the run-wide schedule. */
+export async function acquireBulkSlot(): Promise<void> {
+  await granted('slot');
+}
+
+/**
+ * Takes an exclusive window of `ms` for a burst (no other bulk call of the run is sent meanwhile);
+ * resolves when the window starts. Release it as soon as the burst and its aftermath are done.
+ */
+export async function reserveBulkWindow(ms: number): Promise<{ release(): Promise<void> }> {
+  const token = (await granted('reserve', ms)) ?? '';
+  const base = process.env[COORDINATOR_ENV];
+  return {
+    release: async () => {
+      if (base) await fetch(`${base}/release?token=${encodeURIComponent(token)}`, { method: 'POST' }).then((r) => r.body?.cancel());
+      else local?.release(token);
+    },
+  };
+}
+
+/**
+ * `POST /opportunities/bulk_create` within the run-wide limit: takes a slot, sends, and after a
+ * 429 waits Retry-After (1 s when absent) and takes a new slot before trying again, until
+ * `deadlineMs`. The retries go through the schedule too, so they never add to a burst.
+ */
+export async function bulkCreate<T = unknown>(api: ApiClient, body: unknown, options: { deadlineMs?: number } = {}): Promise<ApiResponse<T>> {
+  const deadline = Date.now() + (options.deadlineMs ?? 25_000);
+  for (;;) {
+    await acquireBulkSlot();
+    const res = await api.post<T>(BULK_PATH, body, { honour429: false });
+    if (res.status !== 429 || Date.now() >= deadline) return res;
+    const after = Number(res.headers['retry-after']);
+    await sleep(Math.min(Number.isFinite(after) && after > 0 ? after * 1000 : 1000, 10_000, deadline - Date.now()));
+  }
+}
