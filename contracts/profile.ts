@@ -48,11 +48,13 @@ export const TargetProfile = z.object({
     lead_match_field: z.object({ definition_id: identifier, match_field_name: z.string() }).optional(),
     /** Project status ids and names (for `status_ids`/`statuses`). */
     project_statuses: z.array(option).default([]),
+    /** Contact type ids and names of the account (for `contact_type_id`, e.g. of the Person a lead conversion creates). */
+    contact_types: z.array(option).default([]),
     /** A record with a relationship that may be removed, when the target cannot create one. */
     relationship: z.object({
       entity: z.string(), entity_id: identifier, resource: z.object({ id: identifier, type: z.string() }),
     }).optional(),
-  }).default({ users: [], custom_fields: {}, project_statuses: [] }),
+  }).default({ users: [], custom_fields: {}, project_statuses: [], contact_types: [] }),
   capabilities: z.object({
     /** Heavy specs (100,001-record cap) are allowed on this target. */
     heavy: z.boolean().default(false),
@@ -61,7 +63,9 @@ export const TargetProfile = z.object({
      * Each is a "METHOD /path" relative to the API root; absent ⇒ the suite judges without it.
      */
     extensions: z.object({
+      /** Creates a Task from a body of Task fields (name, status, priority, dates, related_resource, tags, custom_fields) and answers it, e.g. "POST /tasks". */
       create_task: z.string().optional(),
+      /** Follows a record as the calling user, e.g. "POST /{entity_type}/{entity_id}/follow" ({entity_type}: projects or tasks). */
       follow: z.string().optional(),
       create_activity: z.string().optional(),
       list_files: z.string().optional(),
@@ -74,6 +78,8 @@ export const TargetProfile = z.object({
   oauth: z.object({
     /** Name of the application as the consent screen shows it. */
     application_name: z.string().optional(),
+    /** Text the consent screen shows for the permission `developer/v1/all` (unset ⇒ not checked). */
+    permission_text: z.string().optional(),
     /** Redirect URIs registered for the client; `{public}` is replaced by CRM_PUBLIC_URL. */
     redirect_uris: z.array(z.string()).default([]),
     /** Accessible names of the login and consent controls, for screens that differ. */

@@ -1,14 +1,13 @@
 import { rule, type Rule } from './types.js';
 
-const pending = { pending: 'issue 3 (records and searches)' };
 const P = 'POST /projects/search';
 const T = 'POST /tasks/search';
 const both = (id: string, level: 'MUST' | 'SHOULD' | 'MAY', section: string, text: string) =>
-  rule(id, level, 'search', section, text, { endpoint: `${P}, ${T}`, ...pending });
+  rule(id, level, 'search', section, text, { endpoint: `${P}, ${T}` });
 const proj = (id: string, text: string, level: 'MUST' | 'SHOULD' = 'MUST') =>
-  rule(id, level, 'search', 'Projects', text, { endpoint: P, ...pending });
+  rule(id, level, 'search', 'Projects', text, { endpoint: P });
 const task = (id: string, text: string, level: 'MUST' | 'SHOULD' = 'MUST') =>
-  rule(id, level, 'search', 'Tasks', text, { endpoint: T, ...pending });
+  rule(id, level, 'search', 'Tasks', text, { endpoint: T });
 
 /** Project and task searches. */
 export const searchRules: Rule[] = [
@@ -28,6 +27,10 @@ export const searchRules: Rule[] = [
   both('SEARCH-14', 'MUST', 'Projects', 'ids selects exactly the records with those ids'),
   both('SEARCH-15', 'MUST', 'Projects', 'assignee_ids selects by owner and -2 selects records with no owner'),
   both('SEARCH-16', 'SHOULD', 'Errors', 'a zero or negative page number, an unknown sort field or a wrongly typed filter is refused with a 4xx, never a 5xx'),
+  rule('SEARCH-17', 'MAY', 'search', 'Projects', 'tags and custom dropdown/multi-select fields (on tasks also company, opportunity, city, state, postal_code) can be filtered by an empty value', {
+    endpoint: `${P}, ${T}`,
+    untestable: 'only the custom_fields form (allow_empty, SEARCH-11) is shown; the filter form selecting an empty tags, company, opportunity, city, state or postal_code value is not shown',
+  }),
 
   proj('PSEARCH-1', 'the default sort_by of a project search is name'),
   proj('PSEARCH-2', 'sort_by orders projects by each listed field (name, assigned_to, related_to, status, date_modified, date_created) in both directions'),

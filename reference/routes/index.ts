@@ -4,7 +4,18 @@
  */
 import type { AreaModule } from '../app.js';
 import { account } from './account.js';
+import { activities } from './activities.js';
+import { companies } from './companies.js';
+import { files } from './files.js';
+import { leads } from './leads.js';
+import { oauth } from './oauth.js';
+import { opportunities } from './opportunities.js';
+import { people } from './people.js';
 import { pipelines } from './pipelines.js';
+import { projects } from './projects.js';
+import { relationships } from './relationships.js';
+import { tasks } from './tasks.js';
+import { webhooks } from './webhooks.js';
 
 /** Filled in as the area modules land (people, companies, activities, projects, tasks, leads, opportunities, files, relationships, webhooks, oauth). */
-export const AREA_MODULES: AreaModule[] = [account, pipelines];
+export const AREA_MODULES: AreaModule[] = [account, pipelines, webhooks, oauth, people, companies, activities, relationships, files, leads, opportunities, projects, tasks];

@@ -1,0 +1,126 @@
+/**
+ * Projects (spec § Projects): `POST /projects`, `POST /projects/search`; and the documented
+ * extension `POST /{entity_type}/{entity_id}/follow` (NOT part of the spec, listed in
+ * reference/profile.json capabilities.extensions.follow) that lets the suite follow a project
+ * or a task, because the spec gives no way to follow a record.
+ *
+ * Open choices of the spec and what this server does:
+ * - The status of a create is not shown: 200 (variant: 201).
+ * - `name` must be a string (missing or non-string is refused with a 4xx); other members are
+ *   optional and, when present, must have the types of the Project table.
+ * - A created Project always has status `Open`; a `status` member in the body is ignored.
+ * - Project statuses (for `status_ids`): Open = 301, Completed = 302 (reference/profile.json).
+ * - The search engine and its choices: reference/search.ts.
+ */
+import type { App, AreaModule } from '../app.js';
+import { HttpError } from '../http.js';
+import { C, makeProject, present, type Rec } from '../model.js';
+import { PROJECT_STATUSES, SEARCH_FAULTS, keys, runSearch, sharedCriteria, statusKey, statusesCriterion, idList, type SearchDef } from '../search.js';
+import { asObject, idParam, invalid, notFound } from './common.js';
+
+const isId = (v: unknown) => (typeof v === 'number' && Number.isInteger(v)) || (typeof v === 'string' && v !== '');
+const isObj = (v: unknown): v is Record<string, unknown> => !!v && typeof v === 'object' && !Array.isArray(v);
+const given = (v: unknown) => v !== undefined && v !== null;
+
+/** Refuses (4xx) a project or task body whose members have the wrong types. */
+export function checkWorkBody(app: App, body: unknown, what: string, requireName: boolean, strings: string[], numbers: string[] = []): Record<string, unknown> {
+  if (body === undefined || !isObj(body)) invalid(app, `the ${what} body must be a JSON object`);
+  const b = asObject(body);
+  if (requireName && typeof b.name !== 'string') invalid(app, `name is required on ${what} create and must be a string`, 'name');
+  for (const k of strings) if (given(b[k]) && typeof b[k] !== 'string') invalid(app, `${k} must be a string`, k);
+  for (const k of numbers) if (given(b[k]) && !(typeof b[k] === 'number' && Number.isInteger(b[k]))) invalid(app, `${k} must be a Unix timestamp in seconds`, k);
+  if (given(b.assignee_id) && !isId(b.assignee_id)) invalid(app, 'assignee_id must be an identifier', 'assignee_id');
+  if (given(b.related_resource)) {
+    const rr = b.related_resource;
+    if (!isObj(rr) || (given(rr.id) && !isId(rr.id)) || (given(rr.type) && typeof rr.type !== 'string')) {
+      invalid(app, 'related_resource must be { id, type }', 'related_resource');
+    }
+  }
+  if (given(b.tags) && (!Array.isArray(b.tags) || b.tags.some((t) => typeof t !== 'string'))) invalid(app, 'tags must be a list of strings', 'tags');
+  if (given(b.custom_fields) && (!Array.isArray(b.custom_fields) || b.custom_fields.some((c) => !isObj(c) || !isId(c.custom_field_definition_id)))) {
+    invalid(app, 'custom_fields must be a list of { custom_field_definition_id, value }', 'custom_fields');
+  }
+  return b;
+}
+
+export const PROJECT_SEARCH: SearchDef = {
+  kind: 'project',
+  sortKeys: {
+    name: keys.name,
+    assigned_to: keys.assignedTo,
+    related_to: keys.relatedTo,
+    status: statusKey,
+    date_modified: keys.number('date_modified'),
+    date_created: keys.number('date_created'),
+  },
+  defaultSort: (app) => (app.fault('project-search-default-sort-created') ? 'date_created' : 'name'),
+  criteria: {
+    ...sharedCriteria(),
+    name: (v, app) => {
+      if (typeof v !== 'string') return invalid(app, 'name must be a string', 'name');
+      if (app.fault('project-search-name-prefix')) return (rec) => String(rec.name).startsWith(v);
+      if (app.variant) return (rec) => String(rec.name).toLowerCase() === v.toLowerCase();
+      return (rec) => rec.name === v;
+    },
+    status_ids: (v, app) => {
+      const ids = new Set(idList(app, 'status_ids', v).map(String));
+      const names = new Set(PROJECT_STATUSES.filter((s) => ids.has(String(s.id))).map((s) => s.name));
+      return app.fault('project-search-statuses-ignored') ? undefined : (rec) => names.has(String(rec.status));
+    },
+    statuses: statusesCriterion('project-search-statuses-ignored'),
+  },
+};
+
+/** Entity types the follow extension accepts, and their collections. */
+const FOLLOWABLE: Record<string, string> = { projects: C.projects, tasks: C.tasks };
+
+export const projects: AreaModule = {
+  name: 'projects',
+  faults: [
+    { name: 'project-status-not-open', rules: ['PROJ-2'], description: 'a created Project gets status "New" instead of Open' },
+    { name: 'project-name-not-required', rules: ['PROJ-3'], description: 'POST /projects without a name creates a Project with an empty name' },
+    { name: 'project-create-raw-custom-fields', rules: ['PROJ-4'], description: 'POST /projects answers option ids instead of computed option names' },
+    { name: 'project-create-drops-details', rules: ['PROJ-1'], description: 'POST /projects does not store details and related_resource (they come back null)' },
+    { name: 'project-search-default-sort-created', rules: ['PSEARCH-1'], description: 'a project search without sort_by sorts by date_created instead of name' },
+    { name: 'project-search-name-prefix', rules: ['PSEARCH-3'], description: 'the name criterion of a project search matches names that start with the value' },
+    { name: 'project-search-statuses-ignored', rules: ['PSEARCH-4'], description: 'statuses and status_ids of a project search are ignored' },
+    ...SEARCH_FAULTS,
+  ],
+  api(router, app) {
+    const projects = app.store.collection<Rec>(C.projects);
+
+    router.add('POST', '/projects', (ctx) => {
+      const b = checkWorkBody(app, ctx.body, 'project', !app.fault('project-name-not-required'), ['name', 'details']);
+      const fields = makeProject(app, b);
+      if (app.fault('project-status-not-open')) fields.status = 'New';
+      if (app.fault('project-create-drops-details')) {
+        fields.details = null;
+        fields.related_resource = null;
+      }
+      const rec = projects.insert(fields);
+      app.emit('project', 'new', present(app, rec));
+      const out = present(app, rec, { computed: !app.fault('project-create-raw-custom-fields') });
+      return app.variant ? { status: 201, body: out } : out;
+    });
+
+    router.add('POST', '/projects/search', (ctx) =>
+      runSearch(app, PROJECT_SEARCH, projects.all(), ctx.body, {
+        present: (rec) => present(app, rec, { computed: !app.fault('search-computed-values-off') }),
+      }),
+    );
+
+    // Extension (not in the spec): follow / unfollow a project or a task as the current user.
+    const follow = (on: boolean) => (ctx: { params: Record<string, string> }) => {
+      const collection = FOLLOWABLE[ctx.params.entity_type];
+      if (!collection) throw new HttpError(404, { success: false, status: 404, message: `${ctx.params.entity_type} cannot be followed (projects, tasks)` });
+      const id = idParam(ctx.params.entity_id, 'entity_id');
+      const c = app.store.collection<Rec>(collection);
+      const rec = c.get(id);
+      if (!rec) notFound(ctx.params.entity_type.replace(/s$/, ''));
+      rec!._followed = on;
+      return { followed: on, resource: { id, type: ctx.params.entity_type.replace(/s$/, '') } };
+    };
+    router.add('POST', '/{entity_type}/{entity_id}/follow', follow(true));
+    router.add('DELETE', '/{entity_type}/{entity_id}/follow', follow(false));
+  },
+};
