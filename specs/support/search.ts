@@ -337,14 +337,21 @@ export function criteriaRules(kind: Kind, c: CriteriaSpec): string[] {
   return [...keys.map((k) => byCriterion[k]), ...(keys.length > 1 || (keys.length === 1 && keys[0] !== 'tags') ? ['SEARCH-5'] : [])].filter((r) => kind === 'projects' ? !r.startsWith('TSEARCH') : !r.startsWith('PSEARCH'));
 }
 
-/** Property: random criteria select exactly what the model of the spec selects (as sets, over all pages). */
-export async function criteriaProperty(kind: Kind, f: { api: ApiClient; ns: Namespace; profile: TargetProfile; target: TargetConfig }, testInfo: TestInfo): Promise<void> {
+/** The record set of a property: created once in the test's namespace, from the run's seed. */
+async function propertyWorld(kind: Kind, f: { api: ApiClient; ns: Namespace; profile: TargetProfile; target: TargetConfig }) {
   const { api, ns, profile, target } = f;
   const seed = propertySeed(target);
   const world = await buildWorld(kind, api, ns, profile);
   const set = fc.sample(recordSet(), { seed, numRuns: 1 })[0];
   const { records, followed } = await createRecordSet(kind, api, ns, profile, set, world);
   const ctx: ModelContext = { kind, statusIds: Object.fromEntries(world.statuses.map((s) => [s.name, String(s.id)])), followed };
+  return { seed, world, records, ctx };
+}
+
+/** Property: random criteria select exactly what the model of the spec selects (as sets, over all pages). */
+export async function criteriaProperty(kind: Kind, f: { api: ApiClient; ns: Namespace; profile: TargetProfile; target: TargetConfig }, testInfo: TestInfo): Promise<void> {
+  const { api, target } = f;
+  const { seed, world, records, ctx } = await propertyWorld(kind, f);
   await checkProperty(testInfo, target, seed, `random ${kind} criteria select what the spec's model selects`, requestSpec(world, { density: 0.17, paging: false }), async (spec) => {
     const filter = toFilter(spec, world, records);
     const want = expectedMatches(filter, records, ctx);
@@ -362,12 +369,8 @@ export async function criteriaProperty(kind: Kind, f: { api: ApiClient; ns: Name
  * consistency with the requested page.
  */
 export async function orderProperty(kind: Kind, f: { api: ApiClient; ns: Namespace; profile: TargetProfile; target: TargetConfig }, testInfo: TestInfo): Promise<void> {
-  const { api, ns, profile, target } = f;
-  const seed = propertySeed(target);
-  const world = await buildWorld(kind, api, ns, profile);
-  const set = fc.sample(recordSet(), { seed, numRuns: 1 })[0];
-  const { records, followed } = await createRecordSet(kind, api, ns, profile, set, world);
-  const ctx: ModelContext = { kind, statusIds: Object.fromEntries(world.statuses.map((s) => [s.name, String(s.id)])), followed };
+  const { api, target } = f;
+  const { seed, world, records, ctx } = await propertyWorld(kind, f);
   await checkProperty(testInfo, target, seed, `random ${kind} sorts and pages give what the spec fixes`, requestSpec(world, { density: 0.1, paging: true }), async (spec) => {
     const filter = toFilter(spec, world, records);
     const paging = pagingOf(kind, filter);
