@@ -42,9 +42,12 @@ export function knownSurvivors(): Map<string, string> {
 
 /**
  * `full`: the whole suite per fault. `area`: the specs of the areas of the rules the fault
- * names (tags `@<area>`), which is what a fault of one rule can reach in practice.
+ * names (tags `@<area>`). `rules`: the tests tagged with a rule the fault names. Tests share no
+ * state, so a rule's tests reach the same verdict alone as in the whole suite: `rules` answers
+ * "is the fault caught on a rule it names" exactly, and fastest; `full` adds the collateral
+ * failures on other rules.
  */
-export type Scope = 'full' | 'area';
+export type Scope = 'full' | 'area' | 'rules';
 
 /**
  * A failing test makes Playwright restart its worker, so a fault that breaks many tests is slow
@@ -57,8 +60,12 @@ async function runFault(fault: { name: string; rules: string[]; description: str
   const dir = `reports/runs/calibration/${fault.name}`;
   rmSync(resolve(ROOT, dir), { recursive: true, force: true });
   const areas = [...new Set(fault.rules.map((r) => getRule(r).area))];
-  const args = scope === 'area' ? ['--grep', areas.map((a) => `@${a}(\\s|$)`).join('|')] : [];
-  if (maxFailures > 0) args.push(`--max-failures=${maxFailures}`);
+  const args =
+    scope === 'area' ? ['--grep', areas.map((a) => `@${a}(\\s|$)`).join('|')]
+    : scope === 'rules' ? ['--grep', fault.rules.map((r) => `@${r}(\\s|$)`).join('|')]
+    : [];
+  // In `rules` scope every test that runs names a rule of the fault, so its first failure decides.
+  if (maxFailures > 0) args.push(`--max-failures=${scope === 'rules' ? 1 : maxFailures}`);
   const res = await runPlaywright(args, { REFERENCE_FAULTS: fault.name, CRM_REPORT_DIR: dir, CRM_REPORTERS: 'minimal', CRM_WORKERS: process.env.CRM_CALIBRATION_WORKERS ?? '1' }, 300_000);
   const base: FaultResult = { ...fault, caught: false, flagged: [], runFailed: res.code !== 0, ms: res.ms, knownSurvivor: survivors.get(fault.name) };
   const file = resolve(ROOT, dir, 'conformance.json');
@@ -66,7 +73,7 @@ async function runFault(fault: { name: string; rules: string[]; description: str
   const report = JSON.parse(readFileSync(file, 'utf8')) as ConformanceReport;
   const flagged = report.rules.filter((r) => r.verdict === 'FAIL' || r.verdict === 'WARN').map((r) => r.id);
   const caught = fault.rules.some((r) => flagged.includes(r));
-  if (!caught && maxFailures > 0 && report.tests.failed >= maxFailures) {
+  if (!caught && maxFailures > 0 && scope !== 'rules' && report.tests.failed >= maxFailures) {
     const full = await runFault(fault, survivors, scope, 0);
     return { ...full, ms: full.ms + res.ms };
   }
