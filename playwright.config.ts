@@ -20,10 +20,17 @@ try {
 
 const out = process.env.CRM_REPORT_DIR ?? 'reports';
 
+// The embedded server's credentials reach it through the environment it inherits, never through
+// `webServer.env`: reporters print the configuration (results.json carries webServer.env).
+if (cfg.embedded) {
+  Object.assign(process.env, referenceServerEnv(cfg), { REFERENCE_FAULTS: process.env.REFERENCE_FAULTS ?? '', REFERENCE_VARIANT: process.env.REFERENCE_VARIANT ?? '' });
+}
+
 export default defineConfig({
   testDir: './specs',
   testMatch: '**/*.spec.ts',
-  outputDir: 'test-results',
+  // Parallel runs with their own CRM_REPORT_DIR keep their own test-results (Playwright empties it at start).
+  outputDir: process.env.CRM_REPORT_DIR ? `${out}/test-results` : 'test-results',
   fullyParallel: true,
   forbidOnly: !!process.env.CI,
   retries: 0,
@@ -41,6 +48,8 @@ export default defineConfig({
         ['junit', { outputFile: `${out}/junit.xml` }],
         ['allure-playwright', { resultsDir: `${out}/allure-results`, detail: false, suiteTitle: false }],
         ['./reports/conformance-reporter.ts', { outputDir: out }],
+        // A shard (--shard=i/n) also keeps a blob report: `npm run merge` rebuilds Playwright's HTML report from them.
+        ...(process.argv.some((a) => a.startsWith('--shard')) ? [['blob', { outputDir: `${out}/blob-report` }] as ['blob', { outputDir: string }]] : []),
       ],
   use: {
     // Credentials are added per request by the API client; traces would carry them, so they stay off.
@@ -51,13 +60,15 @@ export default defineConfig({
   },
   webServer: cfg.embedded
     ? {
-        command: 'node --import tsx reference/main.ts',
+        // Bundled with esbuild and run by plain Node: half the start-up of `node --import tsx`.
+        command: 'node scripts/start-reference.mjs',
         url: `${cfg.baseUrl}/healthz`,
+        // Ready as soon as it says so, rather than at Playwright's next /healthz poll (up to 1 s later).
+        wait: { stdout: /\[reference\] API/ },
         reuseExistingServer: false,
         timeout: 30_000,
         stdout: 'ignore',
         stderr: 'pipe',
-        env: { ...referenceServerEnv(cfg), REFERENCE_FAULTS: process.env.REFERENCE_FAULTS ?? '', REFERENCE_VARIANT: process.env.REFERENCE_VARIANT ?? '' },
       }
     : undefined,
 });

@@ -1,6 +1,6 @@
 /**
  * From test outcomes to rule verdicts: the data behind conformance.json and conformance.html.
- * Pure functions, shared by the reporter and the shard merge.
+ * Pure functions, shared by the reporter and the shard merge (reports/merge.ts).
  */
 import { RULES, type Level, type Rule } from '../rules/index.js';
 
@@ -28,17 +28,35 @@ export interface TestOutcome {
   /** The recorded exchanges (redacted), kept for failed and warned tests. */
   exchanges?: unknown[];
   created?: { path: string; id: unknown }[];
+  /** Requests the test sent (every test, from its exchanges). */
+  requests?: number;
+  /** Answers by status code ("0" = no usable answer), every test. */
+  statuses?: Record<string, number>;
+  /** The test failed and the CRM_EXPECTATIONS baseline lists it: reason and failure. */
+  expectedFailure?: string;
+  /** The test passed although the baseline lists it. */
+  unexpectedPass?: string;
+  /** Playwright project name and shard ("1/3") of the run that produced the outcome. */
+  shard?: string;
 }
+
+export type TestStatus = 'passed' | 'failed' | 'warned' | 'known-failure' | 'skipped' | string;
 
 export interface RuleVerdict {
   id: string;
   level: Level;
   area: string;
   section: string;
+  endpoint?: string;
   text: string;
   verdict: Verdict;
+  /** Every failure of the rule is listed in the known-failure baseline. */
+  known?: boolean;
   reasons: string[];
-  tests: { title: string; file: string; line: number; status: string; warnings: string[]; error?: string; replay?: string; counterexample?: string; exchanges?: unknown[] }[];
+  tests: {
+    title: string; file: string; line: number; status: TestStatus; warnings: string[]; durationMs?: number;
+    error?: string; replay?: string; counterexample?: string; exchanges?: unknown[]; expectedFailure?: string; unexpectedPass?: string;
+  }[];
 }
 
 export interface ConformanceReport {
@@ -47,17 +65,37 @@ export interface ConformanceReport {
   runId: string;
   verdict: 'CONFORMANT' | 'NOT CONFORMANT';
   counts: Record<Level, Record<Verdict, number>>;
-  tests: { total: number; passed: number; failed: number; skipped: number; warned: number };
+  tests: { total: number; passed: number; failed: number; skipped: number; warned: number; knownFailures: number; unexpectedPasses: number };
+  /** Requests sent in the run and answers by status ("0" = no usable answer). */
+  requests: { total: number; byStatus: Record<string, number> };
   rules: RuleVerdict[];
   /** Tests that name no rule (should not exist) or an unknown rule. */
   untraced: string[];
   warnings: string[];
+  /** The known-failure baseline (CRM_EXPECTATIONS), when one was given. */
+  expectations?: {
+    source: string;
+    entries: number;
+    knownFailures: { title: string; reason: string }[];
+    unexpectedPasses: { title: string; file: string; line: number; reason: string }[];
+    /** Entries that matched no test of this run (stale, or filtered out). */
+    unmatched: string[];
+  };
+  /** Shards merged into this report ("1/3", …), when it comes from reports/merge.ts or one shard. */
+  shards?: string[];
+  /** This report covers one shard only: its verdict is partial until the shards are merged. */
+  partial?: string;
   calibration?: { score: number; caught: number; faults: number; date: string };
+  /** Where the spec is published; rule sections link to it. */
+  specUrl?: string;
+  durationMs?: number;
 }
 
-const failed = (t: TestOutcome) => t.status !== 'skipped' && t.status !== t.expectedStatus;
+/** A failure that fails the run. */
+export const failed = (t: Pick<TestOutcome, 'status' | 'expectedStatus'>) => t.status !== 'skipped' && t.status !== t.expectedStatus;
+const known = (t: TestOutcome) => !failed(t) && !!t.expectedFailure;
 
-export function verdictFor(rule: Rule, tests: TestOutcome[]): { verdict: Verdict; reasons: string[] } {
+export function verdictFor(rule: Rule, tests: TestOutcome[]): { verdict: Verdict; reasons: string[]; known?: boolean } {
   if (tests.length === 0) {
     if (rule.untestable) return { verdict: 'UNTESTED', reasons: [`untestable: ${rule.untestable}`] };
     if (rule.pending) return { verdict: 'UNTESTED', reasons: [`pending: ${rule.pending}`] };
@@ -65,9 +103,14 @@ export function verdictFor(rule: Rule, tests: TestOutcome[]): { verdict: Verdict
   }
   const bad = tests.filter(failed);
   if (bad.length) {
-    const reasons = bad.map((t) => `${t.title}: ${(t.error ?? t.status).split('\n')[0]}`);
     // A SHOULD test only fails outright in strict mode (CRM_STRICT=1); otherwise it warns.
-    return { verdict: 'FAIL', reasons };
+    return { verdict: 'FAIL', reasons: bad.map((t) => `${t.title}: ${(t.error ?? t.status).split('\n')[0]}`) };
+  }
+  const expected = tests.filter(known);
+  if (expected.length) {
+    // Known failures do not fail the run, but the rule is not met: the verdict stays honest.
+    const reasons = expected.map((t) => `known failure (CRM_EXPECTATIONS): ${t.title}: ${t.expectedFailure}`);
+    return { verdict: rule.level === 'MUST' ? 'FAIL' : 'WARN', reasons, known: true };
   }
   const warned = tests.filter((t) => t.warnings.length);
   if (warned.length) return { verdict: 'WARN', reasons: warned.flatMap((t) => t.warnings) };
@@ -75,26 +118,48 @@ export function verdictFor(rule: Rule, tests: TestOutcome[]): { verdict: Verdict
   return { verdict: 'SKIP', reasons: [...new Set(tests.map((t) => t.skipReason ?? 'skipped'))] };
 }
 
-export function buildReport(outcomes: TestOutcome[], meta: { target: string; runId: string; warnings?: string[] }): ConformanceReport {
+function testStatus(t: TestOutcome): TestStatus {
+  if (failed(t)) return 'failed';
+  if (t.expectedFailure) return 'known-failure';
+  if (t.warnings.length) return 'warned';
+  return t.status;
+}
+
+export interface ReportMeta {
+  target: string;
+  runId: string;
+  warnings?: string[];
+  expectations?: { source: string; entries: { rule?: string; title?: string; reason: string }[] };
+  shards?: string[];
+  partial?: string;
+  specUrl?: string;
+  durationMs?: number;
+}
+
+export function buildReport(outcomes: TestOutcome[], meta: ReportMeta): ConformanceReport {
   const byRule = new Map<string, TestOutcome[]>();
   const untraced: string[] = [];
-  const known = new Set(RULES.map((r) => r.id));
+  const knownIds = new Set(RULES.map((r) => r.id));
   for (const t of outcomes) {
     if (!t.rules.length) untraced.push(t.title);
     for (const id of t.rules) {
-      if (!known.has(id)) untraced.push(`${t.title} (unknown rule ${id})`);
+      if (!knownIds.has(id)) untraced.push(`${t.title} (unknown rule ${id})`);
       byRule.set(id, [...(byRule.get(id) ?? []), t]);
     }
   }
   const rules: RuleVerdict[] = RULES.map((rule) => {
     const tests = byRule.get(rule.id) ?? [];
-    const { verdict, reasons } = verdictFor(rule, tests);
+    const { verdict, reasons, known: isKnown } = verdictFor(rule, tests);
     const keepDetail = verdict === 'FAIL' || verdict === 'WARN';
     return {
-      id: rule.id, level: rule.level, area: rule.area, section: rule.section, text: rule.text, verdict, reasons,
+      id: rule.id, level: rule.level, area: rule.area, section: rule.section, ...(rule.endpoint ? { endpoint: rule.endpoint } : {}),
+      text: rule.text, verdict, ...(isKnown ? { known: true } : {}), reasons,
       tests: tests.map((t) => ({
-        title: t.title, file: t.file, line: t.line, status: failed(t) ? 'failed' : t.warnings.length ? 'warned' : t.status, warnings: t.warnings,
-        ...(keepDetail && (failed(t) || t.warnings.length) ? { error: t.error, replay: t.replay, counterexample: t.counterexample, exchanges: t.exchanges } : {}),
+        title: t.title, file: t.file, line: t.line, status: testStatus(t), warnings: t.warnings, durationMs: t.durationMs,
+        ...(t.unexpectedPass ? { unexpectedPass: t.unexpectedPass } : {}),
+        ...(keepDetail && (failed(t) || t.warnings.length || t.expectedFailure)
+          ? { error: t.error, replay: t.replay, counterexample: t.counterexample, exchanges: t.exchanges, expectedFailure: t.expectedFailure }
+          : {}),
       })),
     };
   });
@@ -102,7 +167,13 @@ export function buildReport(outcomes: TestOutcome[], meta: { target: string; run
   const counts: Record<Level, Record<Verdict, number>> = { MUST: zero(), SHOULD: zero(), MAY: zero() };
   for (const r of rules) counts[r.level][r.verdict]++;
   const mustFailed = rules.some((r) => r.level === 'MUST' && r.verdict === 'FAIL');
-  return {
+  const byStatus: Record<string, number> = {};
+  let requests = 0;
+  for (const t of outcomes) {
+    requests += t.requests ?? 0;
+    for (const [s, n] of Object.entries(t.statuses ?? {})) byStatus[s] = (byStatus[s] ?? 0) + n;
+  }
+  const report: ConformanceReport = {
     generatedAt: new Date().toISOString(),
     target: meta.target,
     runId: meta.runId,
@@ -110,13 +181,58 @@ export function buildReport(outcomes: TestOutcome[], meta: { target: string; run
     counts,
     tests: {
       total: outcomes.length,
-      passed: outcomes.filter((t) => t.status === 'passed' && !t.warnings.length).length,
+      passed: outcomes.filter((t) => t.status === 'passed' && !t.warnings.length && !t.expectedFailure).length,
       failed: outcomes.filter(failed).length,
       skipped: outcomes.filter((t) => t.status === 'skipped').length,
-      warned: outcomes.filter((t) => !failed(t) && t.warnings.length > 0).length,
+      warned: outcomes.filter((t) => !failed(t) && !t.expectedFailure && t.warnings.length > 0).length,
+      knownFailures: outcomes.filter(known).length,
+      unexpectedPasses: outcomes.filter((t) => t.unexpectedPass).length,
     },
+    requests: { total: requests, byStatus },
     rules,
     untraced,
     warnings: meta.warnings ?? [],
   };
+  if (meta.expectations) {
+    const matched = (e: { rule?: string; title?: string }) => outcomes.some((t) => (e.title !== undefined ? t.title === e.title : t.rules.includes(e.rule!)));
+    report.expectations = {
+      source: meta.expectations.source,
+      entries: meta.expectations.entries.length,
+      knownFailures: outcomes.filter(known).map((t) => ({ title: t.title, reason: t.expectedFailure! })),
+      unexpectedPasses: outcomes.filter((t) => t.unexpectedPass).map((t) => ({ title: t.title, file: t.file, line: t.line, reason: t.unexpectedPass! })),
+      unmatched: meta.expectations.entries.filter((e) => !matched(e)).map((e) => (e.title !== undefined ? `title "${e.title}"` : `rule ${e.rule}`)),
+    };
+  }
+  if (meta.shards?.length) report.shards = meta.shards;
+  if (meta.partial) report.partial = meta.partial;
+  if (meta.specUrl) report.specUrl = meta.specUrl;
+  if (meta.durationMs !== undefined) report.durationMs = meta.durationMs;
+  return report;
+}
+
+/**
+ * Warns when the verdicts look meaningless: most answers of the whole run (every test, passed
+ * or not) are 401/403 (credentials), 404 (base URL), 5xx or no answer at all.
+ */
+export function runWarnings(outcomes: TestOutcome[], baseUrl?: string): string[] {
+  const by: Record<string, number> = {};
+  let total = 0;
+  for (const o of outcomes) {
+    for (const [s, n] of Object.entries(o.statuses ?? {})) { by[s] = (by[s] ?? 0) + n; total += n; }
+  }
+  if (total < 5) return [];
+  const sum = (pred: (s: number) => boolean) => Object.entries(by).filter(([s]) => pred(Number(s))).reduce((a, [, n]) => a + n, 0);
+  const pct = (n: number) => `${Math.round((100 * n) / total)}%`;
+  const auth = sum((s) => s === 401 || s === 403);
+  const missing = sum((s) => s === 404);
+  const none = sum((s) => s === 0);
+  const server = sum((s) => s >= 500);
+  const out: string[] = [];
+  const tail = 'the verdicts of this run say little about the target';
+  if (auth / total > 0.5) out.push(`${auth} of ${total} answers (${pct(auth)}) are 401/403: check the credentials (CRM_ACCESS_TOKEN and CRM_USER_EMAIL, or CRM_BEARER_TOKEN); ${tail}`);
+  else if (missing / total > 0.5) out.push(`${missing} of ${total} answers (${pct(missing)}) are 404: check CRM_BASE_URL (requests go to ${baseUrl ? `${baseUrl}/developer_api/v1` : '{CRM_BASE_URL}/developer_api/v1'}); ${tail}`);
+  else if ((auth + missing) / total > 0.5) out.push(`${auth + missing} of ${total} answers (${pct(auth + missing)}) are 401/403/404: check CRM_BASE_URL and the credentials; ${tail}`);
+  if (none / total > 0.5) out.push(`${none} of ${total} requests (${pct(none)}) got no usable answer (timeouts, resets, refused connections, oversized bodies): the target is unreachable or failing; ${tail}`);
+  if (server / total > 0.5) out.push(`${server} of ${total} answers (${pct(server)}) are 5xx server errors: the target is failing; ${tail}`);
+  return out;
 }

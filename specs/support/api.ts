@@ -1,9 +1,16 @@
 /**
- * The API client the specs use: Playwright's APIRequestContext with the configured
- * credentials, recording every exchange (redacted) so a failure shows what was sent, what
- * came back and how to replay it.
+ * The API client the specs use: real HTTP (undici) with the configured credentials, recording
+ * every exchange (redacted) so a failure shows what was sent, what came back and how to
+ * replay it. Hostile answers stay contained: every request has a deadline
+ * (CRM_REQUEST_TIMEOUT_MS), bodies are bounded (CRM_MAX_RESPONSE_BYTES), and the error names
+ * the problem ("no answer within 15 s", "connection reset", "body larger than N bytes").
  */
 import type { APIRequestContext } from '@playwright/test';
+import { Agent, request, type Dispatcher } from 'undici';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { brotliDecompressSync, gunzipSync, inflateSync } from 'node:zlib';
 import { loadConfig, type TargetConfig } from './config.js';
 import { REDACTED, redactHeaders, redactText, redactValue } from './redact.js';
 
@@ -19,8 +26,10 @@ export interface Exchange {
   responseHeaders: Record<string, string>;
   responseBody?: unknown;
   durationMs: number;
-  /** Network failure (timeout, reset) instead of an answer. */
+  /** Network failure (timeout, reset, oversized body) instead of an answer. */
   error?: string;
+  /** What is wrong with an answer that did arrive (invalid JSON, wrong Content-Type). */
+  problem?: string;
   /** A shell line replaying the request; secrets appear as $CRM_* variables. */
   curl: string;
 }
@@ -85,15 +94,107 @@ export function curlLine(method: string, url: string, headers: Record<string, st
   return parts.join(' ');
 }
 
+/** A request that got no usable answer: the message names the problem (timeout, reset, size…). */
+export class TransportError extends Error {
+  constructor(message: string, readonly exchange: Exchange) {
+    super(message);
+    this.name = 'TransportError';
+  }
+}
+
+const seconds = (ms: number) => (ms % 1000 === 0 ? `${ms / 1000} s` : `${(ms / 1000).toFixed(1)} s`);
+
+/**
+ * One HTTP connection pool per worker process. undici rather than Playwright's
+ * APIRequestContext: it streams the body (so a size bound can stop a huge answer early instead
+ * of buffering it whole), reports resets and refusals by code, and costs a third of the CPU per
+ * request.
+ */
+let pool: Agent | undefined;
+function dispatcher(): Agent {
+  pool ??= new Agent({ connect: { rejectUnauthorized: false, timeout: 10_000 }, keepAliveTimeout: 4_000, headersTimeout: 0, bodyTimeout: 0 });
+  return pool;
+}
+
+/**
+ * Requests in a row that got no answer at all, shared by the run's workers through a small file
+ * (Playwright replaces a worker after each failed test, so memory alone would forget). After
+ * SILENT_LIMIT of them the target is taken as down: further requests fail at once, and one
+ * probe is still sent every PROBE_EVERY_MS, so a dead target costs seconds, not one full
+ * timeout per test.
+ */
+const SILENT_LIMIT = 3;
+const PROBE_EVERY_MS = 10_000;
+interface Silence { count: number; timeoutMs: number; lastProbe: number; at?: number }
+const silence = {
+  state: { count: 0, timeoutMs: 0, lastProbe: 0 } as Silence,
+  readAt: 0,
+  file: () => join(tmpdir(), `crm-conformance-${loadConfig().runId}.silence.json`),
+  current(): Silence {
+    if (Date.now() - this.readAt > 500) {
+      this.readAt = Date.now();
+      try {
+        const read = JSON.parse(readFileSync(this.file(), 'utf8')) as Silence;
+        // A state nobody refreshed for a minute is forgotten (probes refresh it every 10 s).
+        this.state = Date.now() - (read.at ?? 0) < 60_000 ? read : { count: 0, timeoutMs: 0, lastProbe: 0 };
+      } catch { /* none yet */ }
+    }
+    return this.state;
+  },
+  save(next: Silence): void {
+    next.at = Date.now();
+    this.state = next;
+    this.readAt = Date.now();
+    try { writeFileSync(this.file(), JSON.stringify(next)); } catch { /* best effort */ }
+  },
+  noAnswer(timeoutMs: number): void { this.save({ ...this.current(), count: this.current().count + 1, timeoutMs }); },
+  answered(): void { if (this.current().count) this.save({ count: 0, timeoutMs: 0, lastProbe: 0 }); },
+};
+
+function codeOf(err: unknown): string | undefined {
+  for (let e = err as { code?: unknown; cause?: unknown } | undefined, depth = 0; e && depth < 5; e = e.cause as typeof e, depth++) {
+    if (typeof e.code === 'string' && e.code !== 'UND_ERR_SOCKET') return e.code;
+  }
+  return (err as { code?: string })?.code;
+}
+
+/** Names the network problem of a failed request in words. */
+function networkProblem(err: unknown, host: string): string {
+  const code = codeOf(err);
+  const msg = (err as Error)?.message ?? String(err);
+  switch (code) {
+    case 'ECONNRESET': return 'connection reset by the target (ECONNRESET) before a complete answer';
+    case 'EPIPE': return 'connection closed by the target while the request was being sent (EPIPE)';
+    case 'ECONNREFUSED': return `connection refused: nothing listens at ${host} (ECONNREFUSED)`;
+    case 'ENOTFOUND': case 'EAI_AGAIN': return `host not found: ${host} (${code})`;
+    case 'ETIMEDOUT': case 'UND_ERR_CONNECT_TIMEOUT': return `could not connect to ${host} within 10 s (${code})`;
+    case 'UND_ERR_HEADERS_OVERFLOW': return 'the answer\'s headers are too large';
+    case 'UND_ERR_RES_CONTENT_LENGTH_MISMATCH': return 'the body does not match its Content-Length';
+    default:
+      if (code?.startsWith('HPE_')) return `not a valid HTTP answer (${code}: ${msg})`;
+      if (/other side closed|socket hang up|closed/i.test(msg)) return `connection closed by the target before a complete answer (${msg})`;
+      if (/certificate|SSL|TLS/i.test(msg)) return `TLS failure: ${msg}`;
+      return code ? `${msg} (${code})` : msg;
+  }
+}
+
+const isJsonType = (type: string) => /^application\/(?:[\w.+-]+\+)?json\b/i.test(type.trim());
+
 export class ApiClient {
   readonly cfg: TargetConfig;
+  private readonly defaults: { auth: Auth; honour429: boolean; timeout: number };
+  /**
+   * `ctx` is accepted for compatibility and not used: requests go through undici (see
+   * dispatcher()). The default timeout is CRM_REQUEST_TIMEOUT_MS (15 s).
+   */
   constructor(
-    private readonly ctx: APIRequestContext,
+    readonly ctx?: APIRequestContext,
     readonly recorder: Recorder = new Recorder(),
-    private readonly defaults: { auth: Auth; honour429: boolean; timeout: number } = { auth: 'header', honour429: true, timeout: 15_000 },
+    defaults: Partial<{ auth: Auth; honour429: boolean; timeout: number }> = {},
   ) {
     this.cfg = loadConfig();
-    if (defaults.auth === 'header' && !this.cfg.credentials.accessToken) this.defaults = { ...defaults, auth: 'bearer' };
+    this.defaults = { auth: 'header', honour429: true, timeout: this.cfg.requestTimeoutMs, ...defaults };
+    if (this.defaults.auth === 'header' && !this.cfg.credentials.accessToken) this.defaults.auth = 'bearer';
   }
 
   /** The same client with other defaults (e.g. `{ auth: 'none' }`), recording into the same test. */
@@ -118,13 +219,22 @@ export class ApiClient {
   put<T = unknown>(path: string, body?: unknown, o: Partial<SendOptions> = {}) { return this.send<T>({ ...o, method: 'PUT', path, body }); }
   delete<T = unknown>(path: string, body?: unknown, o: Partial<SendOptions> = {}) { return this.send<T>({ ...o, method: 'DELETE', path, body }); }
 
+  /**
+   * Sends a request and returns the answer, whatever its status. Throws a {@link TransportError}
+   * naming the problem when there is no usable answer: no answer within the timeout, connection
+   * reset or refused, body larger than CRM_MAX_RESPONSE_BYTES. After 429 it waits (Retry-After,
+   * at most 10 s at a time and 15 s in all) and retries up to 4 times.
+   */
   async send<T = unknown>(o: SendOptions): Promise<ApiResponse<T>> {
     const honour = o.honour429 ?? this.defaults.honour429;
+    let waited = 0;
     for (let attempt = 0; ; attempt++) {
       const res = await this.once<T>(o);
       if (res.status !== 429 || !honour || attempt >= 4) return res;
       const after = Number(res.headers['retry-after']);
       const waitMs = Math.min(Number.isFinite(after) && after > 0 ? after * 1000 : 400 * 2 ** attempt, 10_000);
+      if (waited + waitMs > 15_000) return res;
+      waited += waitMs;
       await new Promise((r) => setTimeout(r, waitMs));
     }
   }
@@ -144,37 +254,136 @@ export class ApiClient {
       status: 0, responseHeaders: {}, durationMs: 0, curl: curlLine(o.method, url, headers, typeof data === 'string' ? data : data?.toString('utf8')),
     };
     this.recorder.exchanges.push(exchange);
-    try {
-      const res = await this.ctx.fetch(url, { method: o.method, headers, data, timeout: o.timeout ?? this.defaults.timeout, failOnStatusCode: false, maxRedirects: 0 });
-      const text = (await res.body()).toString('utf8');
-      let body: unknown = text;
-      let isJson = false;
-      if (text.length) {
-        try { body = JSON.parse(text); isJson = true; } catch { /* not JSON */ }
-      } else body = undefined;
-      exchange.status = res.status();
-      exchange.responseHeaders = redactHeaders(res.headers());
-      exchange.responseBody = clip(redactValue(body));
+    const timeout = o.timeout ?? this.defaults.timeout;
+    const maxBytes = this.cfg.maxResponseBytes;
+    const fail = (problem: string): never => {
+      exchange.error = redactText(problem);
       exchange.durationMs = Date.now() - started;
-      if (res.status() >= 200 && res.status() < 300 && ['POST', 'PUT'].includes(o.method) && !/search|activities$|token|authorize/.test(o.path)) {
-        for (const item of Array.isArray(body) ? body : [body]) {
-          if (item && typeof item === 'object' && 'id' in item) this.recorder.created.push({ path: o.path, id: (item as { id: unknown }).id });
-        }
+      throw new TransportError(`${o.method} ${redactText(url)}: ${exchange.error}\n  replay: ${exchange.curl}`, exchange);
+    };
+
+    const parsedUrl = new URL(url);
+    const quiet = silence.current();
+    if (quiet.count >= SILENT_LIMIT) {
+      if (Date.now() - quiet.lastProbe < PROBE_EVERY_MS) {
+        fail(`no answer within ${seconds(quiet.timeoutMs)}: the target answered none of the last ${quiet.count} requests of this run, so this one was not sent (one probe goes out every ${PROBE_EVERY_MS / 1000} s)`);
       }
-      return { status: res.status(), headers: res.headers(), body: body as T, text, isJson, exchange };
-    } catch (err) {
-      exchange.error = redactText((err as Error).message.split('\n')[0]);
-      exchange.durationMs = Date.now() - started;
-      throw new Error(`${o.method} ${redactText(url)} got no answer: ${exchange.error}`);
+      silence.save({ ...quiet, lastProbe: Date.now() });
     }
+
+    const abort = new AbortController();
+    let timedOut = false;
+    const timer = setTimeout(() => { timedOut = true; abort.abort(new Error('deadline')); }, timeout);
+    let phase: 'headers' | 'body' = 'headers';
+    let received = 0;
+    let status = 0;
+    let raw: Dispatcher.ResponseData | undefined;
+    try {
+      try {
+        // Redirects are not followed (undici's request never does): the answer is judged as is.
+        const wire = Object.keys(headers).some((k) => k.toLowerCase() === 'user-agent') ? headers : { ...headers, 'User-Agent': 'crm-conformance' };
+        raw = await request(url, { method: o.method as Dispatcher.HttpMethod, headers: wire, body: data, signal: abort.signal, dispatcher: dispatcher() });
+        phase = 'body';
+        status = raw.statusCode;
+        const declared = Number(raw.headers['content-length']);
+        if (Number.isFinite(declared) && declared > maxBytes) {
+          raw.body.destroy();
+          fail(`body larger than ${maxBytes} bytes (Content-Length: ${declared}); not read (CRM_MAX_RESPONSE_BYTES)`);
+        }
+        const chunks: Buffer[] = [];
+        for await (const chunk of raw.body as AsyncIterable<Buffer>) {
+          received += chunk.length;
+          if (received > maxBytes) {
+            raw.body.destroy();
+            fail(`body larger than ${maxBytes} bytes: stopped reading after ${received} bytes (CRM_MAX_RESPONSE_BYTES)`);
+          }
+          chunks.push(chunk);
+        }
+        clearTimeout(timer);
+        const headersOut = flattenHeaders(raw.headers);
+        const bytes = decode(Buffer.concat(chunks), headersOut['content-encoding'], maxBytes, fail);
+        silence.answered();
+        return this.answer<T>(o, url, exchange, started, status, headersOut, bytes);
+      } catch (err) {
+        if (err instanceof TransportError) throw err;
+        if (timedOut) {
+          if (phase === 'headers') {
+            silence.noAnswer(timeout);
+            fail(`no answer within ${seconds(timeout)} (no status line and headers received)`);
+          }
+          fail(`answer incomplete after ${seconds(timeout)}: status ${status}, then only ${received} byte${received === 1 ? '' : 's'} of the body (a stalled or very slow body)`);
+        }
+        silence.answered();
+        fail(networkProblem(err, parsedUrl.host));
+      }
+    } finally {
+      clearTimeout(timer);
+    }
+    throw new Error('unreachable');
   }
+
+  private answer<T>(o: SendOptions, url: string, exchange: Exchange, started: number, status: number, headers: Record<string, string>, bytes: Buffer): ApiResponse<T> {
+    const text = bytes.toString('utf8');
+    const type = headers['content-type'] ?? '';
+    let body: unknown = text;
+    let isJson = false;
+    if (text.length) {
+      try {
+        body = JSON.parse(text);
+        isJson = true;
+      } catch (e) {
+        if (isJsonType(type)) exchange.problem = `invalid JSON with Content-Type ${type} (${(e as Error).message})`;
+      }
+    } else body = undefined;
+    if (!exchange.problem && text.length && !isJsonType(type) && url.startsWith(this.cfg.apiUrl)) {
+      exchange.problem = `Content-Type ${type || '(none)'} where the API answers application/json${isJson ? ' (the body itself is JSON)' : ''}`;
+    }
+    exchange.status = status;
+    exchange.responseHeaders = redactHeaders(headers);
+    exchange.responseBody = clip(redactValue(body));
+    exchange.durationMs = Date.now() - started;
+    if (status >= 200 && status < 300 && ['POST', 'PUT'].includes(o.method) && !/search|activities$|token|authorize/.test(o.path)) {
+      for (const item of Array.isArray(body) ? body : [body]) {
+        if (item && typeof item === 'object' && 'id' in item) this.recorder.created.push({ path: o.path, id: (item as { id: unknown }).id });
+      }
+    }
+    return { status, headers, body: body as T, text, isJson, exchange };
+  }
+}
+
+/** Lower-case names, one string per header (repeated headers joined by ", "; Set-Cookie by newlines). */
+function flattenHeaders(headers: Record<string, string | string[] | undefined>): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [k, v] of Object.entries(headers)) {
+    if (v === undefined) continue;
+    out[k.toLowerCase()] = Array.isArray(v) ? v.join(k.toLowerCase() === 'set-cookie' ? '\n' : ', ') : v;
+  }
+  return out;
+}
+
+/** Undoes a Content-Encoding (the client asks for none, a server may send one anyway), within the size bound. */
+function decode(bytes: Buffer, encoding: string | undefined, maxBytes: number, fail: (problem: string) => never): Buffer {
+  const enc = (encoding ?? '').trim().toLowerCase();
+  if (!enc || enc === 'identity' || !bytes.length) return bytes;
+  const options = { maxOutputLength: maxBytes };
+  try {
+    if (enc === 'gzip' || enc === 'x-gzip') return gunzipSync(bytes, options);
+    if (enc === 'deflate') return inflateSync(bytes, options);
+    if (enc === 'br') return brotliDecompressSync(bytes, options);
+  } catch (e) {
+    if ((e as { code?: string }).code === 'ERR_BUFFER_TOO_LARGE') fail(`body larger than ${maxBytes} bytes once decompressed (Content-Encoding: ${enc}; CRM_MAX_RESPONSE_BYTES)`);
+    fail(`body cannot be decoded with its Content-Encoding ${enc} (${(e as Error).message})`);
+  }
+  return bytes;
 }
 
 /** One-line summary of an exchange for failure messages. */
 export function describeExchange(x: Exchange): string {
   const body = x.responseBody === undefined ? '(empty body)' : JSON.stringify(x.responseBody);
   const sent = x.requestBody === undefined ? '' : `\n  sent: ${JSON.stringify(x.requestBody).slice(0, 600)}`;
-  return `${x.method} ${x.url} → ${x.error ? `no answer (${x.error})` : x.status}${sent}\n  got: ${body.slice(0, 1200)}\n  replay: ${x.curl}`;
+  if (x.error) return `${x.method} ${x.url} → no usable answer: ${x.error}${sent}\n  replay: ${x.curl}`;
+  const problem = x.problem ? ` (${x.problem})` : '';
+  return `${x.method} ${x.url} → ${x.status}${problem}${sent}\n  got: ${body.slice(0, 1200)}\n  replay: ${x.curl}`;
 }
 
 export { REDACTED };

@@ -10,9 +10,10 @@ import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { z } from 'zod';
 import { TargetProfile } from '../../contracts/profile.js';
+import { hasRule } from '../../rules/index.js';
 
 export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 export const API_PREFIX = '/developer_api/v1';
@@ -50,7 +51,28 @@ const Env = z.object({
   CRM_STRICT: flag.optional(),
   CRM_RUN_ID: z.string().regex(/^[a-z0-9]{4,16}$/, 'must be 4-16 lower-case letters and digits').optional(),
   CRM_EMBEDDED: flag.optional(),
+  CRM_CHROMIUM_PATH: z.string().min(1, 'must name the Chromium executable').refine((p) => existsSync(p), 'file not found').optional(),
+  CRM_CALLBACK_HTTPS: flag.optional(),
+  CRM_CALLBACK_PORT: positiveInt.refine((n) => n >= 1 && n <= 65535, 'must be a port number (1-65535)').optional(),
+  CRM_EXPECTATIONS: z.string().min(1, 'must name a JSON file').optional(),
+  CRM_REQUEST_TIMEOUT_MS: positiveInt.refine((n) => n >= 100, 'must be at least 100 (milliseconds)').optional(),
+  CRM_MAX_RESPONSE_BYTES: positiveInt.refine((n) => n >= 1024, 'must be at least 1024').optional(),
+  CRM_SPEC_URL: z.url({ protocol: /^(https?|file)$/, error: 'must be an http(s):// or file:// URL' }).optional(),
 });
+
+/**
+ * One entry of the known-failure baseline (CRM_EXPECTATIONS): the tests of a rule, or one test
+ * by its full title, are expected to fail; they do not fail the run.
+ */
+export const Expectation = z
+  .strictObject({
+    rule: z.string().regex(/^[A-Z]+-\d+$/, 'must be a rule id such as UPSERT-4').optional(),
+    title: z.string().min(1, 'must not be empty').optional(),
+    reason: z.string().trim().min(1, 'must say why the failure is expected'),
+  })
+  .refine((e) => (e.rule === undefined) !== (e.title === undefined), 'name either "rule" or "title" (exactly one)');
+export type Expectation = z.infer<typeof Expectation>;
+const ExpectationList = z.array(Expectation);
 
 export interface TargetConfig {
   /** The suite runs against its own embedded reference server. */
@@ -75,6 +97,19 @@ export interface TargetConfig {
   runId: string;
   /** Values that must never reach a report, trace, log or attachment. */
   secrets: string[];
+  /** Chromium for the OAuth browser specs (CRM_CHROMIUM_PATH); undefined ⇒ searched at run time. */
+  chromiumPath?: string;
+  /** The OAuth callback receiver: HTTPS with a self-signed certificate (CRM_CALLBACK_HTTPS=1), and the local port it listens on when CRM_PUBLIC_URL is set (CRM_CALLBACK_PORT). */
+  callback: { https: boolean; port?: number };
+  /** Per-request deadline of the API client (CRM_REQUEST_TIMEOUT_MS, default 15 s). */
+  requestTimeoutMs: number;
+  /** Largest response body the API client reads (CRM_MAX_RESPONSE_BYTES, default 5 MiB). */
+  maxResponseBytes: number;
+  /** Known-failure baseline (CRM_EXPECTATIONS); empty when unset. */
+  expectations: Expectation[];
+  expectationsSource?: string;
+  /** Where the specification is published (CRM_SPEC_URL); reports link rule sections to it. */
+  specUrl: string;
 }
 
 export function isLoopback(url: string): boolean {
@@ -101,9 +136,33 @@ function loadProfile(path: string | undefined, embedded: boolean): { profile: Ta
   return { profile: parsed.data, source: file };
 }
 
-/** Finds free loopback ports synchronously (the Playwright config is evaluated synchronously). */
+/** Reads and validates the known-failure baseline named by CRM_EXPECTATIONS. */
+export function loadExpectations(path: string): { expectations: Expectation[]; source: string } {
+  const file = resolve(process.cwd(), path);
+  if (!existsSync(file)) throw new ConfigError(`CRM_EXPECTATIONS: file not found: ${file}`);
+  let json: unknown;
+  try {
+    json = JSON.parse(readFileSync(file, 'utf8'));
+  } catch (e) {
+    throw new ConfigError(`CRM_EXPECTATIONS: ${file} is not valid JSON (${(e as Error).message})`);
+  }
+  const parsed = ExpectationList.safeParse(json);
+  if (!parsed.success) {
+    const issues = parsed.error.issues.map((i) => `${i.path.map((p) => (typeof p === 'number' ? `[${p}]` : `.${String(p)}`)).join('') || '(value)'}: ${i.message}`);
+    throw new ConfigError(`CRM_EXPECTATIONS: ${file} is not a list of { "rule" | "title", "reason" }: ${issues.join('; ')}`);
+  }
+  const unknown = parsed.data.map((e, i) => ({ e, i })).filter(({ e }) => e.rule && !hasRule(e.rule));
+  if (unknown.length) throw new ConfigError(`CRM_EXPECTATIONS: ${file}: ${unknown.map(({ e, i }) => `[${i}].rule: unknown rule "${e.rule}"`).join('; ')}`);
+  return { expectations: parsed.data, source: file };
+}
+
+/**
+ * Finds free loopback ports synchronously (the Playwright config is evaluated synchronously).
+ * Ports come from 20000-32767, below Linux's ephemeral range, so that the outgoing connections
+ * of parallel runs cannot take a port between this check and the server's start.
+ */
 function freePorts(count: number): number[] {
-  const script = `const net=require('net');const ps=[];let n=${count};const go=()=>{const s=net.createServer();s.listen(0,'127.0.0.1',()=>{ps.push(s.address().port);s.close(()=>{if(--n)go();else console.log(ps.join(','))})})};go();`;
+  const script = `const net=require('net');const ps=[];const tryPort=()=>{const p=20000+Math.floor(Math.random()*12767);if(ps.includes(p))return tryPort();const s=net.createServer();s.once('error',tryPort);s.listen(p,'127.0.0.1',()=>{ps.push(p);s.close(()=>{if(ps.length<${count})tryPort();else console.log(ps.join(','))})})};tryPort();`;
   return execFileSync(process.execPath, ['-e', script], { encoding: 'utf8' }).trim().split(',').map(Number);
 }
 
@@ -165,6 +224,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): TargetConfig {
   if (!e.CRM_BASE_URL) throw new ConfigError('CRM_BASE_URL is not set and the embedded server was not prepared');
   const embedded = e.CRM_EMBEDDED ?? false;
   const { profile, source } = loadProfile(e.CRM_PROFILE, embedded);
+  const baseline = e.CRM_EXPECTATIONS ? loadExpectations(e.CRM_EXPECTATIONS) : undefined;
   const loopback = isLoopback(e.CRM_BASE_URL);
   const allowWrites = loopback || (e.CRM_ALLOW_WRITES ?? false);
   if (!allowWrites) {
@@ -195,6 +255,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): TargetConfig {
     strict: e.CRM_STRICT ?? false,
     runId: e.CRM_RUN_ID ?? 'local',
     secrets: [e.CRM_ACCESS_TOKEN, e.CRM_BEARER_TOKEN, e.CRM_CLIENT_SECRET, e.CRM_LOGIN_PASSWORD].filter((s): s is string => !!s),
+    chromiumPath: e.CRM_CHROMIUM_PATH,
+    callback: { https: e.CRM_CALLBACK_HTTPS ?? false, port: e.CRM_CALLBACK_PORT },
+    requestTimeoutMs: e.CRM_REQUEST_TIMEOUT_MS ?? 15_000,
+    maxResponseBytes: e.CRM_MAX_RESPONSE_BYTES ?? 5 * 1024 * 1024,
+    expectations: baseline?.expectations ?? [],
+    expectationsSource: baseline?.source,
+    specUrl: e.CRM_SPEC_URL ?? pathToFileURL(resolve(ROOT, '../shared/spec/crm-developer-api.md')).href,
   };
   if (env === process.env) cached = cfg;
   return cfg;

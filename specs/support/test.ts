@@ -6,14 +6,16 @@
 import { test as base, expect as baseExpect, type TestInfo } from '@playwright/test';
 import * as allure from 'allure-js-commons';
 import { randomBytes } from 'node:crypto';
+import { writeFileSync } from 'node:fs';
 import type { z } from 'zod';
 import { AREAS, getRule, sectionAnchor, type Rule } from '../../rules/index.js';
 import { ApiClient, Recorder, describeExchange, type ApiResponse } from './api.js';
-import { loadConfig, type TargetConfig } from './config.js';
+import { loadConfig, type Expectation, type TargetConfig } from './config.js';
 import { redactText } from './redact.js';
 import type { TargetProfile } from '../../contracts/profile.js';
 
-export const SPEC_URL = 'https://example.invalid/crm-developer-api.md';
+/** The specification's address (CRM_SPEC_URL; default: the spec file of this checkout). */
+export const SPEC_URL = loadConfig().specUrl;
 
 /** A namespace of one test: a unique tag and name prefix so parallel tests never collide. */
 export interface Namespace {
@@ -52,15 +54,20 @@ export const test = base.extend<Fixtures>({
     await use(recorder);
     await attachEvidence(testInfo, recorder);
   },
-  api: async ({ request, recorder }, use) => {
-    await use(new ApiClient(request, recorder));
+  // The client brings its own connection pool (undici): no APIRequestContext per test.
+  api: async ({ recorder }, use) => {
+    await use(new ApiClient(undefined, recorder));
   },
 });
 
 async function attachEvidence(testInfo: TestInfo, recorder: Recorder): Promise<void> {
   if (recorder.exchanges.length) {
-    await testInfo.attach('exchanges.json', { body: JSON.stringify(recorder.exchanges, null, 2), contentType: 'application/json' });
-    const failed = testInfo.status !== testInfo.expectedStatus || testInfo.annotations.some((a) => a.type === 'warning');
+    // By path: only the file name travels to the runner (a body would be sent base64 over IPC
+    // and kept in memory by every reporter).
+    const file = testInfo.outputPath('exchanges.json');
+    writeFileSync(file, JSON.stringify(recorder.exchanges, null, 2));
+    await testInfo.attach('exchanges.json', { path: file, contentType: 'application/json' });
+    const failed = testInfo.status !== testInfo.expectedStatus || testInfo.annotations.some((a) => a.type === 'warning' || a.type === 'expected-failure');
     if (failed) {
       const lines = ['#!/bin/sh', '# Replays the requests of this test; export the CRM_* variables first.', ...recorder.exchanges.map((x) => x.curl)];
       await testInfo.attach('replay.sh', { body: lines.join('\n') + '\n', contentType: 'text/x-shellscript' });
@@ -108,33 +115,101 @@ function detailsFor(rule: Rule, also: string[] = [], tags: string[] = []): Detai
 export function rule(ruleId: string, behaviour: string, body: TestBody, options: RuleTestOptions = {}): [string, Details, TestBody] {
   const r = getRule(ruleId);
   const details = detailsFor(r, options.also, options.tag);
-  const soft = r.level !== 'MUST' && !(r.level === 'SHOULD' && loadConfig().strict);
+  const cfg = loadConfig();
+  const soft = r.level !== 'MUST' && !(r.level === 'SHOULD' && cfg.strict);
+  const title = `${r.id} ${behaviour}`;
+  const known = knownFailure(cfg.expectations, title, [r.id, ...(options.also ?? [])]);
   const wrapped = async (fixtures: unknown, testInfo: TestInfo) => {
     if (options.timeout) testInfo.setTimeout(options.timeout);
     await labelForAllure(r);
     try {
-      await (body as (f: unknown, t: TestInfo) => Promise<void>)(fixtures, testInfo);
+      // Inside one step: Playwright then finds the parent of each expect step at once, instead
+      // of scanning every earlier step (quadratic: 5,000 expects cost 6 s of CPU, 1.6 s here).
+      await test.step(`${r.level} ${r.id}`, () => (body as (f: unknown, t: TestInfo) => Promise<void>)(fixtures, testInfo));
     } catch (err) {
-      if (!soft || testInfo.expectedStatus === 'skipped') throw err;
+      if (testInfo.expectedStatus === 'skipped') throw err;
+      const problem = nameTheProblems(err, fixtures);
       const message = redactText(err instanceof Error ? err.message : String(err));
-      testInfo.annotations.push({ type: 'warning', description: `${r.level} ${r.id} not met: ${message.split('\n')[0]}` });
-      await testInfo.attach('warning.txt', { body: redactText(err instanceof Error ? err.stack ?? message : message), contentType: 'text/plain' });
+      const full = redactText(err instanceof Error ? err.stack ?? message : message);
+      if (known) {
+        // Listed in the CRM_EXPECTATIONS baseline: recorded, but it does not fail the run.
+        testInfo.annotations.push({ type: 'expected-failure', description: `${known.reason} (${describeExpectation(known)}): ${summarize(message)}` });
+        await testInfo.attach('expected-failure.txt', { body: `Known failure, CRM_EXPECTATIONS ${describeExpectation(known)}: ${known.reason}\n\n${full}`, contentType: 'text/plain' });
+        await allureTag('known-failure');
+        return;
+      }
+      if (!soft) throw err;
+      testInfo.annotations.push({ type: 'warning', description: `${r.level} ${r.id} not met: ${summarize(message)}${problem ? ` (target problem: ${problem})` : ''}` });
+      await testInfo.attach('warning.txt', { body: full, contentType: 'text/plain' });
+      return;
+    }
+    if (known) {
+      testInfo.annotations.push({ type: 'unexpected-pass', description: `passed although CRM_EXPECTATIONS lists it (${describeExpectation(known)}: ${known.reason}): remove the entry` });
+      await allureTag('unexpected-pass');
     }
   };
   // Playwright reads the fixture names from the body's parameter list: show it the original.
   wrapped.toString = () => body.toString();
-  return [`${r.id} ${behaviour}`, details, wrapped as unknown as TestBody];
+  return [title, details, wrapped as unknown as TestBody];
 }
 
+/** The baseline entry that covers a test: by its full title, or by one of its rules. */
+export function knownFailure(expectations: readonly Expectation[], title: string, rules: readonly string[]): Expectation | undefined {
+  return expectations.find((e) => e.title === title) ?? expectations.find((e) => e.rule !== undefined && rules.includes(e.rule));
+}
+
+/** One line of a failure: its first line and, for an expect, what was expected and received. */
+function summarize(message: string): string {
+  const lines = message.replace(/\u001b\[[0-9;]*m/g, '').split('\n').map((l) => l.trim()).filter(Boolean);
+  const detail = lines.filter((l) => /^(Expected|Received)( value| array| string)?:/.test(l)).slice(0, 2);
+  return [lines[0] ?? '', ...detail].join(' — ').slice(0, 500);
+}
+
+const describeExpectation = (e: Expectation) => (e.title !== undefined ? `title "${e.title}"` : `rule ${e.rule}`);
+
+/**
+ * A plain `expect` on a body field says nothing of why the field is missing. When the test's
+ * requests had visible problems (no answer, invalid JSON, not JSON), they are appended to the
+ * error so the failure names the cause. Returns the first problem the message did not name yet.
+ */
+function nameTheProblems(err: unknown, fixtures: unknown): string | undefined {
+  if (!(err instanceof Error)) return undefined;
+  const f = fixtures as { api?: ApiClient; recorder?: Recorder } | undefined;
+  const recorder = f?.recorder ?? f?.api?.recorder;
+  if (!recorder) return undefined;
+  const troubled = recorder.exchanges.filter((x) => (x.error || x.problem) && !err.message.includes((x.error ?? x.problem)!));
+  if (!troubled.length) return undefined;
+  const first = `${troubled[0].method} ${troubled[0].url} → ${troubled[0].error ? troubled[0].error : `${troubled[0].status}: ${troubled[0].problem}`}`;
+  const lines = [...new Set(troubled.map((x) => `  ${x.method} ${x.url} → ${x.error ? `no usable answer: ${x.error}` : `${x.status}: ${x.problem}`}`))];
+  const more = lines.length > 3 ? ` (${lines.length} in all; the last 3)` : '';
+  const note = `\n\nProblems with the target's answers in this test${more}:\n${lines.slice(-3).join('\n')}`;
+  const before = err.message;
+  err.message += note;
+  if (err.stack?.includes(before)) err.stack = err.stack.replace(before, err.message);
+  return first;
+}
+
+async function allureTag(tag: string): Promise<void> {
+  try { await allure.tag(tag); } catch { /* allure reporter not active */ }
+}
+
+/**
+ * Allure labels of a conformance test: epic = area, feature = endpoint (or spec section),
+ * story = rule id, severity from the level, and a link to the rule's spec section. Two runtime
+ * messages per test; none when only the minimal reporters run (CRM_REPORTERS=minimal).
+ */
 async function labelForAllure(rule: Rule): Promise<void> {
+  if (process.env.CRM_REPORTERS === 'minimal') return;
   try {
-    await allure.epic(AREAS[rule.area]);
-    await allure.feature(rule.endpoint ?? rule.section);
-    await allure.story(rule.id);
-    await allure.severity(rule.level === 'MUST' ? 'critical' : rule.level === 'SHOULD' ? 'normal' : 'minor');
-    await allure.label('rule', rule.id);
-    await allure.label('level', rule.level);
-    await allure.link(`${SPEC_URL}#${sectionAnchor(rule.section)}`, `spec § ${rule.section}`);
+    await allure.labels(
+      { name: 'epic', value: AREAS[rule.area] },
+      { name: 'feature', value: rule.endpoint ?? rule.section },
+      { name: 'story', value: rule.id },
+      { name: 'severity', value: rule.level === 'MUST' ? 'critical' : rule.level === 'SHOULD' ? 'normal' : 'minor' },
+      { name: 'rule', value: rule.id },
+      { name: 'level', value: rule.level },
+    );
+    await allure.links({ url: `${SPEC_URL}#${sectionAnchor(rule.section)}`, name: `spec § ${rule.section}`, type: 'link' });
   } catch {
     /* allure reporter not active */
   }

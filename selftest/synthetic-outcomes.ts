@@ -1,0 +1,88 @@
+/** Synthetic test outcomes (fail, warn, skip, pass, known failure, unexpected pass) for the report and merge self-tests. */
+import { RULES, type Rule } from '../rules/index.js';
+import type { TestOutcome } from '../reports/verdict.js';
+
+const pick = (level: Rule['level'], skip: number) => {
+  const r = RULES.filter((x) => x.level === level && !x.pending && !x.untestable)[skip] ?? RULES.filter((x) => x.level === level)[skip];
+  if (!r) throw new Error(`the catalog has fewer than ${skip + 1} ${level} rules`);
+  return r;
+};
+
+export const R = {
+  fail: pick('MUST', 0),
+  pass: pick('MUST', 1),
+  skip: pick('MUST', 2),
+  known: pick('MUST', 3),
+  unexpected: pick('MUST', 4),
+  warn: pick('SHOULD', 0),
+};
+
+const exchange = (status: number, body: unknown, extra: Record<string, unknown> = {}) => ({
+  method: 'GET',
+  url: 'http://127.0.0.1:4010/developer_api/v1/account',
+  requestHeaders: { Accept: 'application/json', 'X-SVC-AccessToken': '«redacted»', 'X-SVC-Application': 'developer_api', 'X-SVC-UserEmail': 'a@b.example' },
+  status,
+  responseHeaders: { 'content-type': 'application/json' },
+  responseBody: body,
+  durationMs: 3,
+  curl: `curl -sS -X GET "http://127.0.0.1:4010/developer_api/v1/account" -H "X-SVC-AccessToken: $CRM_ACCESS_TOKEN"`,
+  ...extra,
+});
+
+export function outcome(rule: Rule, o: Partial<TestOutcome> & { title?: string }): TestOutcome {
+  return {
+    title: o.title ?? `${rule.id} synthetic ${o.status ?? 'passed'} test`,
+    file: `specs/${rule.area}/synthetic.spec.ts`,
+    line: 10,
+    rules: [rule.id],
+    level: rule.level,
+    status: 'passed',
+    expectedStatus: 'passed',
+    durationMs: 12,
+    warnings: [],
+    notes: [],
+    requests: 2,
+    statuses: { '200': 2 },
+    created: [],
+    ...o,
+  };
+}
+
+/** One outcome of each kind; the rest of the catalog stays UNTESTED. */
+export function syntheticOutcomes(): TestOutcome[] {
+  return [
+    outcome(R.fail, {
+      status: 'failed',
+      error: `expected status 200, got 500\nGET http://127.0.0.1:4010/developer_api/v1/account → 500\n  got: {"message":"boom"}`,
+      replay: `curl -sS -X GET "http://127.0.0.1:4010/developer_api/v1/account" -H "X-SVC-AccessToken: $CRM_ACCESS_TOKEN"`,
+      counterexample: 'seed: 1234567\npath: "3:1:0"\nvalue: {"name":"ÿ"}',
+      exchanges: [exchange(500, { message: 'boom' }), exchange(0, undefined, { error: 'no answer within 15 s (no status line and headers received)' })],
+      statuses: { '500': 1, '0': 1 },
+    }),
+    outcome(R.warn, {
+      title: `${R.warn.id} synthetic test that warns`,
+      warnings: [`SHOULD ${R.warn.id} not met: expected a 4xx status, got 500`],
+      exchanges: [exchange(500, { message: 'server error' })],
+      replay: 'curl -sS -X POST "http://127.0.0.1:4010/developer_api/v1/projects/search" --data-raw \'{"page_size": 2,\'',
+      statuses: { '500': 1, '200': 1 },
+    }),
+    outcome(R.skip, { status: 'skipped', expectedStatus: 'skipped', skipReason: 'the target profile lists no company with activities', requests: 0, statuses: {} }),
+    outcome(R.pass, { statuses: { '200': 3 }, requests: 3 }),
+    outcome(R.known, {
+      title: `${R.known.id} synthetic test listed as a known failure`,
+      expectedFailure: 'upsert matching is not implemented yet (ticket CRM-12): expected status 422, got 200',
+      error: 'Known failure, CRM_EXPECTATIONS rule: upsert matching is not implemented yet\n\nexpected status 422, got 200',
+      exchanges: [exchange(200, { id: 1 })],
+    }),
+    outcome(R.unexpected, { title: `${R.unexpected.id} synthetic test that passes although listed`, unexpectedPass: 'passed although CRM_EXPECTATIONS lists it (rule: fixed?): remove the entry' }),
+  ];
+}
+
+export const EXPECTATIONS = {
+  source: '/tmp/expectations.json',
+  entries: [
+    { rule: R.known.id, reason: 'upsert matching is not implemented yet (ticket CRM-12)' },
+    { rule: R.unexpected.id, reason: 'fixed?' },
+    { title: 'a test that no longer exists', reason: 'stale' },
+  ],
+};
