@@ -6,7 +6,7 @@
  * esbuild is not available it falls back to tsx. Plain JavaScript so that no loader is needed.
  */
 import { spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
@@ -18,6 +18,11 @@ async function bundle() {
   // Inside the project, so that imports of packages (kept external) resolve from node_modules.
   const cache = join(root, 'node_modules/.cache/crm-conformance');
   mkdirSync(cache, { recursive: true });
+  // Bundles of servers killed before they started (normally each is removed once loaded).
+  for (const old of readdirSync(cache)) {
+    const path = join(cache, old);
+    try { if (Date.now() - statSync(path).mtimeMs > 10 * 60_000) rmSync(path, { recursive: true, force: true }); } catch { /* another run's */ }
+  }
   const dir = mkdtempSync(join(cache, 'reference-'));
   const outfile = join(dir, 'reference.mjs');
   await build({
