@@ -51,7 +51,7 @@ test(...rule('EVENT-7', 'after DELETE /webhooks/{id} the removed subscription ge
   await control.waitFor(`naming project ${String(before.id)} (control)`, naming(before));
 
   const del = await hooks.unsubscribe(sub.id);
-  expect(del).toHaveStatus([200, 202]);
+  expect(del, 'accepted (any 2xx: the spec shows no status)').not.toBeRefused();
 
   const after = await MAKERS.project.create(ctx);
   const later = await MAKERS.project.create(ctx);

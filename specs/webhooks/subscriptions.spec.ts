@@ -10,7 +10,7 @@ test(...rule('HOOK-1', 'POST /webhooks with only target, type and event answers 
   const ch = hooks.channel('minimal');
   const before = Math.floor(Date.now() / 1000);
   const res = await api.post<WebhookSubscription>('/webhooks', { target: ch.url, type: 'project', event: 'new' });
-  expect(res).toHaveStatus([200, 201]);
+  expect(res, 'accepted (any 2xx: the spec shows no status)').not.toBeRefused();
   expect(res).toMatchContract(WebhookSubscription);
   hooks.track(res.body);
   expect(res.body.id, 'the subscription has an id').not.toBeNull();
@@ -58,7 +58,7 @@ test(...rule('HOOK-8', 'DELETE /webhooks/{id} answers { id } naming the removed 
   const ch = hooks.channel('delete');
   const sub = await hooks.subscribe(ch, { type: 'person', event: 'new' });
   const res = await hooks.unsubscribe(sub.id);
-  expect(res).toHaveStatus([200, 202]);
+  expect(res, 'accepted (any 2xx: the spec shows no status)').not.toBeRefused();
   expect(res).toMatchContract(WebhookDeleted);
   expect(String((res.body as { id: unknown }).id), 'the answer names the removed subscription').toBe(String(sub.id));
 }));
@@ -69,7 +69,7 @@ test(...rule('HOOK-9', 'after DELETE /webhooks/{id}, GET /webhooks/{id} no longe
   const path = `/webhooks/${encodeURIComponent(String(sub.id))}`;
   expect(await api.get(path), 'the subscription exists before DELETE').toHaveStatus(200);
   const del = await hooks.unsubscribe(sub.id);
-  expect(del).toHaveStatus([200, 202]);
+  expect(del, 'accepted (any 2xx: the spec shows no status)').not.toBeRefused();
   const res = await api.get(path);
   expect(res).toBeRefused();
 }));
