@@ -6,6 +6,7 @@
 import type { Identifier, Pipeline, TargetProfile, WebhookType } from '../../contracts/index.js';
 import type { ApiClient, ApiResponse } from '../support/api.js';
 import { expectCreated, postCompany, postPerson } from '../support/records.js';
+import { bulkCreate } from '../support/rate-limit.js';
 import { expect, type Namespace } from '../support/test.js';
 
 export type EntityType = (typeof WebhookType)['options'][number];
@@ -84,7 +85,7 @@ export const MAKERS: Record<EntityType, Maker> = {
     async create({ api, ns }, extra = {}) {
       const name = ns.name('opportunity');
       const pipeline_id = await opportunityPipeline(api);
-      const res = await api.post<unknown[]>('/opportunities/bulk_create', { opportunities: [{ name, tags: ns.tags, ...(pipeline_id !== undefined ? { pipeline_id } : {}), ...extra }] });
+      const res = await bulkCreate<unknown[]>(api, { opportunities: [{ name, tags: ns.tags, ...(pipeline_id !== undefined ? { pipeline_id } : {}), ...extra }] });
       expect(res).toHaveStatus(200);
       const entry = Array.isArray(res.body) ? (res.body[0] as Record<string, unknown> | undefined) : undefined;
       expect(entry && entry.id !== undefined && entry.success !== false, `the bulk create entry was created\n${JSON.stringify(res.body).slice(0, 500)}`).toBe(true);

@@ -13,6 +13,7 @@ import type { ApiClient, ApiResponse, Exchange } from '../support/api.js';
 import { addSecret } from '../support/config.js';
 import { REDACTED, redactHeaders, redactText, redactValue } from '../support/redact.js';
 import { createCompany, createPerson, expectCreated } from '../support/records.js';
+import { bulkCreate } from '../support/rate-limit.js';
 import { expect, type Namespace } from '../support/test.js';
 
 export const FILE_ENTITY_TYPES = ['leads', 'people', 'opportunities', 'companies', 'projects'] as const;
@@ -126,7 +127,7 @@ export async function recordOf(api: ApiClient, ns: Namespace, entityType: FileEn
       const pipeline = (Array.isArray(pipelines.body) ? pipelines.body : []).find((p) => p.type === 'opportunity');
       expect(pipeline, 'an opportunity pipeline exists to create an Opportunity in').toBeTruthy();
       const contact = await createPerson(api, ns);
-      const res = await api.post<Record<string, unknown>[]>('/opportunities/bulk_create', {
+      const res = await bulkCreate<Record<string, unknown>[]>(api, {
         opportunities: [{ name: ns.name('opportunity'), tags: ns.tags, pipeline_id: pipeline!.id, primary_contact_id: contact.id }],
       });
       expect(res, 'a one-entry bulk create of an Opportunity').not.toBeRefused();

@@ -2,29 +2,28 @@
  * spec § Authentication → OAuth 2.0 authorization code grant, steps 1 and 2: the authorization
  * request (`GET {auth_url}/oauth/authorize`), the login and the consent screen, in a real browser.
  * A failed request may return its error to the callback or show an error page: both are accepted,
- * a code never is.
+ * a code never is. The login is judged in fresh browser contexts (OAUTH-3, OAUTH-13); the other
+ * tests run in the worker's logged-in session.
  */
 import { describeOutcome, expect, rule, test } from '../support/browser.js';
 import { payloadOf } from '../support/callback-receiver.js';
 import { expectAuthorizationFailed } from './flow.js';
 
-test.use({ trace: 'off', screenshot: 'off', video: 'off' });
-
 test(...rule('OAUTH-1', 'an authorization request with response_type=token fails (error to the callback or an error page, never a code)', async ({ oauth, ns }) => {
   const mark = oauth.receiver.mark();
-  const outcome = await oauth.run(oauth.authorizeUrl({ response_type: 'token', state: ns.id }), { decision: 'authorize' });
+  const outcome = await oauth.run(oauth.authorizeUrl({ response_type: 'token', state: ns.id }), { decision: 'authorize', inSession: true });
   expectAuthorizationFailed(oauth.receiver, mark, outcome, 'response_type=token');
 }));
 
 test(...rule('OAUTH-2', 'an authorization request with scope developer/v1/read fails (error to the callback or an error page, never a code)', async ({ oauth, ns }) => {
   const mark = oauth.receiver.mark();
-  const outcome = await oauth.run(oauth.authorizeUrl({ scope: 'developer/v1/read', state: ns.id }), { decision: 'authorize' });
+  const outcome = await oauth.run(oauth.authorizeUrl({ scope: 'developer/v1/read', state: ns.id }), { decision: 'authorize', inSession: true });
   expectAuthorizationFailed(oauth.receiver, mark, outcome, 'scope=developer/v1/read');
 }));
 
 test(...rule('OAUTH-15', 'an authorization request with an unknown client_id fails (never a code)', async ({ oauth, ns }) => {
   const mark = oauth.receiver.mark();
-  const outcome = await oauth.run(oauth.authorizeUrl({ client_id: `crm-conformance-unknown-${ns.id}`, state: ns.id }), { decision: 'authorize' });
+  const outcome = await oauth.run(oauth.authorizeUrl({ client_id: `crm-conformance-unknown-${ns.id}`, state: ns.id }), { decision: 'authorize', inSession: true });
   expectAuthorizationFailed(oauth.receiver, mark, outcome, 'an unknown client_id');
 }));
 

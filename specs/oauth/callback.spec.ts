@@ -2,16 +2,15 @@
  * spec § Authentication → OAuth 2.0 authorization code grant, step 3: the user is sent to
  * redirect_uri by a POST; on success the payload has `code`, on denial `error` instead; `state`
  * is forwarded unchanged. The callback is the suite's own receiver (HTTPS with CRM_CALLBACK_HTTPS=1).
+ * The browser is the worker's logged-in session: the login is judged by the authorize specs.
  */
 import { CallbackError, CallbackSuccess } from '../../contracts/requests.js';
 import { describeOutcome, expect, rule, test } from '../support/browser.js';
 import { payloadOf } from '../support/callback-receiver.js';
 import { awkwardState } from './flow.js';
 
-test.use({ trace: 'off', screenshot: 'off', video: 'off' });
-
 test(...rule('OAUTH-4', 'after Authorize the browser POSTs to redirect_uri a payload with code', async ({ oauth, ns }) => {
-  const outcome = await oauth.run(oauth.authorizeUrl({ state: ns.id }), { decision: 'authorize' });
+  const outcome = await oauth.run(oauth.authorizeUrl({ state: ns.id }), { decision: 'authorize', inSession: true });
   const hit = outcome.hit;
   expect(hit, `the browser reaches the callback; ${describeOutcome(outcome)}`).toBeTruthy();
   expect(hit!.method, `the user is sent to redirect_uri by a POST; ${describeOutcome(outcome)}`).toBe('POST');
@@ -22,7 +21,7 @@ test(...rule('OAUTH-4', 'after Authorize the browser POSTs to redirect_uri a pay
 
 test(...rule('OAUTH-5', 'state with characters that need encoding reaches the callback unchanged', async ({ oauth, ns }) => {
   const state = awkwardState(ns.id);
-  const outcome = await oauth.run(oauth.authorizeUrl({ state }), { decision: 'authorize' });
+  const outcome = await oauth.run(oauth.authorizeUrl({ state }), { decision: 'authorize', inSession: true });
   expect(outcome.hit, `the browser reaches the callback; ${describeOutcome(outcome)}`).toBeTruthy();
   const payload = payloadOf(outcome.hit!);
   expect('state' in payload, `the callback payload carries state; ${describeOutcome(outcome)}`).toBe(true);
@@ -31,7 +30,7 @@ test(...rule('OAUTH-5', 'state with characters that need encoding reaches the ca
 
 test(...rule('OAUTH-6', 'after Deny the browser POSTs to redirect_uri a payload with error and no code', async ({ oauth, ns }) => {
   const mark = oauth.receiver.mark();
-  const outcome = await oauth.run(oauth.authorizeUrl({ state: ns.id }), { decision: 'deny' });
+  const outcome = await oauth.run(oauth.authorizeUrl({ state: ns.id }), { decision: 'deny', inSession: true });
   const hit = outcome.hit;
   expect(outcome.screens.includes('consent'), `the consent screen showed; ${describeOutcome(outcome)}`).toBe(true);
   expect(hit, `the browser reaches the callback after Deny; ${describeOutcome(outcome)}`).toBeTruthy();

@@ -2,16 +2,15 @@
  * spec § Authentication → OAuth 2.0 authorization code grant, steps 4 to 7: the token request
  * (`POST {auth_url}/oauth/token`, form-encoded), the token answer (JSON, token_type `Bearer`),
  * and the token on the API (`Authorization: Bearer`). Each test gets a fresh code in a real
- * browser. Refusals carry no status in the spec: any non-2xx answer is one.
+ * browser: a page of the worker's logged-in session (the login itself is judged by the
+ * authorize specs). Refusals carry no status in the spec: any non-2xx answer is one.
  */
 import { TokenResponse } from '../../contracts/resources.js';
 import { expectJson } from '../support/test.js';
 import { expect, rule, test, OAUTH_SCOPE } from '../support/browser.js';
 
-test.use({ trace: 'off', screenshot: 'off', video: 'off' });
-
 test(...rule('OAUTH-10', 'the token answer is JSON with access_token, token_type exactly "Bearer" and the granted scope', async ({ oauth, ns }) => {
-  const { code } = await oauth.obtainCode({ state: ns.id });
+  const { code } = await oauth.obtainCode({ state: ns.id, inSession: true });
   const res = await oauth.exchange(oauth.tokenForm(code));
   expect(res).toHaveStatus(200);
   expectJson(res);
@@ -20,7 +19,7 @@ test(...rule('OAUTH-10', 'the token answer is JSON with access_token, token_type
 }));
 
 test(...rule('OAUTH-11', 'the access token works as Authorization: Bearer on GET /account', async ({ oauth, api, ns }) => {
-  const { code } = await oauth.obtainCode({ state: ns.id });
+  const { code } = await oauth.obtainCode({ state: ns.id, inSession: true });
   const res = await oauth.exchange(oauth.tokenForm(code));
   expect(res, 'precondition: the token request succeeds').toHaveStatus(200);
   const token = oauth.accessTokenOf(res);
@@ -30,21 +29,21 @@ test(...rule('OAUTH-11', 'the access token works as Authorization: Bearer on GET
 }));
 
 test(...rule('OAUTH-7', 'a token request with grant_type=client_credentials is refused', async ({ oauth, ns }) => {
-  const { code } = await oauth.obtainCode({ state: ns.id });
+  const { code } = await oauth.obtainCode({ state: ns.id, inSession: true });
   const res = await oauth.exchange(oauth.tokenForm(code, { grant_type: 'client_credentials' }));
   expect(res).toBeRefused();
   expect(oauth.accessTokenOf(res) === undefined, 'the refusal carries no access_token').toBe(true);
 }));
 
 test(...rule('OAUTH-8', 'a token request with a wrong client_secret is refused', async ({ oauth, ns }) => {
-  const { code } = await oauth.obtainCode({ state: ns.id });
+  const { code } = await oauth.obtainCode({ state: ns.id, inSession: true });
   const res = await oauth.exchange(oauth.tokenForm(code, { client_secret: `wrong-secret-for-conformance-${ns.id}` }));
   expect(res).toBeRefused();
   expect(oauth.accessTokenOf(res) === undefined, 'the refusal carries no access_token').toBe(true);
 }));
 
 test(...rule('OAUTH-9', 'a token request whose redirect_uri differs from the authorization request is refused', async ({ oauth, ns }) => {
-  const { code } = await oauth.obtainCode({ state: ns.id });
+  const { code } = await oauth.obtainCode({ state: ns.id, inSession: true });
   const other = new URL('/oauth/other-callback', oauth.redirectUri).toString();
   const res = await oauth.exchange(oauth.tokenForm(code, { redirect_uri: other }));
   expect(res).toBeRefused();
@@ -52,7 +51,7 @@ test(...rule('OAUTH-9', 'a token request whose redirect_uri differs from the aut
 }));
 
 test(...rule('OAUTH-12', 'an authorization code exchanged once is refused the second time', async ({ oauth, ns }) => {
-  const { code } = await oauth.obtainCode({ state: ns.id });
+  const { code } = await oauth.obtainCode({ state: ns.id, inSession: true });
   const first = await oauth.exchange(oauth.tokenForm(code));
   expect(first, 'precondition: the first exchange succeeds').toHaveStatus(200);
   const second = await oauth.exchange(oauth.tokenForm(code));

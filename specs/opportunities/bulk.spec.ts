@@ -28,15 +28,15 @@ function createdAt(res: ApiResponse, i: number): BulkOpp {
 
 const TIMEOUT = { timeout: 60_000 };
 
-test(...rule('BULK-1', 'requests with 11 and with 15 entries get status 422', async ({ api, ns }) => {
-  for (const count of [11, 15]) {
-    const res = await bulkCreate(api, { opportunities: entries(ns, count) });
-    expect(res, `${count} entries are more than 10`).toHaveStatus(422);
-  }
+test(...rule('BULK-1', 'a request with 11 entries gets status 422', async ({ api, ns }) => {
+  const res = await bulkCreate(api, { opportunities: entries(ns, 11) });
+  expect(res, '11 entries are more than 10').toHaveStatus(422);
 }, TIMEOUT));
 
-test(...rule('BULK-2', 'the 422 for 11 entries is { error } saying the limit is 10', async ({ api, ns }) => {
-  const res = await bulkCreate(api, { opportunities: entries(ns, 11) });
+// Each bulk call spends a third of a second of the run's bulk budget: this one also shows that
+// a request well above the limit (15) gets the same 422.
+test(...rule('BULK-2', 'the 422 for 15 entries is { error } saying the limit is 10', async ({ api, ns }) => {
+  const res = await bulkCreate(api, { opportunities: entries(ns, 15) });
   expect(res).toHaveStatus(422);
   expect(res).toMatchContract(BulkTooLarge);
   const error = String((res.body as { error?: unknown }).error);

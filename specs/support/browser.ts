@@ -9,7 +9,7 @@
  * `addSecret` as soon as they are seen; traces, screenshots and videos stay off; pages are closed
  * before their context so no page snapshot is taken on failure.
  */
-import type { Browser, BrowserContext, BrowserType, Locator, Page, Response } from '@playwright/test';
+import { chromium, type Browser, type BrowserContext, type BrowserType, type Locator, type Page, type Response } from '@playwright/test';
 import { existsSync } from 'node:fs';
 import type { AuthorizeParams, TokenRequest } from '../../contracts/requests.js';
 import type { ApiResponse } from './api.js';
@@ -63,11 +63,18 @@ export interface FlowOptions {
   /** Password to type (default: CRM_LOGIN_PASSWORD). */
   password?: string;
   timeoutMs?: number;
+  /**
+   * In a page of the worker's session (a browser context shared by the worker's tests that judge
+   * the request, the consent or the callback rather than the login: it logs in once), not in the
+   * test's own fresh context.
+   */
+  inSession?: boolean;
 }
 
 export interface OAuthKit {
-  page: Page;
-  context: BrowserContext;
+  /** The test's own page, in a fresh browser context (nobody logged in), created by the first `run`. */
+  readonly page: Page;
+  readonly context: BrowserContext;
   receiver: CallbackReceiver;
   authUrl: string;
   clientId: string;
@@ -78,8 +85,12 @@ export interface OAuthKit {
   authorizeUrl(overrides?: Record<string, string | undefined>): string;
   /** Opens `url` in the test's page and walks login and consent. */
   run(url: string, options?: FlowOptions): Promise<FlowOutcome>;
-  /** A valid authorization ending in a code (from the callback's payload). */
-  obtainCode(options?: { state?: string; page?: Page }): Promise<{ code: string; hit: CallbackHit }>;
+  /**
+   * A valid authorization ending in a code (from the callback's payload), in the test's own page;
+   * with `inSession`, in a page of the worker's session instead: a browser context shared by the
+   * worker's tests that need a code rather than a login (it logs in once, then only consents).
+   */
+  obtainCode(options?: { state?: string; page?: Page; inSession?: boolean }): Promise<{ code: string; hit: CallbackHit }>;
   /** The valid token request form for `code`, overridden (undefined ⇒ left out). */
   tokenForm(code: string, overrides?: Record<string, string | undefined>): Record<string, string>;
   /** `POST {auth_url}/oauth/token` (form-encoded), recorded and redacted. */
@@ -88,12 +99,8 @@ export interface OAuthKit {
   accessTokenOf(res: ApiResponse): string | undefined;
 }
 
-interface WorkerResource<T> { value?: T; reason?: string }
-
-interface OAuthWorkerFixtures {
-  oauthBrowser: WorkerResource<Browser>;
-  callbackReceiver: WorkerResource<CallbackReceiver>;
-}
+/** A worker resource, or why there is none (the tests that need it skip with that reason). */
+export interface WorkerResource<T> { value?: T; reason?: string }
 
 interface OAuthFixtures {
   oauth: OAuthKit;
@@ -140,35 +147,41 @@ async function bindReceiver(): Promise<WorkerResource<CallbackReceiver>> {
   }
 }
 
-export const test = base.extend<OAuthFixtures, OAuthWorkerFixtures>({
-  oauthBrowser: [async ({ playwright }, use) => {
-    const found = findChromium(playwright.chromium);
-    if (!found.path) {
-      await use({ reason: `no Chromium found; searched: ${found.searched.join(', ')}. Set CRM_CHROMIUM_PATH to a Chromium or Chrome executable.` });
-      return;
-    }
-    let browser: Browser;
-    try {
-      browser = await playwright.chromium.launch({ executablePath: found.path, headless: true, args: CHROMIUM_ARGS });
-    } catch (err) {
-      await use({ reason: `Chromium at ${found.path} did not start: ${(err as Error).message.split('\n')[0]}` });
-      return;
-    }
-    await use({ value: browser });
-    await browser.close();
-  }, { scope: 'worker', timeout: 60_000 }],
+/**
+ * The worker fixtures `oauthBrowser` and `callbackReceiver` are declared in the base `test`
+ * (specs/support/test.ts) and set up by these functions, loaded only when a test asks for them:
+ * every spec then has the same worker fixtures, so every test can run in every worker (one
+ * phase of workers for the whole run, rather than one per kind of test).
+ */
+export async function launchOAuthBrowser(use: (r: WorkerResource<Browser>) => Promise<void>): Promise<void> {
+  const found = findChromium(chromium);
+  if (!found.path) {
+    await use({ reason: `no Chromium found; searched: ${found.searched.join(', ')}. Set CRM_CHROMIUM_PATH to a Chromium or Chrome executable.` });
+    return;
+  }
+  let browser: Browser;
+  try {
+    browser = await chromium.launch({ executablePath: found.path, headless: true, args: CHROMIUM_ARGS });
+  } catch (err) {
+    await use({ reason: `Chromium at ${found.path} did not start: ${(err as Error).message.split('\n')[0]}` });
+    return;
+  }
+  await use({ value: browser });
+  await browser.close();
+}
 
-  callbackReceiver: [async ({}, use) => {
-    let r: WorkerResource<CallbackReceiver>;
-    try {
-      r = await bindReceiver();
-    } catch (err) {
-      r = { reason: `the OAuth callback receiver did not start: ${(err as Error).message}` };
-    }
-    await use(r);
-    await r.value?.close();
-  }, { scope: 'worker', timeout: 30_000 }],
+export async function startCallbackReceiver(use: (r: WorkerResource<CallbackReceiver>) => Promise<void>): Promise<void> {
+  let r: WorkerResource<CallbackReceiver>;
+  try {
+    r = await bindReceiver();
+  } catch (err) {
+    r = { reason: `the OAuth callback receiver did not start: ${(err as Error).message}` };
+  }
+  await use(r);
+  await r.value?.close();
+}
 
+export const test = base.extend<OAuthFixtures>({
   oauth: async ({ oauthBrowser, callbackReceiver, api, target, profile }, use, testInfo) => {
     const o = target.oauth;
     testInfo.skip(!o.clientId || !o.clientSecret || !o.loginEmail || !o.loginPassword,
@@ -177,8 +190,15 @@ export const test = base.extend<OAuthFixtures, OAuthWorkerFixtures>({
     testInfo.skip(!callbackReceiver.value, callbackReceiver.reason ?? 'no callback receiver');
     const browser = oauthBrowser.value!;
     const receiver = callbackReceiver.value!;
-    const context = await browser.newContext({ ignoreHTTPSErrors: true, acceptDownloads: false, serviceWorkers: 'block' });
-    const page = await context.newPage();
+    // The test's own context, made when first needed (tests that only need a code use the session).
+    let own: { context: BrowserContext; page: Page } | undefined;
+    const ownPage = async () => {
+      if (!own) {
+        const context = await newContext(browser);
+        own = { context, page: await context.newPage() };
+      }
+      return own.page;
+    };
     const screens = profile.oauth.screens;
     const redirectUri = (profile.oauth.redirect_uris[0] ?? '{public}/oauth/callback').replace('{public}', receiver.url);
     const authUrl = target.authUrl;
@@ -191,19 +211,31 @@ export const test = base.extend<OAuthFixtures, OAuthWorkerFixtures>({
       return `${authUrl}/oauth/authorize?${q.toString()}`;
     };
 
-    const run = (url: string, options: FlowOptions = {}) => drive(page, receiver, screens, url, {
-      email: o.loginEmail!, password: options.password ?? o.loginPassword!, ...options,
-    });
+    const run = async (url: string, options: FlowOptions = {}) => {
+      const flow = { email: o.loginEmail!, password: options.password ?? o.loginPassword!, ...options };
+      if (!options.inSession) return drive(await ownPage(), receiver, screens, url, flow);
+      const page = await (await sessionContext(browser)).newPage();
+      try {
+        return await drive(page, receiver, screens, url, flow);
+      } finally {
+        await page.close().catch(() => undefined);
+      }
+    };
+    const made = (what: 'page' | 'context') => {
+      if (!own) throw new Error(`oauth.${what} is created by the first oauth.run (or oauth.obtainCode without inSession)`);
+      return own;
+    };
 
     const kit: OAuthKit = {
-      page, context, receiver, authUrl, clientId: o.clientId!, clientSecret: o.clientSecret!, redirectUri,
+      get page() { return made('page').page; },
+      get context() { return made('context').context; },
+      receiver, authUrl, clientId: o.clientId!, clientSecret: o.clientSecret!, redirectUri,
       authorizeUrl,
       run,
       async obtainCode(options = {}) {
         const url = authorizeUrl({ state: options.state });
-        const outcome = options.page
-          ? await drive(options.page, receiver, screens, url, { email: o.loginEmail!, password: o.loginPassword!, decision: 'authorize' })
-          : await run(url, { decision: 'authorize' });
+        const valid = { email: o.loginEmail!, password: o.loginPassword!, decision: 'authorize' } as const;
+        const outcome = options.page ? await drive(options.page, receiver, screens, url, valid) : await run(url, { decision: 'authorize', inSession: options.inSession });
         const code = outcome.hit ? payloadOf(outcome.hit).code ?? outcome.hit.query.code : undefined;
         if (!outcome.hit || !code) {
           throw new Error(`precondition: a valid authorization (log in, Authorize) gave no code: ${describeOutcome(outcome)}`);
@@ -223,11 +255,25 @@ export const test = base.extend<OAuthFixtures, OAuthWorkerFixtures>({
       accessTokenOf: (res) => registerTokens(res),
     };
     await use(kit);
+    if (!own) return;
     // Close the pages first: no page snapshot of a failed test (it could show a typed value).
-    for (const p of context.pages()) await p.close().catch(() => undefined);
-    await context.close().catch(() => undefined);
+    for (const p of own.context.pages()) await p.close().catch(() => undefined);
+    await own.context.close().catch(() => undefined);
   },
 });
+
+const newContext = (browser: Browser) => browser.newContext({ ignoreHTTPSErrors: true, acceptDownloads: false, serviceWorkers: 'block' });
+
+/** The worker's session: one browser context per browser, shared by the tests that only need a code. */
+const sessions = new WeakMap<Browser, Promise<BrowserContext>>();
+function sessionContext(browser: Browser): Promise<BrowserContext> {
+  let session = sessions.get(browser);
+  if (!session) {
+    session = newContext(browser);
+    sessions.set(browser, session);
+  }
+  return session;
+}
 
 /** A one-line account of an outcome that never shows parameter values (they may be secrets). */
 export function describeOutcome(x: FlowOutcome): string {

@@ -272,3 +272,19 @@ export function addSecret(value: string): void {
   const cfg = loadConfig();
   if (value && !cfg.secrets.includes(value)) cfg.secrets.push(value);
 }
+
+/**
+ * Traces, screenshots and videos would record credentials, authorization codes and the typed
+ * login password (a trace keeps every page's DOM and every request): the configuration keeps
+ * them off, and a command line that turns them on (`--trace on`) stops the run.
+ */
+export function refuseRecording(argv: readonly string[]): void {
+  argv.forEach((arg, i) => {
+    const m = /^--trace(?:=(.*))?$/.exec(arg);
+    if (!m) return;
+    const mode = m[1] ?? argv[i + 1];
+    if (mode !== undefined && mode !== 'off') {
+      throw new ConfigError(`--trace ${mode}: traces would record credentials, authorization codes and the login password typed in the OAuth screens; the suite keeps them off (replay a failure with the curl lines of its report instead)`);
+    }
+  });
+}

@@ -6,7 +6,7 @@
 import { rmSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { loadConfig, ROOT } from './config.js';
-import { COORDINATOR_ENV, startBulkCoordinator } from './rate-limit.js';
+import { COORDINATOR_ENV, marginFor, startBulkCoordinator } from './rate-limit.js';
 
 export default async function globalSetup(): Promise<() => Promise<void>> {
   const cfg = loadConfig();
@@ -15,7 +15,7 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
   const target = cfg.embedded ? `embedded reference server at ${cfg.baseUrl}` : cfg.baseUrl;
   console.log(`crm-conformance run ${cfg.runId}: target ${target}; profile ${cfg.profileSource}; records created by this run carry the tag crm-conformance-${cfg.runId}`);
   // Bulk calls of all workers share one schedule: at most 3 per second across the run.
-  const bulkCoordinator = await startBulkCoordinator();
+  const bulkCoordinator = await startBulkCoordinator(marginFor(cfg.loopback));
   process.env[COORDINATOR_ENV] = bulkCoordinator.url;
   return async () => {
     await bulkCoordinator.close();

@@ -10,7 +10,9 @@
  * A worker asks it for a slot (`POST /slot` → `{ delayMs }`, or `{ retryMs }` while a reservation
  * is active), waits that long, then sends (or asks again). Slots
  * are spaced so that at most {@link PER_WINDOW} fall in any window of {@link WINDOW_MS} plus a
- * margin ({@link MARGIN_MS}) that absorbs network jitter between the send and the arrival.
+ * margin that absorbs jitter between the send and the arrival ({@link marginFor}: 250 ms for a
+ * target across a network, 100 ms for one on loopback, where only
+ * event-loop delays on a busy machine remain).
  *
  * The MAY-level burst test takes an exclusive window (`POST /reserve`): it starts once the last
  * granted slots have left the target's window, nobody else gets a slot until it releases the
@@ -31,6 +33,11 @@ export const PER_WINDOW = 3;
 export const WINDOW_MS = 1000;
 /** Extra spacing beyond the window: the arrival order at the target may differ by this much from the send order. */
 export const MARGIN_MS = 250;
+/** The margin for a target on this machine: no network between the send and the arrival. */
+export const LOOPBACK_MARGIN_MS = 100;
+
+/** The spacing margin for a target: {@link LOOPBACK_MARGIN_MS} on loopback, else {@link MARGIN_MS}. */
+export const marginFor = (loopback: boolean): number => (loopback ? LOOPBACK_MARGIN_MS : MARGIN_MS);
 
 const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, Math.max(0, ms)));
 
@@ -43,6 +50,8 @@ const RETRY_MS = 200;
 /** The schedule of bulk slots: at most PER_WINDOW slots in any WINDOW_MS + MARGIN_MS. */
 export class BulkSchedule {
   private grants: number[] = [];
+  /** Slots are spaced by the window plus this margin. */
+  constructor(private readonly marginMs = MARGIN_MS) {}
   private blockedUntil = 0;
   private reservation?: { token: string; until: number };
   private seq = 0;
@@ -55,7 +64,7 @@ export class BulkSchedule {
   /** The next slot (recorded as granted), or when to ask again while a reservation is active. */
   slot(now = Date.now()): Grant {
     if (this.active(now)) return { retryAt: Math.min(this.reservation!.until, now + RETRY_MS) };
-    const span = WINDOW_MS + MARGIN_MS;
+    const span = WINDOW_MS + this.marginMs;
     const last = this.grants[this.grants.length - 1] ?? 0;
     const third = this.grants.length >= PER_WINDOW ? this.grants[this.grants.length - PER_WINDOW] + span : 0;
     const t = Math.max(now, this.blockedUntil, last, third);
@@ -71,7 +80,7 @@ export class BulkSchedule {
    */
   reserve(ms: number, now = Date.now()): Grant {
     if (this.active(now)) return { retryAt: Math.min(this.reservation!.until, now + RETRY_MS) };
-    const span = WINDOW_MS + MARGIN_MS;
+    const span = WINDOW_MS + this.marginMs;
     const last = this.grants[this.grants.length - 1];
     const start = Math.max(now, this.blockedUntil, last === undefined ? 0 : last + span);
     const token = `r${++this.seq}`;
@@ -86,13 +95,13 @@ export class BulkSchedule {
   release(token: string, now = Date.now()): void {
     if (this.reservation?.token !== token) return;
     this.reservation = undefined;
-    this.blockedUntil = Math.min(this.blockedUntil, now + WINDOW_MS + MARGIN_MS);
+    this.blockedUntil = Math.min(this.blockedUntil, now + WINDOW_MS + this.marginMs);
   }
 }
 
 /** Starts the coordinator (global setup); its address goes to the workers through the environment. */
-export async function startBulkCoordinator(): Promise<{ url: string; close(): Promise<void> }> {
-  const schedule = new BulkSchedule();
+export async function startBulkCoordinator(marginMs = MARGIN_MS): Promise<{ url: string; close(): Promise<void> }> {
+  const schedule = new BulkSchedule(marginMs);
   const server = createServer((req, res) => {
     const url = new URL(req.url ?? '/', 'http://coordinator.invalid');
     const now = Date.now();

@@ -12,9 +12,10 @@ import {
   FIXED_ORDER, compareOrder, comparePage, compareReversed, compareSets, expectedMatches, pageIsFixed, pagingOf, type ModelContext,
 } from '../../generators/search-model.js';
 import type { ApiClient, ApiResponse } from './api.js';
+import { bulkCreate } from './rate-limit.js';
 import type { TargetConfig } from './config.js';
 import { redactText } from './redact.js';
-import { expect, expectJson, test, type Namespace } from './test.js';
+import { conforms, expect, expectJson, hasStatus, isJsonAnswer, test, type Namespace } from './test.js';
 
 export type Kind = 'projects' | 'tasks';
 export type Rec = Record<string, unknown> & { id: string | number; name: string; date_created: number; date_modified: number; tags: string[] };
@@ -59,8 +60,11 @@ const okStatus = [200, 201];
 export async function createProject(api: ApiClient, ns: Namespace, body: Record<string, unknown> = {}): Promise<Rec> {
   const sent = { name: ns.name('project'), ...body, tags: [...ns.tags, ...((body.tags as string[] | undefined) ?? [])] };
   const res = await api.post<Rec>('/projects', sent);
-  expect(res).toHaveStatus(okStatus);
-  expect(res).toMatchContract(Project);
+  // Quick checks first (see conforms in test.ts): a record set makes dozens of these.
+  if (!hasStatus(res, okStatus) || !conforms(res, Project)) {
+    expect(res).toHaveStatus(okStatus);
+    expect(res).toMatchContract(Project);
+  }
   return res.body;
 }
 
@@ -70,8 +74,10 @@ export async function createTask(api: ApiClient, ns: Namespace, profile: TargetP
   if (!ext) throw new Error(NO_TASK_CREATE);
   const sent = { name: ns.name('task'), ...body, tags: [...ns.tags, ...((body.tags as string[] | undefined) ?? [])] };
   const res = await api.send<Rec>({ method: ext.method, path: ext.path, body: sent });
-  expect(res, 'the task-create extension of the profile answers 2xx').toHaveStatus(okStatus);
-  expect(res).toMatchContract(Task);
+  if (!hasStatus(res, okStatus) || !conforms(res, Task)) {
+    expect(res, 'the task-create extension of the profile answers 2xx').toHaveStatus(okStatus);
+    expect(res).toMatchContract(Task);
+  }
   return res.body;
 }
 
@@ -126,12 +132,22 @@ export async function follow(api: ApiClient, profile: TargetProfile, kind: Kind,
   expect(res, `the follow extension answers 2xx for ${kind} ${String(id)}`).toHaveStatus([200, 201, 204]);
 }
 
+/**
+ * Creates `count` Opportunities (at most 10) through the spec's bulk create, in one request within
+ * the run-wide bulk limit; undefined for each one the target did not create.
+ */
+export async function createOpportunities(api: ApiClient, ns: Namespace, count: number): Promise<(Rec | undefined)[]> {
+  const res = await bulkCreate<unknown[]>(api, { opportunities: Array.from({ length: count }, () => ({ name: ns.name('opportunity'), tags: ns.tags })) });
+  const body = res.status === 200 && Array.isArray(res.body) ? res.body : [];
+  return Array.from({ length: count }, (_, i) => {
+    const entry = body[i] as Rec | undefined;
+    return entry && typeof entry === 'object' && 'id' in entry && entry.id !== null && entry.id !== undefined ? entry : undefined;
+  });
+}
+
 /** Creates an Opportunity through the spec's bulk create; undefined when the target refuses. */
 export async function createOpportunity(api: ApiClient, ns: Namespace): Promise<Rec | undefined> {
-  const res = await api.post<unknown[]>('/opportunities/bulk_create', { opportunities: [{ name: ns.name('opportunity'), tags: ns.tags }] });
-  if (res.status !== 200 || !Array.isArray(res.body)) return undefined;
-  const entry = res.body[0] as Rec | undefined;
-  return entry && typeof entry === 'object' && 'id' in entry && entry.id !== null ? entry : undefined;
+  return (await createOpportunities(api, ns, 1))[0];
 }
 
 /** Creates a Company through the spec's POST /companies; undefined when the target refuses. */
@@ -144,12 +160,14 @@ export async function createCompany(api: ApiClient, ns: Namespace): Promise<Rec 
 
 const listContract = (kind: Kind) => (kind === 'projects' ? ProjectList : TaskList);
 
-/** One search request; checks 200, JSON and the list contract. */
+/** One search request; checks 200, JSON and the list contract (quietly unless one fails: properties make thousands). */
 export async function search(api: ApiClient, kind: Kind, filter: Filter): Promise<Rec[]> {
   const res = await searchRaw(api, kind, filter);
-  expect(res).toHaveStatus(200);
-  expectJson(res);
-  expect(res).toMatchContract(listContract(kind));
+  if (!hasStatus(res, 200) || !isJsonAnswer(res) || !conforms(res, listContract(kind))) {
+    expect(res).toHaveStatus(200);
+    expectJson(res);
+    expect(res).toMatchContract(listContract(kind));
+  }
   return res.body as Rec[];
 }
 
@@ -165,7 +183,7 @@ export async function searchAll(api: ApiClient, kind: Kind, filter: Filter, page
   const out: Rec[] = [];
   for (let page = 1; page <= maxPages; page++) {
     const got = await search(api, kind, { ...filter, page_size: pageSize, page_number: page });
-    expect(got.length, `page ${page} of ${JSON.stringify(filter)} has at most page_size (${pageSize}) entries`).toBeLessThanOrEqual(pageSize);
+    if (got.length > pageSize) expect(got.length, `page ${page} of ${JSON.stringify(filter)} has at most page_size (${pageSize}) entries`).toBeLessThanOrEqual(pageSize);
     out.push(...got);
     if (got.length < pageSize) return out;
   }
@@ -174,9 +192,12 @@ export async function searchAll(api: ApiClient, kind: Kind, filter: Filter, page
 
 /** Expects exactly these records (as a set of ids), each once. */
 export function expectSameRecords(got: { id: unknown }[], want: { id: unknown }[], what: string): void {
-  expect(idsOf(got).length, `${what}: no record twice`).toBe(new Set(idsOf(got)).size);
-  expect(sortedIds(got), what).toEqual(sortedIds(want));
+  const ids = idsOf(got);
+  if (ids.length !== new Set(ids).size) expect(ids.length, `${what}: no record twice`).toBe(new Set(ids).size);
+  if (!sameList(sortedIds(got), sortedIds(want))) expect(sortedIds(got), what).toEqual(sortedIds(want));
 }
+
+const sameList = <T>(a: readonly T[], b: readonly T[]): boolean => a.length === b.length && a.every((x, i) => Object.is(x, b[i]));
 
 /* ---------------- order checks ---------------- */
 
@@ -193,6 +214,7 @@ export function runsOf(keys: string[]): string[] {
 export function expectGroupedOrder(asc: Rec[], desc: Rec[], keyOf: (r: Rec) => string | null, what: string): void {
   const a = runsOf(asc.map(keyOf).filter((k): k is string => k !== null));
   const d = runsOf(desc.map(keyOf).filter((k): k is string => k !== null));
+  if (new Set(a).size === a.length && new Set(d).size === d.length && sameList(d, [...a].reverse())) return;
   expect(new Set(a).size, `${what} asc: records with equal keys are contiguous (groups in order: ${a.join(' | ')})`).toBe(a.length);
   expect(new Set(d).size, `${what} desc: records with equal keys are contiguous (groups in order: ${d.join(' | ')})`).toBe(d.length);
   expect(d, `${what}: desc gives the groups in the reverse order of asc`).toEqual([...a].reverse());
@@ -206,7 +228,7 @@ export function expectKeyOrder<K extends string | number>(got: Rec[], keyOf: (r:
   const keys = got.map(keyOf).filter((k): k is K => k !== null);
   const sorted = [...keys].sort((x, y) => (x < y ? -1 : x > y ? 1 : 0));
   if (direction === 'desc') sorted.reverse();
-  expect(keys, `${what}: keys in ${direction} order`).toEqual(sorted);
+  if (!sameList(keys, sorted)) expect(keys, `${what}: keys in ${direction} order`).toEqual(sorted);
 }
 
 /** Distinct values, sorted. */

@@ -3,19 +3,20 @@
  * recorded exchanges, a namespace per test) and `rule`, which ties each test to a rule of
  * the catalog and turns SHOULD/MAY failures into warnings.
  */
-import { test as base, expect as baseExpect, type TestInfo } from '@playwright/test';
+import { _baseTest as base, expect as baseExpect, type TestInfo } from '@playwright/test';
 import * as allure from 'allure-js-commons';
 import { randomBytes } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
 import type { z } from 'zod';
-import { AREAS, getRule, sectionAnchor, type Rule } from '../../rules/index.js';
+import { getRule, sectionAnchor, type Rule } from '../../rules/index.js';
 import { ApiClient, Recorder, describeExchange, type ApiResponse } from './api.js';
 import { loadConfig, type Expectation, type TargetConfig } from './config.js';
 import { redactText } from './redact.js';
 import type { TargetProfile } from '../../contracts/profile.js';
-
-/** The specification's address (CRM_SPEC_URL; default: the spec file of this checkout). */
-export const SPEC_URL = loadConfig().specUrl;
+import type { Browser } from '@playwright/test';
+import type { WorkerResource } from './browser.js';
+import type { CallbackReceiver } from './callback-receiver.js';
+import type { WebhookReceiver } from './webhook-receiver.js';
 
 /** A namespace of one test: a unique tag and name prefix so parallel tests never collide. */
 export interface Namespace {
@@ -30,33 +31,63 @@ export interface Namespace {
 }
 
 export interface Fixtures {
-  target: TargetConfig;
-  profile: TargetProfile;
   ns: Namespace;
-  recorder: Recorder;
-  /** Client with the configured credentials. */
+  /** Client with the configured credentials; `api.recorder` keeps the test's exchanges. */
   api: ApiClient;
+}
+
+/**
+ * Worker fixtures of every kind of test, created lazily by the first test that asks for them.
+ * They are declared here, in the one base `test`, because Playwright gives each set of worker
+ * fixtures its own workers: declared in the OAuth and webhook `test`s, they made a run start
+ * three phases of workers, one after the other. Their set-up code is imported on first use.
+ */
+export interface WorkerFixtures {
+  /** The run's configuration (environment variables and target profile). */
+  target: TargetConfig;
+  /** The target profile: fixtures, capabilities, OAuth screens. */
+  profile: TargetProfile;
+  /** Chromium for the OAuth screens, or why there is none (specs/support/browser.ts). */
+  oauthBrowser: WorkerResource<Browser>;
+  /** The OAuth callback receiver of this worker (specs/support/callback-receiver.ts). */
+  callbackReceiver: WorkerResource<CallbackReceiver>;
+  /** The webhook receiver of this worker (specs/support/webhook-receiver.ts). */
+  webhookReceiver: WebhookReceiver;
 }
 
 let nsCounter = 0;
 
-export const test = base.extend<Fixtures>({
-  target: async ({}, use) => { await use(loadConfig()); },
-  profile: async ({ target }, use) => { await use(target.profile); },
+/**
+ * Built on Playwright's bare test (`_baseTest`), not on the `test` of @playwright/test: that one
+ * sets up some thirty browser-option fixtures for every test (each a reported step with a captured
+ * stack, about 10 ms a test here) for a page these tests never open. The OAuth specs launch their
+ * own Chromium (specs/support/browser.ts). Traces, screenshots and videos do not exist here at all.
+ */
+export const test = base.extend<Fixtures, WorkerFixtures>({
+  oauthBrowser: [async ({}, use) => {
+    await (await import('./browser.js')).launchOAuthBrowser(use);
+  }, { scope: 'worker', timeout: 60_000 }],
+  callbackReceiver: [async ({}, use) => {
+    await (await import('./browser.js')).startCallbackReceiver(use);
+  }, { scope: 'worker', timeout: 30_000 }],
+  webhookReceiver: [async ({}, use) => {
+    await (await import('./webhook-receiver.js')).startWebhookReceiver(use);
+  }, { scope: 'worker' }],
+  // The same for every test: worker-scoped, so a test sets up two fixtures (ns, api), not five.
+  target: [async ({}, use) => { await use(loadConfig()); }, { scope: 'worker' }],
+  profile: [async ({ target }, use) => { await use(target.profile); }, { scope: 'worker' }],
   ns: async ({ target }, use, testInfo) => {
     const id = `cc${target.runId}w${testInfo.workerIndex}t${++nsCounter}${randomBytes(2).toString('hex')}`;
     const runTag = `crm-conformance-${target.runId}`;
     let n = 0;
     await use({ id, runTag, tags: [runTag, id], name: (label) => `${id} ${label} ${++n}` });
   },
-  recorder: async ({}, use, testInfo) => {
+  // The client brings its own connection pool (undici): no APIRequestContext per test. Its
+  // recorder keeps the test's exchanges, attached at the end as evidence.
+  api: async ({}, use, testInfo) => {
     const recorder = new Recorder();
-    await use(recorder);
-    await attachEvidence(testInfo, recorder);
-  },
-  // The client brings its own connection pool (undici): no APIRequestContext per test.
-  api: async ({ recorder }, use) => {
     await use(new ApiClient(undefined, recorder));
+    await attachEvidence(testInfo, recorder);
   },
 });
 
@@ -121,7 +152,6 @@ export function rule(ruleId: string, behaviour: string, body: TestBody, options:
   const known = knownFailure(cfg.expectations, title, [r.id, ...(options.also ?? [])]);
   const wrapped = async (fixtures: unknown, testInfo: TestInfo) => {
     if (options.timeout) testInfo.setTimeout(options.timeout);
-    await labelForAllure(r);
     try {
       // Inside one step: Playwright then finds the parent of each expect step at once, instead
       // of scanning every earlier step (quadratic: 5,000 expects cost 6 s of CPU, 1.6 s here).
@@ -174,8 +204,7 @@ const describeExpectation = (e: Expectation) => (e.title !== undefined ? `title 
  */
 function nameTheProblems(err: unknown, fixtures: unknown): string | undefined {
   if (!(err instanceof Error)) return undefined;
-  const f = fixtures as { api?: ApiClient; recorder?: Recorder } | undefined;
-  const recorder = f?.recorder ?? f?.api?.recorder;
+  const recorder = (fixtures as { api?: ApiClient } | undefined)?.api?.recorder;
   if (!recorder) return undefined;
   const troubled = recorder.exchanges.filter((x) => (x.error || x.problem) && !err.message.includes((x.error ?? x.problem)!));
   if (!troubled.length) return undefined;
@@ -193,33 +222,22 @@ async function allureTag(tag: string): Promise<void> {
   try { await allure.tag(tag); } catch { /* allure reporter not active */ }
 }
 
-/**
- * Allure labels of a conformance test: epic = area, feature = endpoint (or spec section),
- * story = rule id, severity from the level, and a link to the rule's spec section. Two runtime
- * messages per test; none when only the minimal reporters run (CRM_REPORTERS=minimal).
- */
-async function labelForAllure(rule: Rule): Promise<void> {
-  if (process.env.CRM_REPORTERS === 'minimal') return;
-  try {
-    await allure.labels(
-      { name: 'epic', value: AREAS[rule.area] },
-      { name: 'feature', value: rule.endpoint ?? rule.section },
-      { name: 'story', value: rule.id },
-      { name: 'severity', value: rule.level === 'MUST' ? 'critical' : rule.level === 'SHOULD' ? 'normal' : 'minor' },
-      { name: 'rule', value: rule.id },
-      { name: 'level', value: rule.level },
-    );
-    await allure.links({ url: `${SPEC_URL}#${sectionAnchor(rule.section)}`, name: `spec § ${rule.section}`, type: 'link' });
-  } catch {
-    /* allure reporter not active */
-  }
-}
-
 /** Extra top-level members a looseObject contract let through (reported as notes). */
 function extraMembers(schema: z.ZodType, value: unknown): string[] {
   const shape = (schema as unknown as { shape?: Record<string, unknown> }).shape;
   if (!shape || !value || typeof value !== 'object' || Array.isArray(value)) return [];
   return Object.keys(value).filter((k) => !(k in shape));
+}
+
+/** Notes (once per test) the extra members a looseObject contract let through. */
+function noteExtraMembers(schema: z.ZodType, value: unknown, label: string): void {
+  const extra = extraMembers(schema, value);
+  if (!extra.length) return;
+  const description = `extra members beyond ${label}: ${extra.join(', ')}`;
+  try {
+    const notes = base.info().annotations;
+    if (!notes.some((a) => a.type === 'note' && a.description === description)) notes.push({ type: 'note', description });
+  } catch { /* outside a test */ }
 }
 
 function formatIssues(issues: z.core.$ZodIssue[]): string {
@@ -235,12 +253,7 @@ export const expect = baseExpect.extend({
     const result = schema.safeParse(value);
     const label = name ?? schema.description ?? 'the contract';
     const where = isResponse(received) ? `\n${describeExchange(received.exchange)}` : '';
-    if (result.success) {
-      const extra = extraMembers(schema, value);
-      if (extra.length && !this.isNot) {
-        try { base.info().annotations.push({ type: 'note', description: `extra members beyond ${label}: ${extra.join(', ')}` }); } catch { /* outside a test */ }
-      }
-    }
+    if (result.success && !this.isNot) noteExtraMembers(schema, value, label);
     return {
       pass: result.success,
       name: 'toMatchContract',
@@ -276,6 +289,32 @@ export const expect = baseExpect.extend({
     };
   },
 });
+
+/*
+ * Quick checks for hot paths. Each `expect` is a reported step (a captured, source-mapped stack,
+ * a message to the runner, a node in every report): a search property makes thousands. Where a
+ * check repeats (every page of every search, every record a helper creates) it is first made
+ * quietly with one of these, and the `expect` runs only when the quick check fails, so the failure
+ * reads exactly as before and `expect` stays the judge. Each quick check passes only when its
+ * `expect` would pass.
+ */
+
+/** Quick form of `toHaveStatus`. */
+export const hasStatus = (res: ApiResponse, expected: number | number[]): boolean => (Array.isArray(expected) ? expected : [expected]).includes(res.status);
+
+/** Quick form of `not.toBeRefused`: a 2xx answer. */
+export const isAccepted = (res: ApiResponse): boolean => res.status >= 200 && res.status < 300;
+
+/** Quick form of `expectJson`. */
+export const isJsonAnswer = (res: ApiResponse): boolean => /^application\/json\b/i.test(res.headers['content-type'] ?? '') && res.isJson;
+
+/** Quick form of `toMatchContract` (a response or a value); notes extra members as the matcher does, once per test. */
+export function conforms(received: unknown, schema: z.ZodType, name?: string): boolean {
+  const value = isResponse(received) ? received.body : received;
+  if (!schema.safeParse(value).success) return false;
+  noteExtraMembers(schema, value, name ?? schema.description ?? 'the contract');
+  return true;
+}
 
 /** Checks the answer is JSON with Content-Type application/json (WIRE-1). */
 export function expectJson(res: ApiResponse): void {

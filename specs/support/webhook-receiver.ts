@@ -434,12 +434,14 @@ export class Hooks {
   }
 }
 
-export const test = base.extend<{ hooks: Hooks }, { webhookReceiver: WebhookReceiver }>({
-  webhookReceiver: [async ({}, use) => {
-    const receiver = await WebhookReceiver.start(loadConfig());
-    await use(receiver);
-    await receiver.close();
-  }, { scope: 'worker' }],
+/** The worker fixture `webhookReceiver` of the base `test` (specs/support/test.ts), loaded when a test asks for it. */
+export async function startWebhookReceiver(use: (r: WebhookReceiver) => Promise<void>): Promise<void> {
+  const receiver = await WebhookReceiver.start(loadConfig());
+  await use(receiver);
+  await receiver.close();
+}
+
+export const test = base.extend<{ hooks: Hooks }>({
   hooks: async ({ webhookReceiver, api, ns }, use, testInfo) => {
     const hooks = new Hooks(webhookReceiver, api, ns);
     await use(hooks);
