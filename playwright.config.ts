@@ -23,6 +23,15 @@ const out = process.env.CRM_REPORT_DIR ?? 'reports';
 
 /** The specs of `POST /opportunities/bulk_create` (spec § Bulk create of Opportunities). */
 const BULK_SPECS = /[\\/]specs[\\/]opportunities[\\/][^\\/]*\.spec\.ts$/;
+/** The specs of the OAuth handshake, in a real browser (spec § Authentication). */
+const OAUTH_SPECS = /[\\/]specs[\\/]oauth[\\/][^\\/]*\.spec\.ts$/;
+/** Workers of the API lane: CRM_WORKERS, default 2 (the cores of a small CI machine). */
+const API_WORKERS = cfg.workers;
+/** The lanes of one worker each, before the API lane. */
+const LANES = [
+  { name: 'bulk', testMatch: BULK_SPECS, workers: 1 },
+  ...(cfg.publicUrl ? [{ name: 'oauth', testMatch: OAUTH_SPECS, workers: 1 }] : []),
+];
 
 // The embedded server's credentials reach it through the environment it inherits, never through
 // `webServer.env`: reporters print the configuration (results.json carries webServer.env).
@@ -38,14 +47,18 @@ export default defineConfig({
   fullyParallel: true,
   forbidOnly: !!process.env.CI,
   retries: 0,
-  // Two workers for the machine's cores, and one for the bulk lane, which mostly waits.
-  workers: process.env.CRM_WORKERS ? Number(process.env.CRM_WORKERS) : 3,
-  // Bulk calls are limited to 3 per second for the whole run (specs/support/rate-limit.ts), so
-  // the bulk specs spend most of their time waiting for their slots. They get a lane of their own:
-  // one worker, listed first so that it starts at once, while the other workers run the rest.
+  // Lanes, each with its own workers (CRM_WORKERS: the workers of the API lane, default 2).
+  // Bulk calls are limited to 3 per second for the whole run (specs/support/rate-limit.ts): the
+  // bulk specs mostly wait for their slots, in a lane of one worker, listed first so that it
+  // starts at once while the API lane runs everything else. A lane runs its files in
+  // alphabetical order: the bulk lane starts with the burst tests (bulk.burst.optional.spec.ts),
+  // whose exclusive windows then end before the API lane needs bulk slots. With CRM_PUBLIC_URL
+  // the OAuth specs get a lane of one worker too: the target reaches one callback receiver, on
+  // one port. (Every further lane costs a worker process: about a second of CPU.)
+  workers: API_WORKERS + LANES.length,
   projects: [
-    { name: 'bulk', testMatch: BULK_SPECS, workers: 1 },
-    { name: 'api', testIgnore: BULK_SPECS },
+    ...LANES,
+    { name: 'api', testIgnore: LANES.map((l) => l.testMatch), workers: API_WORKERS },
   ],
   timeout: 30_000,
   expect: { timeout: 5_000 },

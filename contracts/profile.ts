@@ -50,11 +50,17 @@ export const TargetProfile = z.object({
     project_statuses: z.array(option).default([]),
     /** Contact type ids and names of the account (for `contact_type_id`, e.g. of the Person a lead conversion creates). */
     contact_types: z.array(option).default([]),
+    /**
+     * Opportunities that tests may relate records to (tasks, files), instead of creating their
+     * own: creating one takes a bulk call, and bulk calls are limited to 3 per second. Optional;
+     * without them the tests create what they need.
+     */
+    opportunities: z.array(z.object({ id: identifier })).default([]),
     /** A record with a relationship that may be removed, when the target cannot create one. */
     relationship: z.object({
       entity: z.string(), entity_id: identifier, resource: z.object({ id: identifier, type: z.string() }),
     }).optional(),
-  }).default({ users: [], custom_fields: {}, project_statuses: [], contact_types: [] }),
+  }).default({ users: [], custom_fields: {}, project_statuses: [], contact_types: [], opportunities: [] }),
   capabilities: z.object({
     /** Heavy specs (100,001-record cap) are allowed on this target. */
     heavy: z.boolean().default(false),

@@ -1,7 +1,7 @@
 /** Target configuration: bad values stop the run with a message naming the variable; writes to a remote target need an opt-in. */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { ConfigError, loadConfig } from '../specs/support/config.js';
+import { ConfigError, loadConfig, refuseRecording } from '../specs/support/config.js';
 import { runPlaywright } from './helpers.js';
 
 const base = { CRM_BASE_URL: 'http://127.0.0.1:1', CRM_ACCESS_TOKEN: 't0ken-value', CRM_USER_EMAIL: 'a@b.example' };
@@ -16,6 +16,8 @@ const cases: { description: string; env: Record<string, string>; error: RegExp }
   { description: 'a zero run count', env: { ...base, CRM_FC_RUNS: '0' }, error: /CRM_FC_RUNS.*at least 1/ },
   { description: 'a non-integer seed', env: { ...base, CRM_FC_SEED: '1.5' }, error: /CRM_FC_SEED="1.5"/ },
   { description: 'a flag that is not 0/1', env: { ...base, CRM_HEAVY: 'yes' }, error: /CRM_HEAVY="yes"/ },
+  { description: 'a worker count that is not a number', env: { ...base, CRM_WORKERS: 'abc' }, error: /CRM_WORKERS="abc": must be a whole number/ },
+  { description: 'zero workers', env: { ...base, CRM_WORKERS: '0' }, error: /CRM_WORKERS.*from 1 to 64/ },
   { description: 'an e-mail that is not one', env: { ...base, CRM_USER_EMAIL: 'nobody' }, error: /CRM_USER_EMAIL="nobody": must be an e-mail/ },
   { description: 'a missing profile file', env: { ...base, CRM_PROFILE: '/nonexistent/profile.json' }, error: /CRM_PROFILE: file not found/ },
   { description: 'a remote target without CRM_ALLOW_WRITES', env: { ...base, CRM_BASE_URL: 'https://crm.example.com' }, error: /not a loopback address and CRM_ALLOW_WRITES is not set/ },
@@ -57,4 +59,11 @@ test('npx playwright test against a remote target without the opt-in stops with 
   const res = await runPlaywright([], { CRM_BASE_URL: 'https://crm.example.com', CRM_ACCESS_TOKEN: 'x1234', CRM_USER_EMAIL: 'a@b.example' }, 60_000);
   assert.equal(res.code, 2);
   assert.match(res.stderr + res.stdout, /CRM_ALLOW_WRITES/);
+});
+
+test('a command line that turns traces on stops the run; --trace off and no --trace are accepted', () => {
+  for (const argv of [['test', '--trace', 'on'], ['test', '--trace=retain-on-failure'], ['test', '--trace', 'on-first-retry']]) {
+    assert.throws(() => refuseRecording(argv), (e: unknown) => e instanceof ConfigError && /traces would record credentials/.test(e.message), argv.join(' '));
+  }
+  for (const argv of [['test'], ['test', '--trace', 'off'], ['test', '--trace=off', '--grep', 'on']]) assert.doesNotThrow(() => refuseRecording(argv), argv.join(' '));
 });

@@ -96,6 +96,12 @@ export const opportunities: AreaModule = {
     { name: 'bulk-rate-limit-stuck', rules: ['BULK-10'], description: 'after a burst the bulk interface refuses every request for 20 seconds' },
     { name: 'bulk-fields-dropped', rules: ['BULK-11'], description: 'details, tags and monetary_value of an entry are not stored' },
   ],
+  // The profile's fixture opportunities (reference/profile.json): records to relate tasks and files to.
+  seed(app) {
+    const store = app.store.collection<Rec>(C.opportunities);
+    store.insert({ ...makeOpportunity(app, { name: 'Seeded Opportunity A' }), id: 601 });
+    store.insert({ ...makeOpportunity(app, { name: 'Seeded Opportunity B' }), id: 602 });
+  },
   api(router, app) {
     const store = app.store.collection<Rec>(C.opportunities);
     const pipelines = app.store.collection<PipelineRecord>('pipelines');

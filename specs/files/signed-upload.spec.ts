@@ -25,8 +25,8 @@ test(...rule('FILE-1', 'the signed upload answer for a Company has url, method P
 }));
 
 for (const entityType of FILE_ENTITY_TYPES) {
-  test(...rule('FILE-2', `a signed upload for ${entityType} is answered with the instructions`, async ({ api, ns }) => {
-    const id = await recordOf(api, ns, entityType);
+  test(...rule('FILE-2', `a signed upload for ${entityType} is answered with the instructions`, async ({ api, ns, profile }) => {
+    const id = await recordOf(api, ns, entityType, profile);
     const res = await getSignedUpload(api, entityType, id);
     expect(res).toHaveStatus(200);
     expect(res).toMatchContract(SignedUpload);

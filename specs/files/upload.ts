@@ -8,7 +8,7 @@
  * because `sample_curl` repeats them under a member name the redaction does not know.
  */
 import { FormData, fetch } from 'undici';
-import type { Pipeline, SignedUpload } from '../../contracts/index.js';
+import type { Pipeline, SignedUpload, TargetProfile } from '../../contracts/index.js';
 import type { ApiClient, ApiResponse, Exchange } from '../support/api.js';
 import { addSecret } from '../support/config.js';
 import { REDACTED, redactHeaders, redactText, redactValue } from '../support/redact.js';
@@ -101,10 +101,10 @@ export const smallFile = (ns: Namespace) => ({ name: `${ns.id}.txt`, type: 'text
 
 /**
  * Creates a record of `entityType` through the spec's own endpoints (people, companies and
- * projects create; lead upsert with a new name; a one-entry opportunity bulk create) and
- * returns its id. Records carry the test's tags.
+ * projects create; lead upsert with a new name; a one-entry opportunity bulk create, unless the
+ * profile lists a fixture opportunity) and returns its id. Records carry the test's tags.
  */
-export async function recordOf(api: ApiClient, ns: Namespace, entityType: FileEntityType): Promise<unknown> {
+export async function recordOf(api: ApiClient, ns: Namespace, entityType: FileEntityType, profile?: TargetProfile): Promise<unknown> {
   switch (entityType) {
     case 'people':
       return (await createPerson(api, ns)).id;
@@ -122,6 +122,9 @@ export async function recordOf(api: ApiClient, ns: Namespace, entityType: FileEn
       return res.body.id;
     }
     case 'opportunities': {
+      // A fixture opportunity of the profile when there is one: a new one takes a bulk call.
+      const fixture = profile?.fixtures.opportunities[0];
+      if (fixture) return fixture.id;
       const pipelines = await api.get<Pipeline[]>('/pipelines');
       expect(pipelines).toHaveStatus(200);
       const pipeline = (Array.isArray(pipelines.body) ? pipelines.body : []).find((p) => p.type === 'opportunity');

@@ -5,7 +5,7 @@
  * create); projects through `POST /projects`, opportunities through the bulk create.
  */
 import { Task } from '../../contracts/index.js';
-import { createInOrder, createOpportunities, createProject, createTask, expectSameRecords, idsOf, inNs, needTaskCreate, search } from '../support/search.js';
+import { createInOrder, opportunitiesToRelate, createProject, createTask, expectSameRecords, idsOf, inNs, needTaskCreate, search } from '../support/search.js';
 import { expect, rule, test } from '../support/test.js';
 
 const DAY = 86_400;
@@ -26,8 +26,8 @@ test(...rule('TSEARCH-1', 'a task search without sort_by sorts by due_date, asce
 
 test(...rule('TSEARCH-3', 'opportunity_ids selects the tasks related to those opportunities', async ({ api, ns, profile }) => {
   needTaskCreate(profile);
-  const [o1, o2] = await createOpportunities(api, ns, 2);
-  test.skip(!o1 || !o2, 'POST /opportunities/bulk_create did not create an Opportunity to relate tasks to');
+  const [o1, o2] = await opportunitiesToRelate(api, ns, profile, 2);
+  test.skip(!o1 || !o2, 'the profile lists no fixture opportunities and POST /opportunities/bulk_create did not create an Opportunity to relate tasks to');
   const project = await createProject(api, ns);
   const [to1, to2, , , to1b] = await createInOrder('tasks', api, ns, profile, [
     { related_resource: { id: o1!.id, type: 'opportunity' } },

@@ -48,6 +48,7 @@ const Env = z.object({
   CRM_FC_SEED: z.string().regex(/^-?\d+$/, 'must be an integer seed').transform(Number).optional(),
   CRM_FC_RUNS: positiveInt.refine((n) => n >= 1, 'must be at least 1').optional(),
   CRM_HEAVY: flag.optional(),
+  CRM_WORKERS: positiveInt.refine((n) => n >= 1 && n <= 64, 'must be a number of workers from 1 to 64').optional(),
   CRM_STRICT: flag.optional(),
   CRM_RUN_ID: z.string().regex(/^[a-z0-9]{4,16}$/, 'must be 4-16 lower-case letters and digits').optional(),
   CRM_EMBEDDED: flag.optional(),
@@ -91,6 +92,8 @@ export interface TargetConfig {
   allowWrites: boolean;
   fc: { seed?: number; runs: number };
   heavy: boolean;
+  /** Workers of the API lane (CRM_WORKERS, default 2); the bulk and OAuth lanes have one each. */
+  workers: number;
   /** SHOULD failures fail the run instead of warning. */
   strict: boolean;
   /** Short id of this run: every created record carries the tag `crm-conformance-<runId>`. */
@@ -252,6 +255,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): TargetConfig {
     allowWrites,
     fc: { seed: e.CRM_FC_SEED, runs: e.CRM_FC_RUNS ?? 100 },
     heavy: (e.CRM_HEAVY ?? false) || profile.capabilities.heavy,
+    workers: e.CRM_WORKERS ?? 2,
     strict: e.CRM_STRICT ?? false,
     runId: e.CRM_RUN_ID ?? 'local',
     secrets: [e.CRM_ACCESS_TOKEN, e.CRM_BEARER_TOKEN, e.CRM_CLIENT_SECRET, e.CRM_LOGIN_PASSWORD].filter((s): s is string => !!s),

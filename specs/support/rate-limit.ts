@@ -14,10 +14,11 @@
  * target across a network, 100 ms for one on loopback, where only
  * event-loop delays on a busy machine remain).
  *
- * The MAY-level burst test takes an exclusive window (`POST /reserve`): it starts once the last
- * granted slots have left the target's window, nobody else gets a slot until it releases the
- * window (plus one more window, so the target's count is clean again), so the burst neither
- * disturbs the other bulk tests nor is disturbed by them.
+ * The burst tests (MAY/SHOULD) take an exclusive window (`POST /reserve`): it starts when a slot
+ * would (the target then accepts one more request), and nobody else gets a slot until it is
+ * released, so the burst neither disturbs the other bulk tests nor is disturbed by them. After
+ * the release slots resume one window later, or at once when the burst test saw the target
+ * accept a request a whole window after the burst (its count then holds that request only).
  *
  * Without a coordinator (a worker started some other way) the schedule is kept in-process: it
  * then limits each worker, not the run; the other bulk tests still honour 429 answers.
@@ -44,6 +45,9 @@ const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, Math.max(0,
 /** An answer of the schedule: a time to go at, or (during someone's reservation) a time to ask again. */
 export type Grant = { at: number; token?: string } | { retryAt: number };
 
+/** What a burst test saw before releasing its window (see BulkSchedule.release). */
+export interface Quiet { acceptedSentAt: number; burstEndedAt: number }
+
 /** How often a waiting worker asks again while a reservation is active. */
 const RETRY_MS = 200;
 
@@ -64,38 +68,54 @@ export class BulkSchedule {
   /** The next slot (recorded as granted), or when to ask again while a reservation is active. */
   slot(now = Date.now()): Grant {
     if (this.active(now)) return { retryAt: Math.min(this.reservation!.until, now + RETRY_MS) };
-    const span = WINDOW_MS + this.marginMs;
-    const last = this.grants[this.grants.length - 1] ?? 0;
-    const third = this.grants.length >= PER_WINDOW ? this.grants[this.grants.length - PER_WINDOW] + span : 0;
-    const t = Math.max(now, this.blockedUntil, last, third);
+    const t = this.nextFree(now);
     this.grants.push(t);
     if (this.grants.length > PER_WINDOW) this.grants.splice(0, this.grants.length - PER_WINDOW);
     return { at: t };
   }
 
+  /** When the next slot would be granted (nothing recorded). */
+  private nextFree(now: number): number {
+    const span = WINDOW_MS + this.marginMs;
+    const last = this.grants[this.grants.length - 1] ?? 0;
+    const third = this.grants.length >= PER_WINDOW ? this.grants[this.grants.length - PER_WINDOW] + span : 0;
+    return Math.max(now, this.blockedUntil, last, third);
+  }
+
   /**
-   * An exclusive window of `ms`: it starts when every granted slot has left the target's window;
-   * no slot is granted until it ends or is released. While another reservation is active: when
-   * to ask again.
+   * An exclusive window of `ms`: it starts when the next slot would (the target accepts one more
+   * request then); no slot is granted until it ends or is released. While another reservation
+   * is active: when to ask again.
    */
   reserve(ms: number, now = Date.now()): Grant {
     if (this.active(now)) return { retryAt: Math.min(this.reservation!.until, now + RETRY_MS) };
-    const span = WINDOW_MS + this.marginMs;
-    const last = this.grants[this.grants.length - 1];
-    const start = Math.max(now, this.blockedUntil, last === undefined ? 0 : last + span);
+    const start = this.nextFree(now);
     const token = `r${++this.seq}`;
     this.reservation = { token, until: start + ms };
-    // After the reservation a whole window passes before the next slot: the target forgets the burst.
-    this.blockedUntil = start + ms + span;
-    this.grants = [];
+    // Unless released earlier, a whole window passes after the reservation before the next slot.
+    this.blockedUntil = start + ms + WINDOW_MS + this.marginMs;
     return { at: start, token };
   }
 
-  /** Ends a reservation early: slots resume one window later. */
-  release(token: string, now = Date.now()): void {
+  /**
+   * Ends a reservation. Slots resume one window later (the target may still count the burst), or
+   * at once when `quiet` says the holder's last request, sent at `acceptedSentAt`, a whole window
+   * after its burst's last answer (`burstEndedAt`), was accepted: the target then counts that
+   * request only (recorded as a slot granted now, which is later than it arrived). Both times are
+   * the client's: the burst arrived before its answers, the request after it was sent, so their
+   * distance at the target is at least as long, whatever the network adds.
+   */
+  release(token: string, now = Date.now(), quiet?: Quiet): void {
     if (this.reservation?.token !== token) return;
     this.reservation = undefined;
-    this.blockedUntil = Math.min(this.blockedUntil, now + WINDOW_MS + this.marginMs);
+    const span = WINDOW_MS + this.marginMs;
+    if (quiet && quiet.acceptedSentAt - quiet.burstEndedAt >= WINDOW_MS && quiet.acceptedSentAt <= now) {
+      this.grants = [now];
+      this.blockedUntil = 0;
+    } else {
+      this.grants = [];
+      this.blockedUntil = Math.min(this.blockedUntil, now + span);
+    }
   }
 }
 
@@ -111,7 +131,9 @@ export async function startBulkCoordinator(marginMs = MARGIN_MS): Promise<{ url:
     if (req.method === 'POST' && url.pathname === '/slot') body = wire(schedule.slot(now));
     else if (req.method === 'POST' && url.pathname === '/reserve') body = wire(schedule.reserve(Math.min(Number(url.searchParams.get('ms')) || 0, 30_000), now));
     else if (req.method === 'POST' && url.pathname === '/release') {
-      schedule.release(url.searchParams.get('token') ?? '', now);
+      const sent = Number(url.searchParams.get('acceptedSentAt'));
+      const ended = Number(url.searchParams.get('burstEndedAt'));
+      schedule.release(url.searchParams.get('token') ?? '', now, sent && ended ? { acceptedSentAt: sent, burstEndedAt: ended } : undefined);
       body = { released: true };
     }
     req.resume();
@@ -159,13 +181,14 @@ export async function acquireBulkSlot(): Promise<void> {
  * Takes an exclusive window of `ms` for a burst (no other bulk call of the run is sent meanwhile);
  * resolves when the window starts. Release it as soon as the burst and its aftermath are done.
  */
-export async function reserveBulkWindow(ms: number): Promise<{ release(): Promise<void> }> {
+export async function reserveBulkWindow(ms: number): Promise<{ release(quiet?: Quiet): Promise<void> }> {
   const token = (await granted('reserve', ms)) ?? '';
   const base = process.env[COORDINATOR_ENV];
   return {
-    release: async () => {
-      if (base) await fetch(`${base}/release?token=${encodeURIComponent(token)}`, { method: 'POST' }).then((r) => r.body?.cancel());
-      else local?.release(token);
+    release: async (quiet) => {
+      const q = new URLSearchParams({ token, ...(quiet ? { acceptedSentAt: String(quiet.acceptedSentAt), burstEndedAt: String(quiet.burstEndedAt) } : {}) });
+      if (base) await fetch(`${base}/release?${q.toString()}`, { method: 'POST' }).then((r) => r.body?.cancel());
+      else local?.release(token, Date.now(), quiet);
     },
   };
 }

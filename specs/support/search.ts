@@ -145,9 +145,15 @@ export async function createOpportunities(api: ApiClient, ns: Namespace, count: 
   });
 }
 
-/** Creates an Opportunity through the spec's bulk create; undefined when the target refuses. */
-export async function createOpportunity(api: ApiClient, ns: Namespace): Promise<Rec | undefined> {
-  return (await createOpportunities(api, ns, 1))[0];
+/**
+ * `count` Opportunities to relate records to: the profile's fixture opportunities when it lists
+ * enough (relating a namespaced record to a shared opportunity changes nothing another test
+ * reads), else new ones from one bulk call; undefined for each one the target did not create.
+ */
+export async function opportunitiesToRelate(api: ApiClient, ns: Namespace, profile: TargetProfile, count: number): Promise<({ id: string | number } | undefined)[]> {
+  const fixtures = profile.fixtures.opportunities;
+  if (fixtures.length >= count) return fixtures.slice(0, count);
+  return createOpportunities(api, ns, count);
 }
 
 /** Creates a Company through the spec's POST /companies; undefined when the target refuses. */
@@ -251,7 +257,7 @@ export async function buildWorld(kind: Kind, api: ApiClient, ns: Namespace, prof
     relatables = companies.map((c) => ({ id: c.id, type: 'company' }));
   } else {
     relatables = (await Promise.all([createProject(api, ns), createProject(api, ns)])).map((p) => ({ id: p.id, type: 'project' }));
-    const opp = await createOpportunity(api, ns);
+    const [opp] = await opportunitiesToRelate(api, ns, profile, 1);
     if (opp) opportunities = [{ id: opp.id, type: 'opportunity' }];
   }
   return {
