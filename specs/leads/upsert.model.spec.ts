@@ -51,7 +51,7 @@ test(...rule('UPSERT-3', 'a model of upsert and convert predicts every answer: c
     });
     await fc.asyncModelRun(setup, commands);
   });
-  await checkProperty(testInfo, property, { numRuns: scaledRuns(target.fc.runs, 10, 3), timeLimitMs: 100_000, label: 'upsert/convert model' });
+  await checkProperty(testInfo, property, { numRuns: target.fc.runs, timeLimitMs: 100_000, label: 'upsert/convert model' });
 }, {
   also: ['UPSERT-2', 'UPSERT-4', 'UPSERT-5', 'UPSERT-6', 'UPSERT-7', 'UPSERT-8', ...(withRef ? ['UPSERT-9'] : []), 'UPSERT-12', 'UPSERT-13', 'CONVERT-2', 'CONVERT-14', 'CONVERT-15'],
   timeout: 150_000,

@@ -62,11 +62,33 @@ export interface SendOptions {
 }
 
 const MAX_RECORDED_BODY = 8_000;
+/** Exchanges of a test kept whole; older ones keep their request line, status and problem only. */
+export const FULL_EXCHANGES = 100;
 
-/** Exchanges and created records of one test. */
+/**
+ * Exchanges and created records of one test. A property test sends thousands of requests: the
+ * last {@link FULL_EXCHANGES} keep their headers, bodies and replay line (what a failure shows),
+ * the earlier ones are slimmed to method, URL, status, duration and problem, so that the count,
+ * the statuses and every problem stay while the evidence files stay small.
+ */
 export class Recorder {
   readonly exchanges: Exchange[] = [];
   readonly created: { path: string; id: unknown }[] = [];
+  private slimmed = 0;
+
+  /** Slims the exchanges that have fallen out of the last FULL_EXCHANGES (after each answer). */
+  settle(): void {
+    const keepFrom = this.exchanges.length - FULL_EXCHANGES;
+    for (; this.slimmed < keepFrom; this.slimmed++) {
+      const x = this.exchanges[this.slimmed];
+      if (x.error || x.problem) continue;
+      x.requestHeaders = {};
+      x.responseHeaders = {};
+      delete x.requestBody;
+      delete x.responseBody;
+      x.curl = '';
+    }
+  }
 }
 
 function clip(value: unknown): unknown {
@@ -340,7 +362,8 @@ export class ApiClient {
     }
     exchange.status = status;
     exchange.responseHeaders = redactHeaders(headers);
-    exchange.responseBody = clip(redactValue(body));
+    exchange.responseBody = clip(redactValue(body, isJson ? text : undefined));
+    this.recorder.settle();
     exchange.durationMs = Date.now() - started;
     if (status >= 200 && status < 300 && ['POST', 'PUT'].includes(o.method) && !/search|activities$|token|authorize/.test(o.path)) {
       for (const item of Array.isArray(body) ? body : [body]) {

@@ -12,11 +12,14 @@ const SECRET_KEYS = /^(access_token|refresh_token|client_secret|code|password|se
 
 export function redactText(text: string, extra: string[] = []): string {
   let out = text;
-  for (const s of [...loadConfig().secrets, ...extra]) {
-    if (s && s.length >= 4) out = out.split(s).join(REDACTED);
+  for (const s of extra.length ? [...loadConfig().secrets, ...extra] : loadConfig().secrets) {
+    if (s && s.length >= 4 && out.includes(s)) out = out.split(s).join(REDACTED);
   }
   return out;
 }
+
+/** Member names whose values are secret, as they appear in JSON text. */
+const SECRET_KEY_IN_JSON = /"(access_token|refresh_token|client_secret|code|password|secret_token|security_token|signature|policy)"\s*:/i;
 
 export function redactHeaders(headers: Record<string, string>): Record<string, string> {
   const out: Record<string, string> = {};
@@ -27,8 +30,14 @@ export function redactHeaders(headers: Record<string, string>): Record<string, s
   return out;
 }
 
-/** Redacts a JSON-like value: secret member names and every known secret string. */
-export function redactValue<T>(value: T): T {
+/**
+ * Redacts a JSON-like value: secret member names and every known secret string. `json`, the
+ * value's JSON text when the caller has it (an answer's body), makes the common case cheap: a
+ * text with no secret and no secret member name is returned as is, without a walk.
+ */
+export function redactValue<T>(value: T, json?: string): T {
+  // (Escaped member names, \\u…, always take the walk.)
+  if (json !== undefined && !json.includes('\\u') && redactText(json) === json && !SECRET_KEY_IN_JSON.test(json)) return value;
   const walk = (v: unknown, key?: string): unknown => {
     if (key && SECRET_KEYS.test(key) && typeof v === 'string') return REDACTED;
     if (typeof v === 'string') return redactText(v);

@@ -100,7 +100,7 @@ async function attachEvidence(testInfo: TestInfo, recorder: Recorder): Promise<v
     await testInfo.attach('exchanges.json', { path: file, contentType: 'application/json' });
     const failed = testInfo.status !== testInfo.expectedStatus || testInfo.annotations.some((a) => a.type === 'warning' || a.type === 'expected-failure');
     if (failed) {
-      const lines = ['#!/bin/sh', '# Replays the requests of this test; export the CRM_* variables first.', ...recorder.exchanges.map((x) => x.curl)];
+      const lines = ['#!/bin/sh', '# Replays the requests of this test; export the CRM_* variables first.', ...recorder.exchanges.map((x) => x.curl).filter(Boolean)];
       await testInfo.attach('replay.sh', { body: lines.join('\n') + '\n', contentType: 'text/x-shellscript' });
     }
   }
