@@ -27,9 +27,12 @@ const BULK_SPECS = /[\\/]specs[\\/]opportunities[\\/][^\\/]*\.spec\.ts$/;
 const OAUTH_SPECS = /[\\/]specs[\\/]oauth[\\/][^\\/]*\.spec\.ts$/;
 /** Workers of the API lane: CRM_WORKERS, default 2 (the cores of a small CI machine). */
 const API_WORKERS = cfg.workers;
+/** The property-based specs with the most requests (spec § Projects, § Tasks, § Lead upsert). */
+const PROPERTY_SPECS = [/[\\/]specs[\\/]search[\\/][^\\/]*\.property\.spec\.ts$/, /[\\/]specs[\\/]leads[\\/]upsert\.model\.spec\.ts$/];
 /** The lanes of one worker each, before the API lane. */
 const LANES = [
   { name: 'bulk', testMatch: BULK_SPECS, workers: 1 },
+  { name: 'properties', testMatch: PROPERTY_SPECS, workers: 1 },
   ...(cfg.publicUrl ? [{ name: 'oauth', testMatch: OAUTH_SPECS, workers: 1 }] : []),
 ];
 
@@ -44,21 +47,25 @@ export default defineConfig({
   testMatch: '**/*.spec.ts',
   // Parallel runs with their own CRM_REPORT_DIR keep their own test-results (Playwright empties it at start).
   outputDir: process.env.CRM_REPORT_DIR ? `${out}/test-results` : 'test-results',
-  fullyParallel: true,
+  // A spec file is one job of a worker (its tests run in order, each in its own namespace): some
+  // 50 jobs to hand out instead of 341. The two search property files let their tests run apart.
+  fullyParallel: false,
   forbidOnly: !!process.env.CI,
   retries: 0,
-  // Lanes, each with its own workers (CRM_WORKERS: the workers of the API lane, default 2).
-  // Bulk calls are limited to 3 per second for the whole run (specs/support/rate-limit.ts): the
-  // bulk specs mostly wait for their slots, in a lane of one worker, listed first so that it
-  // starts at once while the API lane runs everything else. A lane runs its files in
-  // alphabetical order: the bulk lane starts with the burst tests (bulk.burst.optional.spec.ts),
-  // whose exclusive windows then end before the API lane needs bulk slots. With CRM_PUBLIC_URL
-  // the OAuth specs get a lane of one worker too: the target reaches one callback receiver, on
-  // one port. (Every further lane costs a worker process: about a second of CPU.)
+  // Lanes, each with its own workers (CRM_WORKERS: the workers of the API lane, default 2), all
+  // started at once. The lanes of one worker are listed first, and a lane runs its files in
+  // alphabetical order:
+  // - bulk: bulk calls are limited to 3 per second for the whole run (specs/support/rate-limit.ts),
+  //   so the bulk specs mostly wait for their slots. The burst tests come first
+  //   (bulk.burst.optional.spec.ts): their exclusive windows end before the API lane needs slots.
+  // - properties: the property-based specs with thousands of requests, started first rather than
+  //   left for the end of the run.
+  // - oauth, only with CRM_PUBLIC_URL: the target reaches one callback receiver, on one port.
+  // Every lane costs a worker process (about a second of CPU).
   workers: API_WORKERS + LANES.length,
   projects: [
     ...LANES,
-    { name: 'api', testIgnore: LANES.map((l) => l.testMatch), workers: API_WORKERS },
+    { name: 'api', testIgnore: LANES.flatMap((l) => l.testMatch), workers: API_WORKERS },
   ],
   timeout: 30_000,
   expect: { timeout: 5_000 },

@@ -57,7 +57,7 @@ interface Timeline {
 }
 
 /** From Playwright's results.json: when tests ran, on how many worker processes, how busy the slots were. */
-function timeline(resultsJson: string, slots: number): Timeline | undefined {
+function timeline(resultsJson: string): Timeline | undefined {
   if (!existsSync(resultsJson)) return undefined;
   const runs: { start: number; end: number; worker: number }[] = [];
   const walk = (suite: { specs?: { tests: { results: { startTime: string; duration: number; workerIndex: number }[] }[] }[]; suites?: unknown[] }) => {
@@ -67,8 +67,12 @@ function timeline(resultsJson: string, slots: number): Timeline | undefined {
     }
     for (const s of (suite.suites ?? []) as (typeof suite)[]) walk(s);
   };
+  // Worker slots of the run: the API lane's workers and one for each other lane (playwright.config.ts).
+  let slots = 1;
   try {
-    for (const s of JSON.parse(readFileSync(resultsJson, 'utf8')).suites ?? []) walk(s);
+    const json = JSON.parse(readFileSync(resultsJson, 'utf8'));
+    slots = json.config?.metadata?.actualWorkers ?? json.config?.workers ?? 1;
+    for (const s of json.suites ?? []) walk(s);
   } catch { return undefined; }
   if (!runs.length) return undefined;
   const first = Math.min(...runs.map((r) => r.start));
@@ -94,8 +98,7 @@ async function runOnce(n: number, env: Record<string, string>, args: string[]): 
     a.requests += o.requests ?? 0;
   }
   const requests = outcomes.reduce((s, o) => s + (o.requests ?? 0), 0);
-  const slots = Number(env.CRM_WORKERS ?? 2);
-  const tl = timeline(resolve(ROOT, dir, 'results.json'), slots);
+  const tl = timeline(resolve(ROOT, dir, 'results.json'));
   const failed = outcomes.filter((o) => o.status !== 'skipped' && o.status !== o.expectedStatus).length;
   return {
     run: n,

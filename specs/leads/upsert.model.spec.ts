@@ -5,8 +5,8 @@
  * the model's prediction: create, update, 422 with the ids, 422 without ids (the "crowd": 31
  * Leads of one name, seeded once per test so that every run can hit it cheaply), convert.
  *
- * Runs: this property sends up to 25 requests per run (plus shrinking), so it runs
- * `target.fc.runs / 10` times (at least 3; 10 with the default 100). A failure attaches
+ * Runs: this property sends up to 25 requests per run (plus shrinking); it runs
+ * `target.fc.runs / 2` times (150 sequences with the default 300). A failure attaches
  * `counterexample.txt` (seed, path, the command sequence); replay with CRM_FC_SEED=<seed>.
  */
 import fc from 'fast-check';
@@ -51,7 +51,7 @@ test(...rule('UPSERT-3', 'a model of upsert and convert predicts every answer: c
     });
     await fc.asyncModelRun(setup, commands);
   });
-  await checkProperty(testInfo, property, { numRuns: target.fc.runs, timeLimitMs: 100_000, label: 'upsert/convert model' });
+  await checkProperty(testInfo, property, { numRuns: scaledRuns(target.fc.runs, 2, 3), timeLimitMs: 100_000, label: 'upsert/convert model' });
 }, {
   also: ['UPSERT-2', 'UPSERT-4', 'UPSERT-5', 'UPSERT-6', 'UPSERT-7', 'UPSERT-8', ...(withRef ? ['UPSERT-9'] : []), 'UPSERT-12', 'UPSERT-13', 'CONVERT-2', 'CONVERT-14', 'CONVERT-15'],
   timeout: 150_000,

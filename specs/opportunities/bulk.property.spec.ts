@@ -6,8 +6,8 @@
  * per entry in request order.
  *
  * Runs: each run is one bulk call and bulk calls are limited to 3 per second for the whole run,
- * so this property runs `target.fc.runs / 12` times (at least 5; 9 with the default 100): with
- * up to 10 entries a run, that is still some 45 entries of every kind, in 9 seconds of the run's
+ * so this property runs `target.fc.runs / 36` times (at least 5; 9 with the default 300): with
+ * up to 10 entries a run, that is still some 45 entries of every kind, in 3 seconds of the run's
  * bulk budget.
  * A failure attaches `counterexample.txt`; replay with CRM_FC_SEED=<seed>.
  */
@@ -26,5 +26,5 @@ test(...rule('BULK-3', 'random mixes of 0..10 valid and defective entries get 20
     const problems = bulkAnswerProblems(sent, templates, res);
     if (problems.length) throw new Error(`${problems.join('\n')}\nentries: ${templates.map(describeTemplate).join(', ')}\n${describeExchange(res.exchange)}`);
   });
-  await checkProperty(testInfo, property, { numRuns: scaledRuns(target.fc.runs, 12, 5), timeLimitMs: 90_000, label: 'bulk create mixes' });
+  await checkProperty(testInfo, property, { numRuns: scaledRuns(target.fc.runs, 36, 5), timeLimitMs: 90_000, label: 'bulk create mixes' });
 }, { also: ['BULK-4', 'BULK-5'], timeout: 150_000 }));

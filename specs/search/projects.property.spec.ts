@@ -8,6 +8,9 @@
 import { criteriaProperty, orderProperty } from '../support/search.js';
 import { rule, test } from '../support/test.js';
 
+// The two properties are independent and the longest tests of the run: they may run side by side.
+test.describe.configure({ mode: 'parallel' });
+
 test(...rule('SEARCH-5', 'property: random project criteria, combined with AND, select what the model of the spec selects', async ({ api, ns, profile, target }, testInfo) => {
   await criteriaProperty('projects', { api, ns, profile, target }, testInfo);
 }, { timeout: 240_000 }));

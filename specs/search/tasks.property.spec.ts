@@ -1,6 +1,6 @@
 /**
  * spec § Endpoints → Tasks (`POST /tasks/search`), § Limits: property-based. A random task set
- * (related to fresh projects, and to an opportunity when the bulk create gives one) is created
+ * (related to fresh projects, and to an opportunity: a fixture of the profile, or a new one) is created
  * in a fresh namespace through the profile's task-create extension; random filters run against
  * it and the answers are compared with the model of the spec (generators/search-model.ts).
  * A counterexample also counts against the rules of its criteria (annotated when it fails).
@@ -8,6 +8,9 @@
  */
 import { criteriaProperty, needTaskCreate, orderProperty } from '../support/search.js';
 import { rule, test } from '../support/test.js';
+
+// The two properties are independent and the longest tests of the run: they may run side by side.
+test.describe.configure({ mode: 'parallel' });
 
 test(...rule('SEARCH-5', 'property: random task criteria, combined with AND, select what the model of the spec selects', async ({ api, ns, profile, target }, testInfo) => {
   needTaskCreate(profile);

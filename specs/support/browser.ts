@@ -215,12 +215,7 @@ export const test = base.extend<OAuthFixtures>({
     const run = async (url: string, options: FlowOptions = {}) => {
       const flow = { email: o.loginEmail!, password: options.password ?? o.loginPassword!, ...options };
       if (!options.inSession) return drive(await ownPage(), receiver, screens, url, flow);
-      const page = await (await sessionContext(browser)).newPage();
-      try {
-        return await drive(page, receiver, screens, url, flow);
-      } finally {
-        await closePage(page);
-      }
+      return drive(await sessionPage(browser), receiver, screens, url, flow);
     };
     const made = (what: 'page' | 'context') => {
       if (!own) throw new Error(`oauth.${what} is created by the first oauth.run (or oauth.obtainCode without inSession)`);
@@ -283,15 +278,22 @@ async function closePage(page: Page): Promise<void> {
 
 const newContext = (browser: Browser) => browser.newContext({ ignoreHTTPSErrors: true, acceptDownloads: false, serviceWorkers: 'block' });
 
-/** The worker's session: one browser context per browser, shared by the tests that only need a code. */
-const sessions = new WeakMap<Browser, Promise<BrowserContext>>();
-function sessionContext(browser: Browser): Promise<BrowserContext> {
+/**
+ * The worker's session: one browser context and one page per browser, shared by the tests that
+ * judge the request, the consent or the callback rather than the login. Each flow navigates the
+ * same page (a new page per flow cost a renderer process each); a page that was closed or
+ * crashed is replaced.
+ */
+const sessions = new WeakMap<Browser, Promise<{ context: BrowserContext; page: Page }>>();
+async function sessionPage(browser: Browser): Promise<Page> {
   let session = sessions.get(browser);
   if (!session) {
-    session = newContext(browser);
+    session = newContext(browser).then(async (context) => ({ context, page: await context.newPage() }));
     sessions.set(browser, session);
   }
-  return session;
+  const s = await session;
+  if (s.page.isClosed()) s.page = await s.context.newPage();
+  return s.page;
 }
 
 /** A one-line account of an outcome that never shows parameter values (they may be secrets). */

@@ -75,6 +75,13 @@ export const Expectation = z
 export type Expectation = z.infer<typeof Expectation>;
 const ExpectationList = z.array(Expectation);
 
+/**
+ * Runs of each search property (CRM_FC_RUNS). Three times fast-check's default: a run is one or a
+ * few searches, cheap for any server. The upsert model runs half as many command sequences (each
+ * up to 25 requests), the bulk property one in 36 runs (bulk calls are limited to 3 per second).
+ */
+export const DEFAULT_FC_RUNS = 300;
+
 export interface TargetConfig {
   /** The suite runs against its own embedded reference server. */
   embedded: boolean;
@@ -253,7 +260,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): TargetConfig {
     profileSource: source,
     loopback,
     allowWrites,
-    fc: { seed: e.CRM_FC_SEED, runs: e.CRM_FC_RUNS ?? 100 },
+    fc: { seed: e.CRM_FC_SEED, runs: e.CRM_FC_RUNS ?? DEFAULT_FC_RUNS },
     heavy: (e.CRM_HEAVY ?? false) || profile.capabilities.heavy,
     workers: e.CRM_WORKERS ?? 2,
     strict: e.CRM_STRICT ?? false,
