@@ -40,9 +40,10 @@ test('a remote target with CRM_ALLOW_WRITES=1 is accepted', () => {
   assert.equal(cfg.loopback, false);
 });
 
-test('defaults: 100 fast-check runs, auth URL = base URL, profile empty', () => {
+test('defaults: 300 runs of each search property, 2 API workers, auth URL = base URL, profile empty', () => {
   const cfg = load(base);
-  assert.equal(cfg.fc.runs, 100);
+  assert.equal(cfg.fc.runs, 300);
+  assert.equal(cfg.workers, 2);
   assert.equal(cfg.authUrl, base.CRM_BASE_URL);
   assert.deepEqual(cfg.profile.fixtures.users, []);
   assert.ok(cfg.secrets.includes('t0ken-value'));
