@@ -31,7 +31,6 @@ export interface Namespace {
 }
 
 export interface Fixtures {
-  ns: Namespace;
   /** Client with the configured credentials; `api.recorder` keeps the test's exchanges. */
   api: ApiClient;
 }
@@ -43,6 +42,8 @@ export interface Fixtures {
  * three phases of workers, one after the other. Their set-up code is imported on first use.
  */
 export interface WorkerFixtures {
+  /** The running test's namespace (see the fixture): unique tags and names, so parallel tests never collide. */
+  ns: Namespace;
   /** The run's configuration (environment variables and target profile). */
   target: TargetConfig;
   /** The target profile: fixtures, capabilities, OAuth screens. */
@@ -56,6 +57,14 @@ export interface WorkerFixtures {
 }
 
 let nsCounter = 0;
+
+/** A fresh namespace: a unique id, the run's tag, and names numbered within it. */
+function makeNamespace(target: TargetConfig, workerIndex: number): Namespace {
+  const id = `cc${target.runId}w${workerIndex}t${++nsCounter}${randomBytes(2).toString('hex')}`;
+  const runTag = `crm-conformance-${target.runId}`;
+  let n = 0;
+  return { id, runTag, tags: [runTag, id], name: (label) => `${id} ${label} ${++n}` };
+}
 
 /**
  * Built on Playwright's bare test (`_baseTest`), not on the `test` of @playwright/test: that one
@@ -76,12 +85,24 @@ export const test = base.extend<Fixtures, WorkerFixtures>({
   // The same for every test: worker-scoped, so a test sets up two fixtures (ns, api), not five.
   target: [async ({}, use) => { await use(loadConfig()); }, { scope: 'worker' }],
   profile: [async ({ target }, use) => { await use(target.profile); }, { scope: 'worker' }],
-  ns: async ({ target }, use, testInfo) => {
-    const id = `cc${target.runId}w${testInfo.workerIndex}t${++nsCounter}${randomBytes(2).toString('hex')}`;
-    const runTag = `crm-conformance-${target.runId}`;
-    let n = 0;
-    await use({ id, runTag, tags: [runTag, id], name: (label) => `${id} ${label} ${++n}` });
-  },
+  // Worker-scoped, yet the namespace of the running test: its members resolve, on first use in a
+  // test, to a namespace made for that test (attempt). A test-scoped fixture would cost every
+  // test two reported steps (set-up, teardown) for an object that needs no teardown.
+  ns: [async ({ target }, use) => {
+    let current: { key: string; ns: Namespace } | undefined;
+    const now = (): Namespace => {
+      const info = base.info();
+      const key = `${info.testId}#${info.retry}#${info.repeatEachIndex}`;
+      if (current?.key !== key) current = { key, ns: makeNamespace(target, info.workerIndex) };
+      return current.ns;
+    };
+    await use({
+      get id() { return now().id; },
+      get runTag() { return now().runTag; },
+      get tags() { return now().tags; },
+      name: (label) => now().name(label),
+    });
+  }, { scope: 'worker' }],
   // The client brings its own connection pool (undici): no APIRequestContext per test. Its
   // recorder keeps the test's exchanges, attached at the end as evidence.
   api: async ({}, use, testInfo) => {
