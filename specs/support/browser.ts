@@ -1,13 +1,16 @@
 /**
  * A real browser for the OAuth handshake (spec § Authentication → OAuth 2.0 authorization code
- * grant): Chromium found at run time and launched once per worker, a fresh context per test,
- * the callback receiver of the worker, and a driver that walks login and consent by accessible
- * labels and roles (overridable in the target profile, `oauth.screens`).
+ * grant): Chromium found at run time (the headless shell first) and launched once per worker,
+ * when a test first needs it; a fresh context for the tests that judge the login, and the
+ * worker's logged-in session (one context, one page) for the tests that only need a code or a
+ * callback; the callback receiver of the worker; and a driver that walks login and consent by
+ * accessible labels and roles (overridable in the target profile, `oauth.screens`).
  *
  * Secrets: the password is typed with CDP `Input.insertText` (Playwright's `fill`/`type` step
  * titles would carry the value into the reports); codes and tokens are registered with
- * `addSecret` as soon as they are seen; traces, screenshots and videos stay off; pages are closed
- * before their context so no page snapshot is taken on failure.
+ * `addSecret` as soon as they are seen; traces, screenshots and videos do not exist (the base
+ * test has no artifact fixtures, and `--trace on` stops the run); a test's own pages are closed
+ * before its context.
  */
 import { chromium, type Browser, type BrowserContext, type BrowserType, type Locator, type Page, type Response } from '@playwright/test';
 import { existsSync } from 'node:fs';
