@@ -72,14 +72,14 @@ export default defineConfig({
   globalSetup: './specs/support/global-setup.ts',
   // CRM_REPORTERS=minimal keeps only the conformance reporter (self-tests and calibration runs).
   reporter: process.env.CRM_REPORTERS === 'minimal'
-    ? [['dot'], ['./reports/conformance-reporter.ts', { outputDir: out }]]
+    ? [['dot'], ['./reporting/conformance-reporter.ts', { outputDir: out }]]
     : [
         [process.env.CI ? 'dot' : 'list'],
         ['html', { outputFolder: `${out}/html`, open: 'never' }],
         ['json', { outputFile: `${out}/results.json` }],
         ['junit', { outputFile: `${out}/junit.xml` }],
-        ['./reports/allure-reporter.ts', { resultsDir: `${out}/allure-results`, detail: false, suiteTitle: false }],
-        ['./reports/conformance-reporter.ts', { outputDir: out }],
+        ['./reporting/allure-reporter.ts', { resultsDir: `${out}/allure-results`, detail: false, suiteTitle: false }],
+        ['./reporting/conformance-reporter.ts', { outputDir: out }],
         // A shard (--shard=i/n) also keeps a blob report: `npm run merge` rebuilds Playwright's HTML report from them.
         ...(process.argv.some((a) => a.startsWith('--shard')) ? [['blob', { outputDir: `${out}/blob-report` }] as ['blob', { outputDir: string }]] : []),
       ],

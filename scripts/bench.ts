@@ -13,7 +13,7 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import { resolve } from 'node:path';
-import type { OutcomeFile } from '../reports/conformance-reporter.js';
+import type { OutcomeFile } from '../reporting/conformance-reporter.js';
 import { ROOT, runPlaywright } from '../selftest/helpers.js';
 
 interface RunStats {

@@ -11,7 +11,7 @@ import { resolve } from 'node:path';
 import { faultCatalog } from '../reference/server.js';
 import { getRule } from '../rules/index.js';
 import { ROOT, runPlaywright } from '../selftest/helpers.js';
-import type { ConformanceReport } from '../reports/verdict.js';
+import type { ConformanceReport } from '../reporting/verdict.js';
 
 export interface FaultResult {
   name: string;

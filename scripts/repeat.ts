@@ -11,8 +11,8 @@
  */
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import type { OutcomeFile } from '../reports/conformance-reporter.js';
-import { failed } from '../reports/verdict.js';
+import type { OutcomeFile } from '../reporting/conformance-reporter.js';
+import { failed } from '../reporting/verdict.js';
 import { ROOT, runPlaywright } from '../selftest/helpers.js';
 
 const args = process.argv.slice(2);

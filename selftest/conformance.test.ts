@@ -2,7 +2,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readJson, runPlaywright } from './helpers.js';
-import type { ConformanceReport } from '../reports/verdict.js';
+import type { ConformanceReport } from '../reporting/verdict.js';
 
 test('the suite passes the conformant reference server with no failure and no warning', async (t) => {
   const res = await runPlaywright([], { CRM_REPORT_DIR: 'reports/runs/selftest-reference' });

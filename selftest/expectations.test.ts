@@ -8,7 +8,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ConfigError, loadConfig } from '../specs/support/config.js';
-import type { ConformanceReport } from '../reports/verdict.js';
+import type { ConformanceReport } from '../reporting/verdict.js';
 import { readJson, runPlaywright } from './helpers.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'crm-expectations-'));

@@ -9,7 +9,7 @@ import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, rmSync } from 'node:fs';
 import { resolve } from 'node:path';
-import type { ConformanceReport } from '../reports/verdict.js';
+import type { ConformanceReport } from '../reporting/verdict.js';
 import { readJson, ROOT, runPlaywright } from './helpers.js';
 import { startHostile, type HostileKind } from './hostile-servers.js';
 

@@ -10,9 +10,9 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFil
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { randomUUID } from 'node:crypto';
-import { OUTCOMES_FILE, type OutcomeFile } from '../reports/conformance-reporter.js';
-import { merge, mergeOutcomes } from '../reports/merge.js';
-import type { ConformanceReport, TestOutcome } from '../reports/verdict.js';
+import { OUTCOMES_FILE, type OutcomeFile } from '../reporting/conformance-reporter.js';
+import { merge, mergeOutcomes } from '../reporting/merge.js';
+import type { ConformanceReport, TestOutcome } from '../reporting/verdict.js';
 import { chromiumPath, launch, openOffline } from './chromium.js';
 import { ROOT } from './helpers.js';
 import { EXPECTATIONS, R, syntheticOutcomes } from './synthetic-outcomes.js';

@@ -1,6 +1,6 @@
 /** Synthetic test outcomes (fail, warn, skip, pass, known failure, unexpected pass) for the report and merge self-tests. */
 import { RULES, type Rule } from '../rules/index.js';
-import type { TestOutcome } from '../reports/verdict.js';
+import type { TestOutcome } from '../reporting/verdict.js';
 
 const pick = (level: Rule['level'], skip: number) => {
   const r = RULES.filter((x) => x.level === level && !x.pending && !x.untestable)[skip] ?? RULES.filter((x) => x.level === level)[skip];

@@ -7,7 +7,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readJson, runPlaywright } from './helpers.js';
-import type { ConformanceReport } from '../reports/verdict.js';
+import type { ConformanceReport } from '../reporting/verdict.js';
 
 test('the suite passes the reference server in variant mode with no failure and no warning', async (t) => {
   const res = await runPlaywright([], { REFERENCE_VARIANT: '1', CRM_REPORT_DIR: 'reports/runs/selftest-variant', CRM_REPORTERS: 'minimal' });

@@ -1,6 +1,6 @@
 /**
  * From test outcomes to rule verdicts: the data behind conformance.json and conformance.html.
- * Pure functions, shared by the reporter and the shard merge (reports/merge.ts).
+ * Pure functions, shared by the reporter and the shard merge (reporting/merge.ts).
  */
 import { RULES, type Level, type Rule } from '../rules/index.js';
 
@@ -81,7 +81,7 @@ export interface ConformanceReport {
     /** Entries that matched no test of this run (stale, or filtered out). */
     unmatched: string[];
   };
-  /** Shards merged into this report ("1/3", …), when it comes from reports/merge.ts or one shard. */
+  /** Shards merged into this report ("1/3", …), when it comes from reporting/merge.ts or one shard. */
   shards?: string[];
   /** This report covers one shard only: its verdict is partial until the shards are merged. */
   partial?: string;
