@@ -54,6 +54,8 @@ const CONTRACT_USE = [
   /\b([A-Z]\w*)\.(?:safeParse|parse)\(/g,
 ];
 
+const CONTRACT_CHOOSER = /(?:toMatchContract\(|conforms\(\s*[^,()]+,)\s*(\w+)\(/g;
+
 /** The test wrappers and configuration: they judge nothing of a test's own. */
 const NOT_FOLLOWED = new Set(['rule', 'test', 'expect', 'loadConfig']);
 
@@ -73,8 +75,9 @@ function importsOf(file: string, source: string): Map<string, [string, string]> 
 /**
  * The contracts each test judges with: `toMatchContract(X)`, `conforms(value, X)` and
  * `X.parse(…)` in its body and in the functions it calls, of its own file or imported from
- * specs/support (followed through their own calls), where X is a contract of contracts/index.ts.
- * A contract chosen at run time (`toMatchContract(listContract(kind))`) is not seen.
+ * specs/support (followed through their own calls), where X is a contract of contracts/index.ts;
+ * for a contract chosen at run time (`toMatchContract(listContract(kind))`), every contract the
+ * choosing function names.
  */
 export function contractsOfTests(root: string, tests: ListedTestRef[], contractNames: ReadonlySet<string>): Map<ListedTestRef, string[]> {
   const bodies = testBodies(root, tests);
@@ -89,7 +92,7 @@ export function contractsOfTests(root: string, tests: ListedTestRef[], contractN
   const out = new Map<ListedTestRef, string[]>();
   for (const t of tests) {
     const seen = new Set<string>();
-    const texts: { file: string; text: string }[] = [{ file: t.file, text: bodies.get(t) ?? '' }];
+    const texts: { file: string; text: string; name?: string }[] = [{ file: t.file, text: bodies.get(t) ?? '' }];
     for (let i = 0; i < texts.length; i++) {
       const { file, text } = texts[i];
       const here = fileOf(file);
@@ -99,11 +102,16 @@ export function contractsOfTests(root: string, tests: ListedTestRef[], contractN
         if (!inFile || !name || NOT_FOLLOWED.has(name) || seen.has(`${inFile}#${name}`)) continue;
         seen.add(`${inFile}#${name}`);
         const body = fileOf(inFile).fns.get(name);
-        if (body) texts.push({ file: inFile, text: body });
+        if (body) texts.push({ file: inFile, text: body, name });
       }
     }
     const found = new Set<string>();
-    for (const { text } of texts) for (const re of CONTRACT_USE) for (const m of text.matchAll(re)) if (contractNames.has(m[1])) found.add(m[1]);
+    // A function that chooses the contract (`toMatchContract(listContract(kind))`): every contract it names.
+    const choosers = new Set(texts.flatMap(({ text }) => [...text.matchAll(CONTRACT_CHOOSER)].map((m) => m[1])));
+    for (const { text, name } of texts) {
+      for (const re of CONTRACT_USE) for (const m of text.matchAll(re)) if (contractNames.has(m[1])) found.add(m[1]);
+      if (name && choosers.has(name)) for (const m of text.matchAll(/\b([A-Z]\w*)\b/g)) if (contractNames.has(m[1])) found.add(m[1]);
+    }
     out.set(t, [...found].sort());
   }
   return out;
