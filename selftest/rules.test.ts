@@ -104,6 +104,27 @@ test('every rule has a test, or is untestable with a reason', (t) => {
   t.diagnostic(`${RULES.length} rules: ${tested.size} tested, ${RULES.filter((r) => r.untestable).length} untestable`);
 });
 
+/**
+ * MAY tests the integrator is to move into a `*.optional.spec.ts` file (issue 13); remove an entry
+ * once moved (the test fails while a listed entry is stale).
+ */
+const AWAITING_MOVE = new Set(['specs/leads/convert.spec.ts CONVERT-9']);
+
+test('optional (MAY) behaviour is marked in the file name: MAY tests live in *.optional.spec.ts, which hold no MUST test', () => {
+  const level = new Map(RULES.map((r) => [r.id, r.level]));
+  const misplaced = new Set<string>();
+  for (const t of tests) {
+    const id = ruleIdOfTitle(t.title)!;
+    const optionalFile = /\.optional\.spec\.ts$/.test(t.file);
+    if (level.get(id) === 'MAY' && !optionalFile) misplaced.add(`${t.file} ${id}`);
+    assert.ok(!(optionalFile && level.get(id) === 'MUST'), `${t.file}:${t.line} is an optional spec file but judges MUST rule ${id}`);
+  }
+  const unexpected = [...misplaced].filter((x) => !AWAITING_MOVE.has(x));
+  assert.deepEqual(unexpected, [], `MAY tests outside a *.optional.spec.ts file: ${unexpected.join(', ')}`);
+  const stale = [...AWAITING_MOVE].filter((x) => !misplaced.has(x));
+  assert.deepEqual(stale, [], `moved already: remove from AWAITING_MOVE: ${stale.join(', ')}`);
+});
+
 test('every fault of the reference server names known rules', () => {
   const known = new Set(RULES.map((r) => r.id));
   assert.ok(input.faults.length > 0, 'faults are found');
