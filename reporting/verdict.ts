@@ -98,7 +98,6 @@ const known = (t: TestOutcome) => !failed(t) && !!t.expectedFailure;
 export function verdictFor(rule: Rule, tests: TestOutcome[]): { verdict: Verdict; reasons: string[]; known?: boolean } {
   if (tests.length === 0) {
     if (rule.untestable) return { verdict: 'UNTESTED', reasons: [`untestable: ${rule.untestable}`] };
-    if (rule.pending) return { verdict: 'UNTESTED', reasons: [`pending: ${rule.pending}`] };
     return { verdict: 'UNTESTED', reasons: ['no test ran for this rule'] };
   }
   const bad = tests.filter(failed);

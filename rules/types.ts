@@ -22,26 +22,53 @@ export const AREAS = {
 } as const;
 export type Area = keyof typeof AREAS;
 
+/**
+ * Where a rule comes from: the spec's own words. `quote` is verbatim (a table row's cells are
+ * quoted as `cell | cell`, without the outer pipes); the self-test finds it in the spec text.
+ */
+export interface Source {
+  /** Heading of the spec section the statement comes from. */
+  section: string;
+  /** The item of the section: `rule 4` or `step 3` of a numbered list, or a table row's name. */
+  item?: string;
+  /** The spec sentence (or table cells) the rule reads, verbatim; ` … ` joins two passages of the section. */
+  quote: string;
+  /** The RFC the rule follows where it goes beyond the spec's words, e.g. `RFC 6749 §4.1.2`. */
+  rfc?: string;
+  /** Where the rule goes beyond the spec's words: the suite's reading, and why. */
+  reading?: string;
+}
+
 export interface Rule {
   /** Stable id, e.g. `UPSERT-4`. Never reuse or renumber an id. */
   id: string;
   level: Level;
   area: Area;
-  /** Heading of the spec section the statement comes from. */
+  /** Where in the spec the statement comes from. */
+  source: Source;
+  /** Heading of the spec section the statement comes from (`source.section`). */
   section: string;
   /** Endpoint the rule is about, e.g. `PUT /leads/upsert`. */
   endpoint?: string;
   /** One-line paraphrase of the statement. */
   text: string;
-  /** Tests for this rule arrive in a later issue. */
-  pending?: string;
   /** No test can observe this rule; the reason says why. */
   untestable?: string;
 }
 
 /** Shorthand used by the catalog files. */
-export function rule(id: string, level: Level, area: Area, section: string, text: string, extra: Partial<Rule> = {}): Rule {
-  return { id, level, area, section, text, ...extra };
+export function rule(id: string, level: Level, area: Area, source: Source, text: string, extra: Partial<Rule> = {}): Rule {
+  return { id, level, area, source, section: source.section, text, ...extra };
+}
+
+/** Where a quote is looked up: the spec text with table rows as `cell | cell` and whitespace collapsed. */
+export function normaliseSpecText(text: string): string {
+  return text
+    .split('\n')
+    .map((line) => (/^\s*\|/.test(line) ? line.trim().replace(/^\|/, '').replace(/\|$/, '') : line))
+    .join(' ')
+    .replace(/\s+/g, ' ')
+    .trim();
 }
 
 /** The spec's heading → the anchor a Markdown renderer gives it. */
