@@ -4,6 +4,13 @@
  *
  * Response contracts use `z.looseObject`: the specification does not forbid extra
  * fields, so extra members pass and are reported as notes by the harness.
+ *
+ * Nullability: "Fields that are absent or empty are returned as `null` (lists as `[]`)."
+ * (spec § What the service does). A bare type in a table ("string", "timestamp", "identifier",
+ * "number", "boolean") does not guarantee a value, so every response field may be `null` unless
+ * a sentence of the spec guarantees one; where a contract forbids `null`, a comment quotes that
+ * sentence. Lists are never `null` ({@link list}). Nullable is not optional: the member must
+ * still be present ("returned as `null`").
  */
 import { z } from 'zod';
 
@@ -44,11 +51,17 @@ export const address = z.looseObject({
 });
 export type Address = z.infer<typeof address>;
 
-export const emailEntry = z.looseObject({ email: z.string(), category: z.string() });
+/**
+ * Entries of the e-mail, phone, social and website lists. The address, number or URL is the
+ * entry itself: an entry without it is an empty entry, and an empty list is `[]` ("lists as
+ * `[]`"), so it is never `null`. No sentence guarantees a category ("The complete set of
+ * categories: not shown"), so `category` may be `null`.
+ */
+export const emailEntry = z.looseObject({ email: z.string(), category: z.string().nullable() });
 export type EmailEntry = z.infer<typeof emailEntry>;
-export const phoneEntry = z.looseObject({ number: z.string(), category: z.string() });
+export const phoneEntry = z.looseObject({ number: z.string(), category: z.string().nullable() });
 export type PhoneEntry = z.infer<typeof phoneEntry>;
-export const socialEntry = z.looseObject({ url: z.string(), category: z.string() });
+export const socialEntry = z.looseObject({ url: z.string(), category: z.string().nullable() });
 export type SocialEntry = z.infer<typeof socialEntry>;
 export const websiteEntry = socialEntry;
 export type WebsiteEntry = z.infer<typeof websiteEntry>;
@@ -64,17 +77,23 @@ export type RelatedResource = z.infer<typeof relatedResource>;
  * for multi-select, or null. Computed values replace option ids by option names (strings).
  */
 export const customFieldValue = z.looseObject({
+  /** Names the field the value belongs to, as `id` names a record: "custom field value | `custom_field_definition_id` (identifier), `value` (… or null)"; only `value` may be null. */
   custom_field_definition_id: identifier,
   value: z.union([z.string(), z.number(), z.boolean(), z.array(z.union([identifier, z.string()])), z.null()]),
 });
 export type CustomFieldValue = z.infer<typeof customFieldValue>;
 
-/** Fields common to every record resource. */
+/**
+ * Fields common to every record resource. `name`, `date_created` and `date_modified` may be
+ * `null` by the general rule (required fields on create: "not shown"); resources whose spec
+ * guarantees a value override them (Project, Task).
+ */
 export const recordBase = z.looseObject({
+  /** A record is addressed by its id: "Identifier path segments are written {lead_id}, {company_id} and so on." */
   id: identifier,
-  name: z.string(),
-  date_created: timestamp,
-  date_modified: timestamp,
+  name: z.string().nullable(),
+  date_created: timestamp.nullable(),
+  date_modified: timestamp.nullable(),
 });
 
 /** Person-like name parts shared by Person and Lead. */

@@ -1,6 +1,8 @@
 /**
  * Error bodies the specification shows (spec § Errors). Where the shape is "not shown"
- * the contract is tolerant on purpose.
+ * the contract is tolerant on purpose. The bodies it shows are given whole, values included
+ * (`{ success: false, status: 422, message: <text> }`, `{ error: <message> }` "stating that the
+ * request is too large and the limit is 10"), so their members are never `null`.
  */
 import { z } from 'zod';
 import { identifier } from './base.js';

@@ -1,8 +1,9 @@
 /**
  * Contract unit tests as data (in the style of JSON-Schema-Test-Suite): every file
- * `contracts/cases/*.json` is a list of groups `{ description, contract, spec, tests: [ { description, data, valid } ] }`.
- * This file checks the case files' own format, that every exported schema has at least one valid
- * and one invalid case, and runs every case against its contract.
+ * `contracts/cases/*.json` is a list of groups `{ description, contract, spec, rules, tests: [ { description, data, valid } ] }`.
+ * This file checks the case files' own format, that every rule a group names exists in rules/,
+ * that every exported schema has at least one valid and one invalid case, and runs every case
+ * against its contract.
  */
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -12,6 +13,7 @@ import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
 import * as contracts from '../contracts/index.js';
 import { idsInBody } from '../contracts/index.js';
+import { hasRule } from '../rules/index.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const CASES_DIR = resolve(ROOT, 'contracts/cases');
@@ -42,8 +44,12 @@ const CaseGroup = z.strictObject({
   description: z.string().min(1),
   contract: z.string().refine((n) => n in SCHEMAS, { error: (iss) => `"${String(iss.input)}" is not a Zod schema exported from contracts/index.ts` }),
   spec: z.string().refine((h) => HEADINGS.has(h), { error: (iss) => `"${String(iss.input)}" is not a heading of the specification` }),
+  /** The ids of the rules whose verdicts rest on this contract (checked against rules/ below). */
+  rules: z.array(z.string().regex(/^[A-Z]+-\d+$/, 'a rule id such as PEOPLE-3')),
+  /** Why a group names no rule (the target profile is the suite's configuration, not the spec). */
+  no_rule: z.string().min(1).optional(),
   tests: z.array(CaseTest).min(1),
-});
+}).refine((g) => (g.rules.length > 0) !== (g.no_rule !== undefined), { error: 'a group names its rules, or gives no_rule (a reason) and names none' });
 const CaseFile = z.array(CaseGroup).min(1);
 type CaseGroup = z.infer<typeof CaseGroup>;
 
@@ -92,6 +98,21 @@ describe('case files: format', () => {
       }
     }
     assert.deepEqual(dupes, [], `duplicate descriptions:\n${dupes.join('\n')}`);
+  });
+
+  test('every rule a group names exists in rules/', () => {
+    const unknown: string[] = [];
+    let named = 0;
+    for (const { file, groups } of loaded) {
+      for (const g of groups) {
+        for (const id of g.rules) {
+          named++;
+          if (!hasRule(id)) unknown.push(`${file} › ${g.description}: ${id}`);
+        }
+      }
+    }
+    assert.deepEqual(unknown, [], `unknown rule ids:\n${unknown.join('\n')}`);
+    assert.ok(named > 0, 'groups name rules');
   });
 });
 

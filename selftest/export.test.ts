@@ -163,8 +163,10 @@ describe('JSON Schemas (reports/schemas/<ExportName>.json)', () => {
     assert.equal(ts.maximum, TS_MAX);
     assert.equal(typeof ts.minimum, 'number');
     for (const m of ['date_created', 'date_modified']) {
-      assert.equal(schemaFiles.Person.properties[m].type, 'integer', `Person.${m}`);
-      assert.equal(schemaFiles.Person.properties[m].maximum, TS_MAX, `Person.${m}`);
+      // Person's may be null (no sentence guarantees them); Project's are guaranteed (searches bound them).
+      assert.equal(integerBranch(schemaFiles.Person.properties[m], schemaFiles.Person)?.maximum, TS_MAX, `Person.${m}`);
+      assert.equal(schemaFiles.Project.properties[m].type, 'integer', `Project.${m}`);
+      assert.equal(schemaFiles.Project.properties[m].maximum, TS_MAX, `Project.${m}`);
     }
     let checked = 0;
     const problems: string[] = [];
@@ -175,6 +177,21 @@ describe('JSON Schemas (reports/schemas/<ExportName>.json)', () => {
     }
     assert.deepEqual(problems, []);
     assert.ok(checked > 50, `${checked} timestamp members checked`);
+  });
+
+  test('nullability is kept: null where the spec allows it, never for lists or guaranteed values', () => {
+    const acceptsNull = (schema: Json, doc: unknown): boolean => {
+      if (typeof schema.$ref === 'string') return acceptsNull(resolvePointer(doc, schema.$ref) as Json, doc);
+      if (Array.isArray(schema.anyOf)) return (schema.anyOf as Json[]).some((x) => acceptsNull(x, doc));
+      return schema.type === 'null' || (Array.isArray(schema.type) && schema.type.includes('null'));
+    };
+    const member = (name: string, m: string) => acceptsNull(schemaFiles[name].properties[m], schemaFiles[name]);
+    for (const [name, m] of [['Activity', 'details'], ['Person', 'name'], ['Task', 'priority'], ['Opportunity', 'status'], ['FileMetadata', 'creator_id']]) {
+      assert.ok(member(name, m), `${name}.${m} may be null`);
+    }
+    for (const [name, m] of [['Person', 'id'], ['Person', 'emails'], ['Person', 'tags'], ['Pipeline', 'stages'], ['Project', 'name'], ['Task', 'status'], ['Lead', 'status'], ['WebhookSubscription', 'created_at']]) {
+      assert.ok(!member(name, m), `${name}.${m} is never null`);
+    }
   });
 
   test('request bodies and the profile are rendered as input (defaults make members optional)', () => {

@@ -17,8 +17,10 @@ test(...rule('ACCOUNT-2', 'Account settings carry boolean setting_team_permissio
 }));
 
 test(...rule('ACCOUNT-3', 'primary_timezone names a time zone of the IANA database', async ({ api }) => {
-  const res = await api.get<{ primary_timezone?: string }>('/account');
+  const res = await api.get<{ primary_timezone?: string | null }>('/account');
   expect(res).toHaveStatus(200);
+  // "string (time zone name)" guarantees no value: an absent zone is null (ACCOUNT-1 judges the shape).
+  test.skip(res.body.primary_timezone === null, 'primary_timezone is null: no time zone name to judge');
   const zone = String(res.body.primary_timezone);
   expect(() => new Intl.DateTimeFormat('en', { timeZone: zone }), `"${zone}" is a time zone name`).not.toThrow();
   expect(zone, 'a zone name, not an offset').not.toMatch(/^[+-]\d/);

@@ -139,7 +139,7 @@ test(...rule('AUTH-6', 'a PUT /activities/{id} refused for a request without cre
   const before = await fixtureActivity({ api, ns, profile, hooks });
   test.skip(!before, 'the profile has no company_with_activities fixture with activities');
   const path = `/activities/${encodeURIComponent(String(before!.id))}`;
-  const res = await api.put(path, { activity_date: before!.activity_date - 86_400, details: `${before!.details} (changed by ${ns.id})` }, { auth: 'none' });
+  const res = await api.put(path, { activity_date: (before!.activity_date ?? Math.floor(Date.now() / 1000)) - 86_400, details: `${before!.details} (changed by ${ns.id})` }, { auth: 'none' });
   const after = await api.get<Activity>(path);
   if (ok(res.status) || after.body?.details !== before!.details) {
     // Put the fixture back as it was.

@@ -68,7 +68,7 @@ test(...rule('CONVERT-1', 'with a new company and an opportunity, the answer has
 test(...rule('CONVERT-2', 'after conversion the Lead no longer exists: an upsert on its name creates a new Lead', async ({ api, ns }) => {
   const lead = await createLead(api, ns, 'gone');
   await converted(api, lead, { person: { name: ns.name('person') } });
-  const res = await upsert(api, { name: lead.name, tags: ns.tags }, byName(lead.name));
+  const res = await upsert(api, { name: lead.name, tags: ns.tags }, byName(lead.name!));
   const fresh = expectLead(res, 'an upsert on the converted Lead\'s name');
   expect(sameId(fresh.id, lead.id), `the converted Lead ${String(lead.id)} is gone: the upsert creates a new Lead`).toBe(false);
 }));

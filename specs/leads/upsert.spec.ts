@@ -39,7 +39,7 @@ test(...rule('UPSERT-2', 'an upsert matching nothing creates a new Lead from the
   expect(lead.monetary_value, 'monetary_value').toBe(1200);
   expect(lead.tags, 'the tags sent').toEqual(expect.arrayContaining(ns.tags));
   // A second upsert on the same name now matches that Lead: it was really created.
-  const again = await readLead(api, byName(lead.name));
+  const again = await readLead(api, byName(lead.name!));
   expect(sameId(again.id, lead.id), `the created Lead ${String(lead.id)} is found again by name`).toBe(true);
 }, { also: ['UPSERT-11'] }));
 
@@ -58,12 +58,12 @@ test(...rule('UPSERT-11', 'a successful upsert answers a Lead, for a create and 
 
 test(...rule('UPSERT-3', 'an upsert matching exactly one Lead by name updates that Lead', async ({ api, ns }) => {
   const lead = await createLead(api, ns, 'one');
-  const res = await upsert(api, { details: 'updated by name', title: 'Lead buyer' }, byName(lead.name));
+  const res = await upsert(api, { details: 'updated by name', title: 'Lead buyer' }, byName(lead.name!));
   const updated = expectLead(res, 'an upsert matching one Lead');
   expect(sameId(updated.id, lead.id), `the matching Lead ${String(lead.id)} is updated, not another (got ${String(updated.id)})`).toBe(true);
   expect(updated.details, 'details updated').toBe('updated by name');
   expect(updated.title, 'title updated').toBe('Lead buyer');
-  const again = await readLead(api, byName(lead.name));
+  const again = await readLead(api, byName(lead.name!));
   expect(sameId(again.id, lead.id), 'still exactly one Lead of that name (no second one was created)').toBe(true);
   expect(again.details, 'the update is kept').toBe('updated by name');
 }, { also: ['UPSERT-7'] }));
@@ -112,7 +112,7 @@ test(...rule('UPSERT-12', 'an update by upsert leaves the fields not in properti
     phone_numbers: [{ number: '+1 555 0100', category: 'mobile' }], monetary_value: 75,
     ...(cfText ? { custom_fields: cfText } : {}),
   });
-  const updated = expectLead(await upsert(api, { details: 'only details changed' }, byName(lead.name)), 'the update');
+  const updated = expectLead(await upsert(api, { details: 'only details changed' }, byName(lead.name!)), 'the update');
   expect(sameId(updated.id, lead.id), 'the Lead is updated').toBe(true);
   expect(updated.details, 'the member sent changes').toBe('only details changed');
   expect(updated.name, 'name not sent: kept').toBe(lead.name);
@@ -185,6 +185,6 @@ test(...rule('UPSERT-10', 'the upsert answer carries option names instead of opt
     }
   };
   check(created, 'create');
-  const updated = expectLead(await upsert(api, { details: 'again' }, byName(created.name)), 'the update');
+  const updated = expectLead(await upsert(api, { details: 'again' }, byName(created.name!)), 'the update');
   check(updated, 'update');
 }));
