@@ -31,9 +31,9 @@ export const generalRules: Rule[] = [
   rule('PIPE-1', 'MUST', 'pipelines', { section: 'Pipelines', quote: '`GET /pipelines`: no payload; response is an array of Pipeline.' },
     'GET /pipelines answers an array of Pipeline', { endpoint: 'GET /pipelines' }),
   rule('PIPE-2', 'MUST', 'pipelines', { section: 'Pipeline', item: 'type', quote: 'type | string | `opportunity`, `project` or `item`' },
-    'a pipeline type is opportunity, project or item and is_revenue is a boolean', { endpoint: 'GET /pipelines' }),
+    'a pipeline type is opportunity, project or item and is_revenue is a boolean (or null: nothing guarantees a value)', { endpoint: 'GET /pipelines' }),
   rule('PIPE-3', 'MUST', 'pipelines', { section: 'Pipeline', item: 'stages', quote: 'each: `id` (identifier), `name` (string), `win_probability` (number)' },
-    'each stage has an id, a name and a numeric win_probability', { endpoint: 'GET /pipelines' }),
+    'each stage has an id; its name is a string and its win_probability a number (each may be null: nothing guarantees a value)', { endpoint: 'GET /pipelines' }),
   rule('PIPE-4', 'SHOULD', 'pipelines', {
     section: WHAT, quote: 'Pipelines (read only)',
     reading: '"read only" is observable as: a write to /pipelines creates no pipeline (how it is refused is not shown)',

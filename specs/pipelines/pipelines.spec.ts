@@ -9,7 +9,7 @@ test(...rule('PIPE-1', 'GET /pipelines answers an array of Pipeline', async ({ a
   expect(res).toMatchContract(PipelineList);
 }));
 
-test(...rule('PIPE-2', 'every pipeline has a type of opportunity, project or item and a boolean is_revenue', async ({ api }) => {
+test(...rule('PIPE-2', 'every pipeline has a type of opportunity, project or item and is_revenue is a boolean or null', async ({ api }) => {
   const res = await api.get<Pipeline[]>('/pipelines');
   expect(res).toHaveStatus(200);
   for (const p of res.body) {
@@ -19,7 +19,7 @@ test(...rule('PIPE-2', 'every pipeline has a type of opportunity, project or ite
   }
 }));
 
-test(...rule('PIPE-3', 'every stage of every pipeline has an id, a name and a numeric win_probability', async ({ api }) => {
+test(...rule('PIPE-3', 'every stage of every pipeline has an id, a string or null name and a numeric or null win_probability', async ({ api }) => {
   const res = await api.get<Pipeline[]>('/pipelines');
   expect(res).toHaveStatus(200);
   for (const p of res.body) {
