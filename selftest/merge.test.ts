@@ -109,7 +109,7 @@ test('merge writes conformance.json/html, concatenates allure-results and builds
 test('npm run merge: exit 1 when a test failed, 2 on a usage error', () => {
   const root = mkdtempSync(join(tmpdir(), 'crm-merge-'));
   const dirs = [shard(root, 's1', '1/2', a), shard(root, 's2', '2/2', b)];
-  const run = (args: string[]) => spawnSync(process.execPath, ['--import', 'tsx', resolve(ROOT, 'reports/merge.ts'), ...args], { cwd: ROOT, encoding: 'utf8' });
+  const run = (args: string[]) => spawnSync(process.execPath, ['--import', 'tsx', resolve(ROOT, 'reporting/merge.ts'), ...args], { cwd: ROOT, encoding: 'utf8' });
   const failing = run([...dirs, '--out', join(root, 'out'), '--no-allure']);
   assert.equal(failing.status, 1, failing.stdout + failing.stderr);
   assert.match(failing.stdout, /Merged 2 shard report\(s\) \(1\/2, 2\/2\)/);

@@ -9,7 +9,7 @@
  */
 import { Activity } from '../../contracts/index.js';
 import { fixtureActivities, sameId } from '../support/records.js';
-import { expect, expectJson, rule, test } from '../support/test.js';
+import { expect, expectJson, rule, test } from '../support/fixtures/test.js';
 
 const NO_FIXTURE = 'the profile names no company_with_activities (fixtures.company_with_activities)';
 

@@ -9,7 +9,7 @@
  */
 import { Activity, ActivityList } from '../../contracts/index.js';
 import { postCompanyActivities, sameId } from '../support/records.js';
-import { expect, expectJson, rule, test } from '../support/test.js';
+import { expect, expectJson, rule, test } from '../support/fixtures/test.js';
 
 const kind = (a: Activity) => `${String(a.type?.id)}/${String(a.type?.category)}`;
 const NO_FIXTURE = 'the profile names no company_with_activities (fixtures.company_with_activities)';

@@ -3,7 +3,7 @@
  * JSON and ill-typed members are refused with a 4xx, never a 5xx. The status is not shown.
  */
 import { createCompany } from '../support/records.js';
-import { expect, rule, test } from '../support/test.js';
+import { expect, rule, test } from '../support/fixtures/test.js';
 
 const creates: { label: string; body?: (tags: string[]) => unknown; raw?: string }[] = [
   { label: 'a malformed JSON body', raw: '{"name": "unterminated",' },

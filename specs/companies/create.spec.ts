@@ -8,7 +8,7 @@
  */
 import { Company } from '../../contracts/index.js';
 import { createCompany, createPerson, expectCreated, postCompany, sameId } from '../support/records.js';
-import { expect, expectJson, rule, test } from '../support/test.js';
+import { expect, expectJson, rule, test } from '../support/fixtures/test.js';
 
 const numbers = (list: unknown) => (Array.isArray(list) ? list : []).map((e: Record<string, unknown>) => `${String(e?.number)} (${String(e?.category)})`).sort();
 

@@ -4,10 +4,10 @@
  * Every record carries the test's namespace tags and a unique name.
  */
 import type { Identifier, Pipeline, TargetProfile, WebhookType } from '../../contracts/index.js';
-import type { ApiClient, ApiResponse } from '../support/api.js';
+import type { ApiClient, ApiResponse } from '../support/core/http.js';
 import { expectCreated, postCompany, postPerson } from '../support/records.js';
-import { bulkCreate } from '../support/rate-limit.js';
-import { expect, type Namespace } from '../support/test.js';
+import { bulkCreate } from '../support/core/rate-limit.js';
+import { expect, type Namespace } from '../support/fixtures/test.js';
 
 export type EntityType = (typeof WebhookType)['options'][number];
 

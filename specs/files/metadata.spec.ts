@@ -8,7 +8,7 @@
  */
 import { FileMetadata } from '../../contracts/index.js';
 import { createCompany, sameId } from '../support/records.js';
-import { expect, expectJson, rule, test } from '../support/test.js';
+import { expect, expectJson, rule, test } from '../support/fixtures/test.js';
 import { getSignedUpload } from './upload.js';
 
 const NO_FILE = 'the profile names no attached_file (fixtures.attached_file)';

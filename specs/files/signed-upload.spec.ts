@@ -12,9 +12,9 @@
  */
 import { SignedUpload } from '../../contracts/index.js';
 import { createCompany } from '../support/records.js';
-import { expect, expectJson, rule, test } from '../support/test.js';
+import { expect, expectJson, rule, test } from '../support/fixtures/test.js';
 import { FILE_ENTITY_TYPES, getSignedUpload, recordOf, smallFile, uploadStep2 } from './upload.js';
-import { describeExchange } from '../support/api.js';
+import { describeExchange } from '../support/core/recorder.js';
 
 test(...rule('FILE-1', 'the signed upload answer for a Company has url, method POST, every listed body member and sample_curl', async ({ api, ns }) => {
   const company = await createCompany(api, ns);

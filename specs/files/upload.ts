@@ -9,12 +9,13 @@
  */
 import { FormData, fetch } from 'undici';
 import type { Pipeline, SignedUpload, TargetProfile } from '../../contracts/index.js';
-import type { ApiClient, ApiResponse, Exchange } from '../support/api.js';
-import { addSecret } from '../support/config.js';
-import { REDACTED, redactHeaders, redactText, redactValue } from '../support/redact.js';
+import type { ApiClient, ApiResponse } from '../support/core/http.js';
+import type { Exchange } from '../support/core/recorder.js';
+import { addSecret } from '../support/core/config.js';
+import { REDACTED, redactHeaders, redactText, redactValue } from '../support/core/redact.js';
 import { createCompany, createPerson, expectCreated } from '../support/records.js';
-import { bulkCreate } from '../support/rate-limit.js';
-import { expect, type Namespace } from '../support/test.js';
+import { bulkCreate } from '../support/core/rate-limit.js';
+import { expect, type Namespace } from '../support/fixtures/test.js';
 
 export const FILE_ENTITY_TYPES = ['leads', 'people', 'opportunities', 'companies', 'projects'] as const;
 export type FileEntityType = (typeof FILE_ENTITY_TYPES)[number];

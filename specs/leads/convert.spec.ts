@@ -9,11 +9,11 @@
  * (status not shown); "no Company / no Opportunity" accepts an absent member or null.
  */
 import { Company, ConvertResponse, Opportunity, Person, type Lead, type Pipeline } from '../../contracts/index.js';
-import type { ApiClient, ApiResponse } from '../support/api.js';
+import type { ApiClient, ApiResponse } from '../support/core/http.js';
 import {
   byEmail, byName, computedValueProblems, convertPath, createLead, customFieldOn, expectLead, sameId, upsert,
 } from '../support/leads.js';
-import { expect, rule, test, type Namespace } from '../support/test.js';
+import { expect, rule, test, type Namespace } from '../support/fixtures/test.js';
 
 type Details = Record<string, unknown>;
 

@@ -12,7 +12,7 @@
  */
 import type { Lead } from '../../contracts/index.js';
 import { byEmail, byName, concurrently, createLead, leadEmail, readLead, sameId, UPSERT_PATH } from '../support/leads.js';
-import { expect, rule, test } from '../support/test.js';
+import { expect, rule, test } from '../support/fixtures/test.js';
 
 const RACERS = 25;
 

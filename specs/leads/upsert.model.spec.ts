@@ -12,10 +12,10 @@
 import fc from 'fast-check';
 import type { Lead } from '../../contracts/index.js';
 import { makePools, upsertCommands, type UpsertModel, type UpsertSystem } from '../../generators/leads.js';
-import { describeExchange } from '../support/api.js';
-import { loadConfig } from '../support/config.js';
+import { describeExchange } from '../support/core/recorder.js';
+import { loadConfig } from '../support/core/config.js';
 import { checkProperty, convertPath, createLead, leadMatchField, scaledRuns, UPSERT_PATH } from '../support/leads.js';
-import { rule, test } from '../support/test.js';
+import { rule, test } from '../support/fixtures/test.js';
 
 const CROWD = 31;
 const withRef = !!loadConfig().profile.fixtures.lead_match_field;

@@ -11,7 +11,7 @@ import {
   byEmail, byName, createLead, customFieldOn, customValue, expectAmbiguous, expectLead, expectWithoutIds, leadEmail,
   leadMatchField, leadProperties, readLead, sameId, upsert,
 } from '../support/leads.js';
-import { expect, rule, test } from '../support/test.js';
+import { expect, rule, test } from '../support/fixtures/test.js';
 
 /** Creates `count` Leads sharing `name` (each matched on its own unique e-mail so that it is created). */
 async function leadsNamed(api: Parameters<typeof createLead>[0], ns: Parameters<typeof createLead>[1], name: string, count: number): Promise<Lead[]> {

@@ -13,10 +13,10 @@
  */
 import fc from 'fast-check';
 import { bulkMix, describeTemplate, materialize } from '../../generators/bulk.js';
-import { describeExchange } from '../support/api.js';
+import { describeExchange } from '../support/core/recorder.js';
 import { bulkAnswerProblems, bulkContext, checkProperty, scaledRuns } from '../support/leads.js';
-import { bulkCreate } from '../support/rate-limit.js';
-import { rule, test } from '../support/test.js';
+import { bulkCreate } from '../support/core/rate-limit.js';
+import { rule, test } from '../support/fixtures/test.js';
 
 test(...rule('BULK-3', 'random mixes of 0..10 valid and defective entries get 200 and one item per entry, in request order', async ({ api, ns, profile, target }, testInfo) => {
   const ctx = await bulkContext(api, profile);

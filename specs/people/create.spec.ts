@@ -8,7 +8,7 @@
  */
 import { Person } from '../../contracts/index.js';
 import { createPerson, expectCreated, postPerson } from '../support/records.js';
-import { expect, expectJson, rule, test } from '../support/test.js';
+import { expect, expectJson, rule, test } from '../support/fixtures/test.js';
 
 const entries = (list: unknown, key: string) =>
   (Array.isArray(list) ? list : []).map((e: Record<string, unknown>) => `${String(e?.[key])} (${String(e?.category)})`).sort();

@@ -4,7 +4,7 @@
  */
 import { Project } from '../../contracts/index.js';
 import { createCompany, createProject, idOf, inNs, search } from '../support/search.js';
-import { expect, rule, test } from '../support/test.js';
+import { expect, rule, test } from '../support/fixtures/test.js';
 
 test(...rule('PROJ-1', 'POST /projects answers a Project carrying the name, details, owner, related resource, tags and custom field sent', async ({ api, ns, profile }) => {
   const user = profile.fixtures.users[0]?.id;

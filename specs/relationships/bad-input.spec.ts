@@ -3,7 +3,7 @@
  * `resource` are refused with a 4xx, never a 5xx. The status is not shown.
  */
 import { createPerson } from '../support/records.js';
-import { expect, rule, test } from '../support/test.js';
+import { expect, rule, test } from '../support/fixtures/test.js';
 
 const cases: { label: string; body?: unknown; raw?: string }[] = [
   { label: 'a malformed JSON body', raw: '{"resource": {"id": 1,' },

@@ -14,9 +14,9 @@
  * which a server that deleted the Person would not do unless it answers 2xx for unknown records.
  */
 import { Company, Project, RelationshipRemoved } from '../../contracts/index.js';
-import type { ApiClient } from '../support/api.js';
+import type { ApiClient } from '../support/core/http.js';
 import { createCompany, createPerson, expectCreated, sameId } from '../support/records.js';
-import { expect, expectJson, rule, test, type Namespace } from '../support/test.js';
+import { expect, expectJson, rule, test, type Namespace } from '../support/fixtures/test.js';
 
 /** A Company and a Person whose company_id is that Company. */
 async function personInCompany(api: ApiClient, ns: Namespace) {

@@ -6,7 +6,7 @@
  */
 import type { CustomFieldFixture } from '../../contracts/index.js';
 import { createInOrder, expectSameRecords, inNs, needTaskCreate, search, type Kind, type Rec } from '../support/search.js';
-import { expect, rule, test } from '../support/test.js';
+import { expect, rule, test } from '../support/fixtures/test.js';
 
 const KINDS: Kind[] = ['projects', 'tasks'];
 const label = (kind: Kind) => (kind === 'projects' ? 'project search' : 'task search');

@@ -6,7 +6,7 @@
  * created until the server's clock has moved on (polling with a deadline, never a fixed sleep).
  */
 import { create, createUntilLater, distinct, expectSameRecords, inNs, needTaskCreate, search, type Kind, type Rec } from '../support/search.js';
-import { expect, rule, test } from '../support/test.js';
+import { expect, rule, test } from '../support/fixtures/test.js';
 
 const KINDS: Kind[] = ['projects', 'tasks'];
 const label = (kind: Kind) => (kind === 'projects' ? 'project search' : 'task search');

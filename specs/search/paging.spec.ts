@@ -5,7 +5,7 @@
  * is not shown).
  */
 import { createInOrder, createMany, expectSameRecords, idsOf, inNs, needTaskCreate, search, searchRaw, type Kind } from '../support/search.js';
-import { expect, expectJson, rule, test } from '../support/test.js';
+import { expect, expectJson, rule, test } from '../support/fixtures/test.js';
 
 const KINDS: Kind[] = ['projects', 'tasks'];
 const label = (kind: Kind) => (kind === 'projects' ? 'project search' : 'task search');

@@ -4,7 +4,7 @@
  * other than `Open` come from the profile (fixtures.project_statuses): the spec shows no list.
  */
 import { createInOrder, expectSameRecords, idsOf, inNs, search } from '../support/search.js';
-import { expect, rule, test } from '../support/test.js';
+import { expect, rule, test } from '../support/fixtures/test.js';
 
 test(...rule('PSEARCH-1', 'a project search without sort_by sorts by name, ascending', async ({ api, ns, profile }) => {
   // Created in an order that is neither name order nor its reverse.

@@ -6,7 +6,7 @@
  * Replay a counterexample with CRM_FC_SEED (and CRM_FC_RUNS); see the attached counterexample.txt.
  */
 import { criteriaProperty, orderProperty } from '../support/search.js';
-import { rule, test } from '../support/test.js';
+import { rule, test } from '../support/fixtures/test.js';
 
 // The two properties are independent and the longest tests of the run: they may run side by side.
 test.describe.configure({ mode: 'parallel' });

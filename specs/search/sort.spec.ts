@@ -12,9 +12,9 @@ import {
   create, createCompany, createInOrder, createProject, createUntilLater, distinct, expectGroupedOrder, expectKeyOrder, expectSameRecords,
   idsOf, inNs, needTaskCreate, search, type Kind, type Rec,
 } from '../support/search.js';
-import { expect, rule, test } from '../support/test.js';
-import type { ApiClient } from '../support/api.js';
-import type { Namespace } from '../support/test.js';
+import { expect, rule, test } from '../support/fixtures/test.js';
+import type { ApiClient } from '../support/core/http.js';
+import type { Namespace } from '../support/fixtures/test.js';
 
 const KINDS: Kind[] = ['projects', 'tasks'];
 const label = (kind: Kind) => (kind === 'projects' ? 'project search' : 'task search');

@@ -6,7 +6,7 @@
  */
 import { Task } from '../../contracts/index.js';
 import { createInOrder, opportunitiesToRelate, createProject, createTask, expectSameRecords, idsOf, inNs, needTaskCreate, search } from '../support/search.js';
-import { expect, rule, test } from '../support/test.js';
+import { expect, rule, test } from '../support/fixtures/test.js';
 
 const DAY = 86_400;
 const T0 = 1_893_456_000;

@@ -8,8 +8,8 @@
  */
 import { compareOrder, compareSets, pagingOf } from '../../generators/search-model.js';
 import { expectSameRecords, extension, idsOf, search, searchAll, type Filter, type Rec } from '../support/search.js';
-import { expect, rule, test } from '../support/test.js';
-import type { ApiClient } from '../support/api.js';
+import { expect, rule, test } from '../support/fixtures/test.js';
+import type { ApiClient } from '../support/core/http.js';
 
 const CREATES = 'the target can create tasks (capabilities.extensions.create_task): the specs with their own tasks check this rule exactly';
 /** Pages of 20 read at most: an account with more tasks is narrowed to its newest ones. */

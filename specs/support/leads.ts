@@ -10,10 +10,11 @@ import { Pool } from 'undici';
 import { BulkFailedEntry, BulkOpportunity, Lead, idsInBody } from '../../contracts/index.js';
 import { describeTemplate, type BulkContext, type EntryTemplate } from '../../generators/bulk.js';
 import type { CustomFieldFixture, TargetProfile } from '../../contracts/profile.js';
-import { curlLine, describeExchange, type ApiClient, type ApiResponse, type Exchange } from './api.js';
-import { loadConfig } from './config.js';
-import { redactHeaders, redactText, redactValue } from './redact.js';
-import { conforms, expect, isAccepted, type Namespace } from './test.js';
+import { curlLine, describeExchange, type Exchange } from './core/recorder.js';
+import type { ApiClient, ApiResponse } from './core/http.js';
+import { loadConfig } from './core/config.js';
+import { redactHeaders, redactText, redactValue } from './core/redact.js';
+import { conforms, expect, isAccepted, type Namespace } from './fixtures/test.js';
 
 export const UPSERT_PATH = '/leads/upsert';
 export const convertPath = (leadId: unknown) => `/leads/${encodeURIComponent(String(leadId))}/convert`;
@@ -52,7 +53,7 @@ export function upsert(api: ApiClient, properties: Body, match: Match): Promise<
 
 /** Checks a successful upsert: 2xx (the spec shows no status) and a Lead. */
 export function expectLead(res: ApiResponse, what: string): Lead {
-  // Quick checks first (see conforms in test.ts): tests create dozens of Leads.
+  // Quick checks first (see conforms in fixtures/matchers.ts): tests create dozens of Leads.
   if (!isAccepted(res) || !conforms(res, Lead)) {
     expect(res, `${what}: the upsert succeeds`).not.toBeRefused();
     expect(res).toMatchContract(Lead);

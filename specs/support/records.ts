@@ -7,8 +7,8 @@
  *     const res = await postCompany(api, ns, { email_domain: 'example.com' });   // the raw answer, for tests that judge it
  */
 import type { Activity, Company, Person } from '../../contracts/index.js';
-import type { ApiClient, ApiResponse } from './api.js';
-import { expect, isAccepted, type Namespace } from './test.js';
+import type { ApiClient, ApiResponse } from './core/http.js';
+import { expect, isAccepted, type Namespace } from './fixtures/test.js';
 
 type Body = Record<string, unknown>;
 

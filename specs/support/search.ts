@@ -11,11 +11,11 @@ import { recordBody, recordSet, requestSpec, toFilter, type CriteriaSpec, type R
 import {
   FIXED_ORDER, compareOrder, comparePage, compareReversed, compareSets, expectedMatches, pageIsFixed, pagingOf, type ModelContext,
 } from '../../generators/search-model.js';
-import type { ApiClient, ApiResponse } from './api.js';
-import { bulkCreate } from './rate-limit.js';
-import type { TargetConfig } from './config.js';
-import { redactText } from './redact.js';
-import { conforms, expect, expectJson, hasStatus, isJsonAnswer, test, type Namespace } from './test.js';
+import type { ApiClient, ApiResponse } from './core/http.js';
+import { bulkCreate } from './core/rate-limit.js';
+import type { TargetConfig } from './core/config.js';
+import { redactText } from './core/redact.js';
+import { conforms, expect, expectJson, hasStatus, isJsonAnswer, test, type Namespace } from './fixtures/test.js';
 
 export type Kind = 'projects' | 'tasks';
 export type Rec = Record<string, unknown> & { id: string | number; name: string; date_created: number; date_modified: number; tags: string[] };
@@ -60,7 +60,7 @@ const okStatus = [200, 201];
 export async function createProject(api: ApiClient, ns: Namespace, body: Record<string, unknown> = {}): Promise<Rec> {
   const sent = { name: ns.name('project'), ...body, tags: [...ns.tags, ...((body.tags as string[] | undefined) ?? [])] };
   const res = await api.post<Rec>('/projects', sent);
-  // Quick checks first (see conforms in test.ts): a record set makes dozens of these.
+  // Quick checks first (see conforms in fixtures/matchers.ts): a record set makes dozens of these.
   if (!hasStatus(res, okStatus) || !conforms(res, Project)) {
     expect(res).toHaveStatus(okStatus);
     expect(res).toMatchContract(Project);

@@ -7,7 +7,7 @@
  * metadata) must be integers of a plausible size in seconds.
  */
 import { createCompany, createPerson, fixtureActivities } from '../support/records.js';
-import { expect, rule, test } from '../support/test.js';
+import { expect, rule, test } from '../support/fixtures/test.js';
 
 const DAY = 86_400;
 const MAX_SECONDS = 9_999_999_999;

@@ -12,10 +12,10 @@ import { existsSync, readFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { z } from 'zod';
-import { TargetProfile } from '../../contracts/profile.js';
-import { hasRule } from '../../rules/index.js';
+import { TargetProfile } from '../../../contracts/profile.js';
+import { hasRule } from '../../../rules/index.js';
 
-export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
+export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
 export const API_PREFIX = '/developer_api/v1';
 
 /** Raised for a bad configuration value; the message names the variable and what is wrong. */
