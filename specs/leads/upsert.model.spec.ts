@@ -14,8 +14,9 @@ import type { Lead } from '../../contracts/index.js';
 import { makePools, upsertCommands, type UpsertModel, type UpsertSystem } from '../../generators/leads.js';
 import { describeExchange } from '../support/core/recorder.js';
 import { loadConfig } from '../support/core/config.js';
-import { checkProperty, convertPath, createLead, leadMatchField, scaledRuns, UPSERT_PATH } from '../support/leads.js';
+import { checkProperty, convertPath, leadMatchField, scaledRuns, UPSERT_PATH } from '../support/leads.js';
 import { rule, test } from '../support/fixtures/test.js';
+import { make } from '../support/make.js';
 
 const CROWD = 31;
 const withRef = !!loadConfig().profile.fixtures.lead_match_field;
@@ -24,7 +25,7 @@ test(...rule('UPSERT-3', 'a model of upsert and convert predicts every answer: c
   const refField = leadMatchField(profile);
   const crowdName = ns.name('crowd');
   const crowd: Lead[] = [];
-  for (let i = 0; i < CROWD; i++) crowd.push(await createLead(api, ns, `crowd-${i}`, { name: crowdName }));
+  for (let i = 0; i < CROWD; i++) crowd.push(await make.lead({ api, ns }, { name: crowdName }, `crowd-${i}`));
 
   const system: UpsertSystem = {
     refField,

@@ -12,9 +12,10 @@ import { BulkFailedEntry, BulkOpportunity, BulkTooLarge, type BulkOpportunity as
 import { slashDate, type EntryTemplate } from '../../generators/bulk.js';
 import { describeExchange } from '../support/core/recorder.js';
 import type { ApiResponse } from '../support/core/http.js';
-import { bulkAnswerProblems, bulkContext, customValue, sameId } from '../support/leads.js';
+import { bulkAnswerProblems, bulkContext, customValue } from '../support/leads.js';
 import { bulkCreate } from '../support/core/rate-limit.js';
 import { expect, rule, test, type Namespace } from '../support/fixtures/test.js';
+import { sameId } from '../support/make.js';
 
 /** Valid entries: a namespaced name, the namespace's tags, `extra`. */
 const entries = (ns: Namespace, count: number, extra: Record<string, unknown> = {}) =>

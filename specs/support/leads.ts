@@ -14,19 +14,14 @@ import { curlLine, describeExchange, type Exchange } from './core/recorder.js';
 import type { ApiClient, ApiResponse } from './core/http.js';
 import { loadConfig } from './core/config.js';
 import { redactHeaders, redactText, redactValue } from './core/redact.js';
-import { conforms, expect, isAccepted, type Namespace } from './fixtures/test.js';
+import { conforms, expect, isAccepted } from './fixtures/matchers.js';
+import { sameId } from './make.js';
 
 export const UPSERT_PATH = '/leads/upsert';
 export const convertPath = (leadId: unknown) => `/leads/${encodeURIComponent(String(leadId))}/convert`;
 
 export type Match = { field_name: string; field_value: unknown };
 type Body = Record<string, unknown>;
-
-/** Same identifier, whatever its JSON type (the spec does not fix the id format). */
-export const sameId = (a: unknown, b: unknown): boolean => a !== null && a !== undefined && b !== null && b !== undefined && String(a) === String(b);
-
-/** A lower-case e-mail address unique to the test (values differ in more than case). */
-export const leadEmail = (ns: Namespace, label: string) => `${ns.id}.${label}`.toLowerCase().replace(/[^a-z0-9.]+/g, '-') + '@example.com';
 
 export const byName = (name: string): Match => ({ field_name: 'name', field_value: name });
 export const byEmail = (email: string): Match => ({ field_name: 'email', field_value: email });
@@ -42,11 +37,6 @@ export function customFieldOn(fixture: CustomFieldFixture | undefined, entity: s
   return fixture && fixture.available_on.includes(entity) && fixture.options.length > 0 ? fixture : undefined;
 }
 
-/** Lead properties with a namespaced name, a unique e-mail and the namespace's tags. */
-export function leadProperties(ns: Namespace, label: string, overrides: Body = {}): Body {
-  return { name: ns.name(label), email: { email: leadEmail(ns, `${label}-${Math.random().toString(36).slice(2, 8)}`), category: 'work' }, tags: ns.tags, ...overrides };
-}
-
 export function upsert(api: ApiClient, properties: Body, match: Match): Promise<ApiResponse<Lead>> {
   return api.put<Lead>(UPSERT_PATH, { properties, match });
 }
@@ -59,17 +49,6 @@ export function expectLead(res: ApiResponse, what: string): Lead {
     expect(res).toMatchContract(Lead);
   }
   return res.body as Lead;
-}
-
-/**
- * Creates a Lead by an upsert that matches nothing: a match on the Lead's own (unique) e-mail.
- * Returns the created Lead.
- */
-export async function createLead(api: ApiClient, ns: Namespace, label: string, overrides: Body = {}): Promise<Lead> {
-  const properties = leadProperties(ns, label, overrides);
-  const email = (properties.email as { email?: string } | null)?.email ?? leadEmail(ns, `${label}-fresh-${Math.random().toString(36).slice(2, 8)}`);
-  const res = await upsert(api, properties, byEmail(email));
-  return expectLead(res, `creating a Lead "${String(properties.name)}"`);
 }
 
 /** Reads a Lead through the spec's endpoints: an upsert with empty properties that matches it. */
@@ -140,7 +119,7 @@ export interface RawRequest {
  * the test like the API client's.
  */
 export async function concurrently(api: ApiClient, requests: RawRequest[]): Promise<ApiResponse[]> {
-  const cfg = loadConfig();
+  const cfg = api.cfg;
   const origin = new URL(cfg.apiUrl).origin;
   const headers: Record<string, string> = { Accept: 'application/json', 'Content-Type': 'application/json', 'User-Agent': 'crm-conformance', ...api.authHeaders(cfg.credentials.accessToken ? 'header' : 'bearer') };
   const pool = new Pool(origin, { connections: requests.length, pipelining: 1, connect: { rejectUnauthorized: false } });

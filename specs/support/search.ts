@@ -6,19 +6,19 @@
  */
 import type { TestInfo } from '@playwright/test';
 import fc from 'fast-check';
-import { Project, ProjectList, Task, TaskList, type TargetProfile } from '../../contracts/index.js';
+import { ProjectList, TaskList, type TargetProfile } from '../../contracts/index.js';
 import { recordBody, recordSet, requestSpec, toFilter, type CriteriaSpec, type RecordSet, type SearchWorld } from '../../generators/search-domain.js';
 import {
   FIXED_ORDER, compareOrder, comparePage, compareReversed, compareSets, expectedMatches, pageIsFixed, pagingOf, type ModelContext,
 } from '../../generators/search-model.js';
 import type { ApiClient, ApiResponse } from './core/http.js';
-import { bulkCreate } from './core/rate-limit.js';
+import { extension, make, NO_FOLLOW, NO_TASK_CREATE, opportunitiesToRelate, type Extension, type Rec } from './make.js';
 import type { TargetConfig } from './core/config.js';
 import { redactText } from './core/redact.js';
 import { conforms, expect, expectJson, hasStatus, isJsonAnswer, test, type Namespace } from './fixtures/test.js';
 
 export type Kind = 'projects' | 'tasks';
-export type Rec = Record<string, unknown> & { id: string | number; name: string; date_created: number; date_modified: number; tags: string[] };
+export type { Rec };
 export type Filter = Record<string, unknown>;
 
 /** Ids as strings (identifiers may be numbers or strings). */
@@ -29,22 +29,6 @@ export const sortedIds = (rs: { id: unknown }[]): string[] => idsOf(rs).sort();
 /** Restricts a search to the records of this test's namespace. */
 export const inNs = (ns: Namespace, filter: Filter = {}): Filter => ({ tags: [ns.id], ...filter });
 
-/* ---------------- extensions of the profile ---------------- */
-
-export interface Extension { method: string; path: string }
-
-/** Parses "METHOD /path" of `profile.capabilities.extensions`. */
-export function extension(profile: TargetProfile, name: 'create_task' | 'follow'): Extension | undefined {
-  const raw = profile.capabilities.extensions[name];
-  if (!raw) return undefined;
-  const m = /^\s*([A-Z]+)\s+(\S+)\s*$/.exec(raw);
-  if (!m) throw new Error(`profile capabilities.extensions.${name} = "${raw}": expected "METHOD /path"`);
-  return { method: m[1], path: m[2] };
-}
-
-export const NO_TASK_CREATE = 'the target profile names no task-create extension (capabilities.extensions.create_task): the spec gives no way to create a Task';
-export const NO_FOLLOW = 'the target profile names no follow extension (capabilities.extensions.follow): the spec gives no way to follow a record';
-
 /** Skips the running test when the target cannot create tasks. */
 export function needTaskCreate(profile: TargetProfile): Extension {
   const ext = extension(profile, 'create_task');
@@ -54,52 +38,28 @@ export function needTaskCreate(profile: TargetProfile): Extension {
 
 /* ---------------- creating records ---------------- */
 
-const okStatus = [200, 201];
+type Ctx = Parameters<typeof make.task>[0];
 
-/** POST /projects with the namespace tags (plus `body.tags`); checks the answer is a Project. */
-export async function createProject(api: ApiClient, ns: Namespace, body: Record<string, unknown> = {}): Promise<Rec> {
-  const sent = { name: ns.name('project'), ...body, tags: [...ns.tags, ...((body.tags as string[] | undefined) ?? [])] };
-  const res = await api.post<Rec>('/projects', sent);
-  // Quick checks first (see conforms in fixtures/matchers.ts): a record set makes dozens of these.
-  if (!hasStatus(res, okStatus) || !conforms(res, Project)) {
-    expect(res).toHaveStatus(okStatus);
-    expect(res).toMatchContract(Project);
-  }
-  return res.body;
-}
-
-/** Creates a Task through the profile's extension (the spec shows only the task search). */
-export async function createTask(api: ApiClient, ns: Namespace, profile: TargetProfile, body: Record<string, unknown> = {}): Promise<Rec> {
-  const ext = extension(profile, 'create_task');
-  if (!ext) throw new Error(NO_TASK_CREATE);
-  const sent = { name: ns.name('task'), ...body, tags: [...ns.tags, ...((body.tags as string[] | undefined) ?? [])] };
-  const res = await api.send<Rec>({ method: ext.method, path: ext.path, body: sent });
-  if (!hasStatus(res, okStatus) || !conforms(res, Task)) {
-    expect(res, 'the task-create extension of the profile answers 2xx').toHaveStatus(okStatus);
-    expect(res).toMatchContract(Task);
-  }
-  return res.body;
-}
-
-export function create(kind: Kind, api: ApiClient, ns: Namespace, profile: TargetProfile, body: Record<string, unknown> = {}): Promise<Rec> {
-  return kind === 'projects' ? createProject(api, ns, body) : createTask(api, ns, profile, body);
+/** A project or a task (make.ts), with the namespace's tags and a namespaced name. */
+export function create(kind: Kind, ctx: Ctx, body: Record<string, unknown> = {}): Promise<Rec> {
+  return kind === 'projects' ? make.project(ctx, body) : make.task(ctx, body);
 }
 
 /** Creates records one after the other (so that creation order is the order of `bodies`). */
-export async function createInOrder(kind: Kind, api: ApiClient, ns: Namespace, profile: TargetProfile, bodies: Record<string, unknown>[]): Promise<Rec[]> {
+export async function createInOrder(kind: Kind, ctx: Ctx, bodies: Record<string, unknown>[]): Promise<Rec[]> {
   const out: Rec[] = [];
-  for (const b of bodies) out.push(await create(kind, api, ns, profile, b));
+  for (const b of bodies) out.push(await create(kind, ctx, b));
   return out;
 }
 
 /** Creates records concurrently, a few at a time. */
-export async function createMany(kind: Kind, api: ApiClient, ns: Namespace, profile: TargetProfile, bodies: Record<string, unknown>[], concurrency = 8): Promise<Rec[]> {
+export async function createMany(kind: Kind, ctx: Ctx, bodies: Record<string, unknown>[], concurrency = 8): Promise<Rec[]> {
   const out: Rec[] = new Array(bodies.length);
   let next = 0;
   const worker = async () => {
     while (next < bodies.length) {
       const i = next++;
-      out[i] = await create(kind, api, ns, profile, bodies[i]);
+      out[i] = await create(kind, ctx, bodies[i]);
     }
   };
   await Promise.all(Array.from({ length: Math.min(concurrency, bodies.length) }, worker));
@@ -130,36 +90,6 @@ export async function follow(api: ApiClient, profile: TargetProfile, kind: Kind,
   const path = ext.path.replace('{entity_type}', kind).replace('{entity_id}', encodeURIComponent(String(id)));
   const res = await api.send({ method: ext.method, path });
   expect(res, `the follow extension answers 2xx for ${kind} ${String(id)}`).toHaveStatus([200, 201, 204]);
-}
-
-/**
- * Creates `count` Opportunities (at most 10) through the spec's bulk create, in one request within
- * the run-wide bulk limit; undefined for each one the target did not create.
- */
-export async function createOpportunities(api: ApiClient, ns: Namespace, count: number): Promise<(Rec | undefined)[]> {
-  const res = await bulkCreate<unknown[]>(api, { opportunities: Array.from({ length: count }, () => ({ name: ns.name('opportunity'), tags: ns.tags })) });
-  const body = res.status === 200 && Array.isArray(res.body) ? res.body : [];
-  return Array.from({ length: count }, (_, i) => {
-    const entry = body[i] as Rec | undefined;
-    return entry && typeof entry === 'object' && 'id' in entry && entry.id !== null && entry.id !== undefined ? entry : undefined;
-  });
-}
-
-/**
- * `count` Opportunities to relate records to: the profile's fixture opportunities when it lists
- * enough (relating a namespaced record to a shared opportunity changes nothing another test
- * reads), else new ones from one bulk call; undefined for each one the target did not create.
- */
-export async function opportunitiesToRelate(api: ApiClient, ns: Namespace, profile: TargetProfile, count: number): Promise<({ id: string | number } | undefined)[]> {
-  const fixtures = profile.fixtures.opportunities;
-  if (fixtures.length >= count) return fixtures.slice(0, count);
-  return createOpportunities(api, ns, count);
-}
-
-/** Creates a Company through the spec's POST /companies; undefined when the target refuses. */
-export async function createCompany(api: ApiClient, ns: Namespace): Promise<Rec | undefined> {
-  const res = await api.post<Rec>('/companies', { name: ns.name('company'), tags: ns.tags });
-  return res.status >= 200 && res.status < 300 && res.body && typeof res.body === 'object' && 'id' in res.body ? res.body : undefined;
 }
 
 /* ---------------- searching ---------------- */
@@ -246,18 +176,19 @@ export function distinct(values: number[]): number[] {
 
 
 /** What exists for a property's record set: users, custom fields, records to relate to. */
-export async function buildWorld(kind: Kind, api: ApiClient, ns: Namespace, profile: TargetProfile): Promise<SearchWorld> {
+export async function buildWorld(kind: Kind, ctx: Ctx): Promise<SearchWorld> {
+  const { ns, profile } = ctx;
   const entity = kind === 'projects' ? 'project' : 'task';
   const { dropdown, multi_select: multi, number } = profile.fixtures.custom_fields;
   const on = (d: { available_on: string[] } | undefined) => !!d && (!d.available_on.length || d.available_on.includes(entity));
   let relatables: { id: string | number; type: string }[] = [];
   let opportunities: { id: string | number; type: string }[] = [];
   if (kind === 'projects') {
-    const companies = [await createCompany(api, ns), await createCompany(api, ns)].filter((c): c is Rec => !!c);
-    relatables = companies.map((c) => ({ id: c.id, type: 'company' }));
+    const companies = [await make.company(ctx), await make.company(ctx)];
+    relatables = companies.map((c) => ({ id: c.id as string | number, type: 'company' }));
   } else {
-    relatables = (await Promise.all([createProject(api, ns), createProject(api, ns)])).map((p) => ({ id: p.id, type: 'project' }));
-    const [opp] = await opportunitiesToRelate(api, ns, profile, 1);
+    relatables = (await Promise.all([make.project(ctx), make.project(ctx)])).map((p) => ({ id: p.id, type: 'project' }));
+    const [opp] = await opportunitiesToRelate(ctx, 1);
     if (opp) opportunities = [{ id: opp.id, type: 'opportunity' }];
   }
   return {
@@ -281,20 +212,21 @@ export async function buildWorld(kind: Kind, api: ApiClient, ns: Namespace, prof
  * distinct values), then the second half; follows the records the seeds say. Returns the
  * records as an unfiltered search of the namespace shows them, and the followed ids.
  */
-export async function createRecordSet(kind: Kind, api: ApiClient, ns: Namespace, profile: TargetProfile, set: RecordSet, world: SearchWorld): Promise<{ records: Rec[]; followed: Set<string> }> {
+export async function createRecordSet(kind: Kind, ctx: Ctx, set: RecordSet, world: SearchWorld): Promise<{ records: Rec[]; followed: Set<string> }> {
+  const { api, ns, profile } = ctx;
   const body = (s: RecordSet['main'][number]) => ({ name: ns.name(s.label), ...recordBody(s, world) });
   const half = Math.ceil(set.main.length / 2);
   const made: { rec: Rec; follow: boolean }[] = [];
-  const first = await createMany(kind, api, ns, profile, set.main.slice(0, half).map(body));
+  const first = await createMany(kind, ctx, set.main.slice(0, half).map(body));
   first.forEach((rec, i) => made.push({ rec, follow: set.main[i].follow }));
   let spare = 0;
   const probes = await createUntilLater(async () => {
     const s = set.spares[spare++];
     if (!s) throw new Error(`the server's date_created did not move on during ${set.spares.length} creates`);
-    return create(kind, api, ns, profile, body(s));
+    return create(kind, ctx, body(s));
   }, Math.max(...first.map((r) => r.date_created)));
   probes.forEach((rec, i) => made.push({ rec, follow: set.spares[i].follow }));
-  const second = await createMany(kind, api, ns, profile, set.main.slice(half).map(body));
+  const second = await createMany(kind, ctx, set.main.slice(half).map(body));
   second.forEach((rec, i) => made.push({ rec, follow: set.main[half + i].follow }));
   // Records the target follows by itself, then the ones the seeds follow.
   const followed = new Set(idsOf(await searchAll(api, kind, inNs(ns, { followed: 1 }))));
@@ -369,9 +301,9 @@ export function criteriaRules(kind: Kind, c: CriteriaSpec): string[] {
 async function propertyWorld(kind: Kind, f: { api: ApiClient; ns: Namespace; profile: TargetProfile; target: TargetConfig }) {
   const { api, ns, profile, target } = f;
   const seed = propertySeed(target);
-  const world = await buildWorld(kind, api, ns, profile);
+  const world = await buildWorld(kind, f);
   const set = fc.sample(recordSet(), { seed, numRuns: 1 })[0];
-  const { records, followed } = await createRecordSet(kind, api, ns, profile, set, world);
+  const { records, followed } = await createRecordSet(kind, f, set, world);
   const ctx: ModelContext = { kind, statusIds: Object.fromEntries(world.statuses.map((s) => [s.name, String(s.id)])), followed };
   return { seed, world, records, ctx };
 }
