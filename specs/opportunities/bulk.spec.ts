@@ -12,7 +12,8 @@ import { BulkFailedEntry, BulkOpportunity, BulkTooLarge, type BulkOpportunity as
 import { slashDate, type EntryTemplate } from '../../generators/bulk.js';
 import { describeExchange } from '../support/core/recorder.js';
 import type { ApiResponse } from '../support/core/http.js';
-import { bulkAnswerProblems, bulkContext, customValue } from '../support/leads.js';
+import { customValue } from '../support/leads.js';
+import { bulkAnswerProblems, bulkContext } from './bulk.js';
 import { bulkCreate } from '../support/core/rate-limit.js';
 import { expect, rule, test, type Namespace } from '../support/fixtures/test.js';
 import { sameId } from '../support/make.js';

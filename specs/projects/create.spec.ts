@@ -10,7 +10,7 @@ import { make } from '../support/make.js';
 test(...rule('PROJ-1', 'POST /projects answers a Project carrying the name, details, owner, related resource, tags and custom field sent', async ({ api, ns, profile }) => {
   const user = profile.fixtures.users[0]?.id;
   const text = profile.fixtures.custom_fields.text;
-  const company = (await make.company({ api, ns })) ?? (profile.fixtures.company_with_activities ? { id: profile.fixtures.company_with_activities.company_id } : undefined);
+  const company = await make.company({ api, ns });
   const body: Record<string, unknown> = {
     name: ns.name('project with every field'),
     details: `details of ${ns.id}`,
