@@ -99,8 +99,7 @@ export function criteriaRules(kind: Kind, c: CriteriaSpec): string[] {
 
 /** The record set of a property: created once in the test's namespace, from the run's seed. */
 async function propertyWorld(kind: Kind, f: PropertyCtx) {
-  const { api, ns, profile, target } = f;
-  const seed = propertySeed(target);
+  const seed = propertySeed(f.target);
   const world = await buildWorld(kind, f);
   const set = fc.sample(recordSet(), { seed, numRuns: 1 })[0];
   const { records, followed } = await createRecordSet(kind, f, set, world);
