@@ -14,8 +14,8 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { relative, resolve } from 'node:path';
 import type { FullConfig, FullResult, Reporter, Suite, TestCase, TestResult } from '@playwright/test/reporter';
 import { getRule, hasRule, ruleIdOfTitle, type Level } from '../rules/index.js';
-import { loadConfig, ROOT } from '../specs/support/config.js';
-import { redactText } from '../specs/support/redact.js';
+import { loadConfig, ROOT } from '../specs/support/core/config.js';
+import { redactText } from '../specs/support/core/redact.js';
 import { renderHtml } from './html.js';
 import { buildReport, runWarnings, type ConformanceReport, type ReportMeta, type TestOutcome } from './verdict.js';
 

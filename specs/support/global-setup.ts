@@ -5,8 +5,8 @@
  */
 import { rmSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { loadConfig, ROOT } from './config.js';
-import { COORDINATOR_ENV, marginFor, startBulkCoordinator } from './rate-limit.js';
+import { loadConfig, ROOT } from './core/config.js';
+import { COORDINATOR_ENV, marginFor, startBulkCoordinator } from './core/rate-limit.js';
 
 export default async function globalSetup(): Promise<() => Promise<void>> {
   const cfg = loadConfig();

@@ -25,7 +25,7 @@
  */
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { ApiClient, ApiResponse } from './api.js';
+import type { ApiClient, ApiResponse } from './http.js';
 
 export const COORDINATOR_ENV = 'CONFORMANCE_BULK_COORDINATOR';
 export const BULK_PATH = '/opportunities/bulk_create';
