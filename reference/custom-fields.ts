@@ -1,9 +1,10 @@
 /**
- * Custom field definitions of the reference account (seeded; ids match reference/profile.json)
+ * Custom field definitions of the reference account (seeded from reference/profile.json)
  * and the computed values the spec describes: "dropdown and multi-select option ids are
  * replaced by the option names".
  */
 import type { App } from './app.js';
+import { FIXTURES } from './profile.js';
 
 export interface CustomFieldDefinition {
   id: number;
@@ -18,15 +19,17 @@ export interface CustomFieldValue {
   value: unknown;
 }
 
-const ALL = ['lead', 'person', 'company', 'opportunity', 'project', 'task'];
+/** Names of the seeded definitions (the profile does not carry names). */
+const NAMES = { dropdown: 'Region', multi_select: 'Channels', text: 'Reference code', number: 'Score' } as const;
 
+/** The definitions of reference/profile.json, and the Lead field used for upsert matching. */
 export const CUSTOM_FIELDS: CustomFieldDefinition[] = [
-  { id: 201, name: 'Region', data_type: 'Dropdown', options: [{ id: 2011, name: 'North' }, { id: 2012, name: 'South' }, { id: 2013, name: 'East' }], available_on: ALL },
-  { id: 202, name: 'Channels', data_type: 'MultiSelect', options: [{ id: 2021, name: 'Email' }, { id: 2022, name: 'Phone' }, { id: 2023, name: 'Chat' }], available_on: ALL },
-  { id: 203, name: 'Reference code', data_type: 'String', options: [], available_on: ALL },
-  { id: 204, name: 'Score', data_type: 'Float', options: [], available_on: ALL },
-  /** Lead custom field usable for upsert matching: `match.field_name = "custom_field_205"`. */
-  { id: 205, name: 'External ID', data_type: 'String', options: [], available_on: ['lead'] },
+  ...(Object.keys(NAMES) as (keyof typeof NAMES)[]).map((kind) => {
+    const f = FIXTURES.custom_fields[kind];
+    return { id: f.id, name: NAMES[kind], data_type: f.data_type as CustomFieldDefinition['data_type'], options: f.options, available_on: f.available_on };
+  }),
+  /** Lead custom field usable for upsert matching: `match.field_name = "custom_field_<id>"`. */
+  { id: FIXTURES.lead_match_field.definition_id, name: 'External ID', data_type: 'String', options: [], available_on: ['lead'] },
 ];
 
 export function definition(id: unknown): CustomFieldDefinition | undefined {

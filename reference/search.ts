@@ -31,6 +31,7 @@ import type { App, FaultDef } from './app.js';
 import { definition, isEmptyValue } from './custom-fields.js';
 import { invalid, asObject } from './routes/common.js';
 import type { Rec } from './model.js';
+import { FIXTURES } from './profile.js';
 
 /** "Records reachable in one search: first 100,000, whatever the pagination". */
 export const SEARCH_CAP = 100_000;
@@ -40,10 +41,10 @@ export const DEFAULT_PAGE_SIZE = 20;
 /** `-2` in assignee_ids / project_ids: "no owner" / "no project". */
 export const NONE = -2;
 
-/** Project statuses of the reference account (ids match reference/profile.json). */
-export const PROJECT_STATUSES = [{ id: 301, name: 'Open' }, { id: 302, name: 'Completed' }];
-/** Users of the reference account (ids and e-mails match reference/profile.json). */
-export const USER_EMAILS: Record<number, string> = { 11: 'integrator@reference.example', 12: 'colleague@reference.example' };
+/** Project statuses of the reference account (reference/profile.json). */
+export const PROJECT_STATUSES: { id: number; name: string }[] = FIXTURES.project_statuses;
+/** Users of the reference account (reference/profile.json): id → e-mail. */
+export const USER_EMAILS: Record<number, string> = Object.fromEntries(FIXTURES.users.map((u) => [u.id, u.email]));
 
 const PRIORITY_RANK: Record<string, number> = { None: 0, Low: 1, Medium: 2, High: 3 };
 

@@ -11,35 +11,44 @@
 import type { App, AreaModule } from '../app.js';
 import { C, present, type Rec } from '../model.js';
 import { idParam, invalid, notFound } from './common.js';
+import { FIXTURES } from '../profile.js';
 
+/** A second seeded company, with activities of its own (not in the profile). */
+export const NEIGHBOUR_COMPANY_ID = 402;
+
+const [first, second] = FIXTURES.company_with_activities.activity_types;
+
+/** Activity types: the two of the profile's company with activities, and two more. */
 export const ACTIVITY_TYPES = {
-  note: { id: 1, category: 'user' },
-  call: { id: 2, category: 'user' },
+  note: { id: first.id, category: first.category },
+  call: { id: second.id, category: second.category },
   meeting: { id: 3, category: 'user' },
   status_change: { id: 5, category: 'system' },
 } as const;
 
 const DAY = 86_400;
 
-/** Seeds the activities of companies 401 and 402 (see reference/profile.json). */
+/** Seeds the activities of the profile's company with activities (401) and of its neighbour (402). */
 export function seedActivities(app: App): void {
   const c = app.store.collection<Rec>(C.activities);
   const now = app.now();
   const unit = app.fault('timestamps-in-ms') ? 1000 : 1;
-  const add = (id: number, company: number, type: { id: number; category: string }, daysAgo: number, details: string, user = 11, values: [unknown, unknown] = [null, null]) => {
+  const [me, colleague] = FIXTURES.users.map((u) => u.id);
+  const company = FIXTURES.company_with_activities.company_id;
+  const add = (id: number, parent: number, type: { id: number; category: string }, daysAgo: number, details: string, user = me, values: [unknown, unknown] = [null, null]) => {
     const when = now - daysAgo * DAY * unit;
-    c.insert({ id, parent: { id: company, type: 'company' }, type: { ...type }, user_id: user, details, activity_date: when, old_value: values[0], new_value: values[1], date_created: when, date_modified: when });
+    c.insert({ id, parent: { id: parent, type: 'company' }, type: { ...type }, user_id: user, details, activity_date: when, old_value: values[0], new_value: values[1], date_created: when, date_modified: when });
   };
-  add(411, 401, ACTIVITY_TYPES.note, 30, 'Kick-off notes');
-  add(412, 401, ACTIVITY_TYPES.note, 21, 'Follow-up notes', 12);
-  add(413, 401, ACTIVITY_TYPES.note, 7, 'Pricing remarks');
-  add(414, 401, ACTIVITY_TYPES.call, 28, 'Intro call');
-  add(415, 401, ACTIVITY_TYPES.call, 14, 'Call with procurement', 12);
-  add(416, 401, ACTIVITY_TYPES.call, 3, 'Renewal call');
-  add(417, 401, ACTIVITY_TYPES.meeting, 10, 'On-site meeting');
-  add(418, 401, ACTIVITY_TYPES.status_change, 2, 'Status changed', 11, ['Prospect', 'Customer']);
-  add(421, 402, ACTIVITY_TYPES.note, 5, 'Other company notes');
-  add(422, 402, ACTIVITY_TYPES.call, 4, 'Other company call');
+  add(411, company, ACTIVITY_TYPES.note, 30, 'Kick-off notes');
+  add(412, company, ACTIVITY_TYPES.note, 21, 'Follow-up notes', colleague);
+  add(413, company, ACTIVITY_TYPES.note, 7, 'Pricing remarks');
+  add(414, company, ACTIVITY_TYPES.call, 28, 'Intro call');
+  add(415, company, ACTIVITY_TYPES.call, 14, 'Call with procurement', colleague);
+  add(416, company, ACTIVITY_TYPES.call, 3, 'Renewal call');
+  add(417, company, ACTIVITY_TYPES.meeting, 10, 'On-site meeting');
+  add(418, company, ACTIVITY_TYPES.status_change, 2, 'Status changed', me, ['Prospect', 'Customer']);
+  add(421, NEIGHBOUR_COMPANY_ID, ACTIVITY_TYPES.note, 5, 'Other company notes');
+  add(422, NEIGHBOUR_COMPANY_ID, ACTIVITY_TYPES.call, 4, 'Other company call');
 }
 
 /** An Activity as sent. */

@@ -14,7 +14,8 @@
  */
 import type { AreaModule } from '../app.js';
 import { C, makeCompany, present, type Rec } from '../model.js';
-import { presentActivity } from './activities.js';
+import { NEIGHBOUR_COMPANY_ID, presentActivity } from './activities.js';
+import { FIXTURES } from '../profile.js';
 import { idParam, invalid, notFound } from './common.js';
 import { checkRecordBody, dropNulls, type BodyShape } from './people.js';
 
@@ -37,8 +38,9 @@ export const companies: AreaModule = {
   ],
   seed(app) {
     const c = app.store.collection<Rec>(C.companies);
-    c.insert({ ...makeCompany(app, { name: 'Seeded Activities Inc.', email_domain: 'activities.example', details: 'Seeded: has activities and an attached file' }), id: 401 });
-    c.insert({ ...makeCompany(app, { name: 'Seeded Neighbour Ltd.', email_domain: 'neighbour.example' }), id: 402 });
+    const id = FIXTURES.company_with_activities.company_id;
+    c.insert({ ...makeCompany(app, { name: 'Seeded Activities Inc.', email_domain: 'activities.example', details: 'Seeded: has activities and an attached file' }), id });
+    c.insert({ ...makeCompany(app, { name: 'Seeded Neighbour Ltd.', email_domain: 'neighbour.example' }), id: NEIGHBOUR_COMPANY_ID });
   },
   api(router, app) {
     const companies = app.store.collection<Rec>(C.companies);

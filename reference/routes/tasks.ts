@@ -18,6 +18,7 @@ import type { AreaModule } from '../app.js';
 import { C, makeTask, present, type Rec } from '../model.js';
 import { NONE, idList, keys, priorityKey, runSearch, sharedCriteria, statusKey, statusesCriterion, timestampCriterion, type SearchDef } from '../search.js';
 import { checkWorkBody } from './projects.js';
+import { FIXTURES } from '../profile.js';
 
 type Related = { id: number | string | null; type: string | null };
 const related = (rec: Rec) => rec.related_resource as Related;
@@ -74,13 +75,15 @@ export const tasks: AreaModule = {
     const c = app.store.collection<Rec>(C.tasks);
     const day = 86_400;
     const base = 1_767_225_600; // 2026-01-01
+    const [me, colleague] = FIXTURES.users.map((u) => u.id);
+    const region = FIXTURES.custom_fields.dropdown;
     const fixtures: Record<string, unknown>[] = [
-      { name: 'Seeded call back', priority: 'High', due_date: base + day, assignee_id: 11 },
-      { name: 'Seeded send offer', priority: 'None', due_date: base + 3 * day, reminder_date: base + 2 * day, assignee_id: 12 },
+      { name: 'Seeded call back', priority: 'High', due_date: base + day, assignee_id: me },
+      { name: 'Seeded send offer', priority: 'None', due_date: base + 3 * day, reminder_date: base + 2 * day, assignee_id: colleague },
       { name: 'Seeded archive', status: 'Completed', completed_date: base, due_date: base, priority: 'None' },
-      { name: 'Seeded follow-up', priority: 'High', related_resource: { id: 401, type: 'company' }, assignee_id: 11 },
+      { name: 'Seeded follow-up', priority: 'High', related_resource: { id: FIXTURES.company_with_activities.company_id, type: 'company' }, assignee_id: me },
       { name: 'Seeded review', status: 'Completed', completed_date: base + day, priority: 'High', due_date: base + 2 * day },
-      { name: 'Seeded plan', priority: 'None', custom_fields: [{ custom_field_definition_id: 201, value: 2012 }] },
+      { name: 'Seeded plan', priority: 'None', custom_fields: [{ custom_field_definition_id: region.id, value: region.options[1].id }] },
     ];
     fixtures.forEach((f, i) => {
       const rec = c.insert(makeTask(app, { ...f, tags: ['reference-fixture'] }));
