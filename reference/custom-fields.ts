@@ -3,7 +3,6 @@
  * and the computed values the spec describes: "dropdown and multi-select option ids are
  * replaced by the option names".
  */
-import type { App } from './app.js';
 import { FIXTURES } from './profile.js';
 
 export interface CustomFieldDefinition {
@@ -38,9 +37,11 @@ export function definition(id: unknown): CustomFieldDefinition | undefined {
 
 /**
  * Normalises the `custom_fields` of a create/update body: keeps entries of known definitions,
- * in definition order, one per definition. Unknown definitions are dropped.
+ * one per definition (the last one sent wins), in the order of the definitions or, with
+ * `as-sent` (the open choice `records.custom-field-order`), existing values first, then new
+ * ones in the order sent. Unknown definitions are dropped.
  */
-export function normalizeCustomFields(input: unknown, existing: CustomFieldValue[] = []): CustomFieldValue[] {
+export function normalizeCustomFields(input: unknown, existing: CustomFieldValue[] = [], order: 'definition-order' | 'as-sent' = 'definition-order'): CustomFieldValue[] {
   const byId = new Map<number, CustomFieldValue>(existing.map((c) => [Number(c.custom_field_definition_id), c]));
   if (Array.isArray(input)) {
     for (const raw of input) {
@@ -51,12 +52,12 @@ export function normalizeCustomFields(input: unknown, existing: CustomFieldValue
       byId.set(def.id, { custom_field_definition_id: def.id, value: value ?? null });
     }
   }
-  return [...byId.values()].sort((a, b) => Number(a.custom_field_definition_id) - Number(b.custom_field_definition_id));
+  const values = [...byId.values()];
+  return order === 'as-sent' ? values : values.sort((a, b) => Number(a.custom_field_definition_id) - Number(b.custom_field_definition_id));
 }
 
 /** Option ids → option names, for the endpoints that return computed values. */
-export function computeCustomFields(app: App, fields: CustomFieldValue[]): CustomFieldValue[] {
-  if (app.fault('computed-values-off')) return fields;
+export function computeCustomFields(fields: CustomFieldValue[]): CustomFieldValue[] {
   return fields.map((f) => {
     const def = definition(f.custom_field_definition_id);
     if (!def || (def.data_type !== 'Dropdown' && def.data_type !== 'MultiSelect')) return f;

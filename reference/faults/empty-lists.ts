@@ -34,11 +34,11 @@ const PRESENTING: Record<Kind, [string, (body: unknown) => unknown][]> = {
   opportunities: [['POST /opportunities/bulk_create', whole], [CONVERT, members('opportunity')]],
 };
 
-const NOUN: Record<Kind, string> = { projects: 'Project', tasks: 'Task', people: 'Person', companies: 'Company', leads: 'Lead', opportunities: 'Opportunity' };
+const NOUN: Record<Kind, string> = { projects: 'a Project', tasks: 'a Task', people: 'a Person', companies: 'a Company', leads: 'a Lead', opportunities: 'an Opportunity' };
 
 export const EMPTY_LIST_FAULTS: Fault[] = (Object.keys(PRESENTING) as Kind[]).map((kind) => ({
   name: `empty-list-null-${kind}`,
   rules: ['WIRE-3'],
-  description: `every empty list member of a ${NOUN[kind]} (tags, custom_fields, entry lists, …) is answered as null instead of [] (${PRESENTING[kind].map(([r]) => r).join(', ')})`,
+  description: `every empty list member of ${NOUN[kind]} (tags, custom_fields, entry lists, …) is answered as null instead of [] (${PRESENTING[kind].map(([r]) => r).join(', ')})`,
   routes: PRESENTING[kind].map(([route, reshape]): RouteFault => ({ route, respond: onSuccess(reshape) })),
 }));

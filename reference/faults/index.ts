@@ -14,6 +14,13 @@ import { OAUTH_FAULTS } from './oauth.js';
 import { OPPORTUNITIES_FAULTS } from './opportunities.js';
 import { PIPELINES_FAULTS } from './pipelines.js';
 import { WEBHOOKS_FAULTS } from './webhooks.js';
+import { PEOPLE_FAULTS } from './people.js';
+import { COMPANIES_FAULTS } from './companies.js';
+import { ACTIVITIES_FAULTS } from './activities.js';
+import { RELATIONSHIPS_FAULTS } from './relationships.js';
+import { PROJECTS_FAULTS } from './projects.js';
+import { PROJECT_SEARCH_FAULTS, SEARCH_FAULTS, TASK_SEARCH_FAULTS } from './search.js';
+import { EMPTY_LIST_FAULTS } from './empty-lists.js';
 import type { Fault } from './types.js';
 
 export type { Fault, FaultDef } from './types.js';
@@ -27,4 +34,13 @@ export const ALL_FAULTS: Fault[] = [
   ...FILES_FAULTS,
   ...LEADS_FAULTS,
   ...OPPORTUNITIES_FAULTS,
+  ...PEOPLE_FAULTS,
+  ...COMPANIES_FAULTS,
+  ...ACTIVITIES_FAULTS,
+  ...RELATIONSHIPS_FAULTS,
+  ...PROJECTS_FAULTS,
+  ...SEARCH_FAULTS,
+  ...PROJECT_SEARCH_FAULTS,
+  ...TASK_SEARCH_FAULTS,
+  ...EMPTY_LIST_FAULTS,
 ];

@@ -15,6 +15,10 @@ const CREATE = 'POST /people';
 
 export const PEOPLE_FAULTS: Fault[] = [
   {
+    name: 'timestamps-in-ms', rules: ['WIRE-2'], description: 'every timestamp the server stamps (date_created, date_modified, …) is in milliseconds',
+    at: { 'clock.now': (seconds) => seconds * 1000 },
+  },
+  {
     name: 'person-emails-null', rules: ['PEOPLE-3', 'WIRE-3'], description: 'a Person without e-mail addresses has emails: null instead of []',
     routes: [{ route: CREATE, respond: onSuccess((b) => emptyListsTo(b, ['emails'])) }],
   },

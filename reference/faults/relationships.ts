@@ -1,7 +1,6 @@
 /** Faults of Relationships (`DELETE /{entity}/{entity_id}/related`). */
-import type { Rec } from '../model.js';
+import { ENTITIES, type Rec } from '../model.js';
 import type { Collection } from '../store.js';
-import { ENTITIES } from '../routes/relationships.js';
 import type { Fault } from './types.js';
 import { onSuccess } from './reshape.js';
 
