@@ -26,6 +26,7 @@ import { createHmac, randomBytes, randomUUID, timingSafeEqual } from 'node:crypt
 import type { App, AreaModule } from '../app.js';
 import { HttpError } from '../http.js';
 import { C, type Rec } from '../model.js';
+import { FIXTURES } from '../profile.js';
 import { nowSeconds } from '../store.js';
 import { notFound, refusal } from './common.js';
 
@@ -127,9 +128,10 @@ export const files: AreaModule = {
   name: 'files',
   seed(app) {
     const t = app.at('clock.now', nowSeconds() - 40 * 86_400, undefined);
+    const file = FIXTURES.attached_file;
     app.store.collection<Rec>(C.files).insert({
-      id: 501, _entity_type: 'companies', _entity_id: 401, is_deleted: false, file_name: 'service-agreement.pdf', file_size: 48_213,
-      content_type: 'application/pdf', creator_id: 12, date_created: t, date_modified: t,
+      id: file.file_id, _entity_type: file.entity_type, _entity_id: file.entity_id, is_deleted: false, file_name: 'service-agreement.pdf', file_size: 48_213,
+      content_type: 'application/pdf', creator_id: FIXTURES.users[1].id, date_created: t, date_modified: t,
     });
   },
   api(router, app) {

@@ -22,6 +22,7 @@ import { HttpError } from '../http.js';
 import { C, firstStage, makeOpportunity, present, type Rec } from '../model.js';
 import type { PipelineRecord } from './pipelines.js';
 import { invalid } from './common.js';
+import { FIXTURES } from '../profile.js';
 
 /** Entries per request (spec § Limits). */
 export const BULK_LIMIT = 10;
@@ -95,8 +96,7 @@ export const opportunities: AreaModule = {
   // The profile's fixture opportunities (reference/profile.json): records to relate tasks and files to.
   seed(app) {
     const store = app.store.collection<Rec>(C.opportunities);
-    store.insert({ ...makeOpportunity(app, { name: 'Seeded Opportunity A' }), id: 601 });
-    store.insert({ ...makeOpportunity(app, { name: 'Seeded Opportunity B' }), id: 602 });
+    FIXTURES.opportunities.forEach(({ id }, i) => store.insert({ ...makeOpportunity(app, { name: `Seeded Opportunity ${String.fromCharCode(65 + i)}` }), id }));
   },
   api(router, app) {
     const store = app.store.collection<Rec>(C.opportunities);
