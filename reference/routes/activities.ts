@@ -52,7 +52,10 @@ export function seedActivities(app: App): void {
   add(422, NEIGHBOUR_COMPANY_ID, ACTIVITY_TYPES.call, 4, 'Other company call');
 }
 
-/** An Activity as sent (details "" as null under `activities.empty-details` = null). */
+/**
+ * An Activity as sent (with date_created and date_modified, which § Activity does not list);
+ * details "" as null under `activities.empty-details` = null.
+ */
 export function presentActivity(app: App, rec: Rec): Record<string, unknown> {
   const out = present(app, rec);
   if (out.details === '' && app.choice('activities.empty-details') === 'null') out.details = null;
