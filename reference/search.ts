@@ -6,8 +6,8 @@
  * What the spec leaves open is taken from the open choices (rules/choices/search.ts,
  * `app.choice('search.…')`): the largest page and what happens above it, the order of ties,
  * of records without a sort value, of names, owners, related records, statuses and priorities,
- * what `allow_empty: false` and an empty list criterion select, the case of tags and names, and
- * unknown members. Fixed here: bounds (dates, custom field values) are inclusive and a record
+ * what `allow_empty: false` and an empty list criterion select, the case of tags and names,
+ * unknown members, and a header with the number of matches. Fixed here: bounds (dates, custom field values) are inclusive and a record
  * without a value never satisfies one; an absent custom field value counts as empty ("absent or
  * empty are returned as null"); mixed `assignee_ids` such as `[12, -2]` select the union; bad
  * input (ill-typed members, page numbers below 1, unknown sort fields or directions, an unknown
@@ -20,6 +20,7 @@
  * sorted once on precomputed keys; only the requested page is presented.
  */
 import type { App } from './app.js';
+import type { Reply } from './http.js';
 import { definition, isEmptyValue } from './custom-fields.js';
 import { invalid, asObject } from './routes/common.js';
 import type { Rec } from './model.js';
@@ -275,8 +276,17 @@ const num = (app: App, name: string, v: unknown, dflt: number): number => {
 
 const PAGING = ['page_number', 'page_size', 'sort_by', 'sort_direction'];
 
-/** Runs a search over `records` (the whole collection) with the request body. */
-export async function runSearch(app: App, def: SearchDef, records: Iterable<Rec>, body: unknown, options: SearchOptions): Promise<Record<string, unknown>[]> {
+/** Header reporting the number of matches (`search.total-header`). */
+const TOTAL_HEADER = { none: undefined, 'x-total-count': 'x-total-count', 'x-pw-total': 'x-pw-total' } as const;
+
+/** Runs a search over `records` (the whole collection) with the request body: the page, and the total header of `search.total-header`. */
+export async function runSearch(app: App, def: SearchDef, records: Iterable<Rec>, body: unknown, options: SearchOptions): Promise<Reply> {
+  const page = await searchPage(app, def, records, body, options);
+  const header = TOTAL_HEADER[app.choice('search.total-header')];
+  return { status: 200, body: page.records, ...(header ? { headers: { [header]: String(page.total) } } : {}) };
+}
+
+async function searchPage(app: App, def: SearchDef, records: Iterable<Rec>, body: unknown, options: SearchOptions): Promise<{ records: Record<string, unknown>[]; total: number }> {
   const { kind } = def;
   const b = asObject(body, 'the search filter');
   if (app.choice('search.unknown-members') === 'refused') {
@@ -299,7 +309,7 @@ export async function runSearch(app: App, def: SearchDef, records: Iterable<Rec>
   // Sort.
   const sortBy = b.sort_by === undefined || b.sort_by === null ? defaults.sortBy : b.sort_by;
   if (typeof sortBy !== 'string' || !Object.hasOwn(def.sortKeys, sortBy)) {
-    return invalid(app, `sort_by must be one of ${Object.keys(def.sortKeys).join(', ')}`, 'sort_by');
+    invalid(app, `sort_by must be one of ${Object.keys(def.sortKeys).join(', ')}`, 'sort_by');
   }
   const requested = b.sort_direction === undefined || b.sort_direction === null ? 'asc' : b.sort_direction;
   if (requested !== 'asc' && requested !== 'desc') invalid(app, 'sort_direction must be asc or desc', 'sort_direction');
@@ -326,10 +336,10 @@ export async function runSearch(app: App, def: SearchDef, records: Iterable<Rec>
   });
   const reachable = Math.min(matches.length, app.at('search.cap', SEARCH_CAP, { kind }));
   const start = (pageNumber - defaults.firstPage) * pageSize;
-  if (start >= reachable) return [];
+  if (start >= reachable) return { records: [], total: reachable };
   const end = Math.min(start + pageSize, reachable);
   const computed = app.at('search.computed', true, { kind });
   const out: Record<string, unknown>[] = [];
   for (let i = start; i < end; i++) out.push(options.present(matches[i].rec, computed));
-  return out;
+  return { records: out, total: reachable };
 }

@@ -128,6 +128,16 @@ export const SEARCH_CHOICES = defineChoices([
     ],
   },
   {
+    id: 'search.total-header',
+    section: 'Tasks',
+    source: 'Response headers that report totals: not shown.',
+    alternatives: [
+      { name: 'none', description: 'a search answer carries no header with the number of matches' },
+      { name: 'x-total-count', description: 'a search answer carries X-Total-Count: the number of matching records (within the cap)' },
+      { name: 'x-pw-total', description: 'a search answer carries X-PW-TOTAL: the number of matching records (within the cap)' },
+    ],
+  },
+  {
     id: 'search.unknown-members',
     section: 'Projects',
     source: 'body is the filter object below (members outside the table: not said).',
