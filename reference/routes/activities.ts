@@ -7,12 +7,13 @@
  *
  * An ill-typed member is refused with a 4xx. Open choices (rules/choices/records.ts): whether
  * `PUT` requires both `activity_date` and `details` (`activities.update-members`), and whether
- * empty details are answered as null (`activities.empty-details`).
+ * empty details are answered as null (`activities.empty-details`), the status for an unknown
+ * activity (`records.missing-status`).
  * Faults: reference/faults/activities.ts.
  */
 import type { App, AreaModule } from '../app.js';
 import { C, present, type Rec } from '../model.js';
-import { idParam, invalid, notFound } from './common.js';
+import { idParam, invalid, missing } from './common.js';
 import { FIXTURES } from '../profile.js';
 import { nowSeconds } from '../store.js';
 
@@ -68,11 +69,11 @@ export const activities: AreaModule = {
   api(router, app) {
     const c = app.store.collection<Rec>(C.activities);
     router.add('GET', '/activities/{activity_id}', (ctx) => {
-      const rec = c.get(idParam(ctx.params.activity_id, 'activity_id')) ?? notFound('activity');
+      const rec = c.get(idParam(ctx.params.activity_id, 'activity_id')) ?? missing(app, 'activity');
       return presentActivity(app, rec);
     });
     router.add('PUT', '/activities/{activity_id}', async (ctx) => {
-      const rec = c.get(idParam(ctx.params.activity_id, 'activity_id')) ?? notFound('activity');
+      const rec = c.get(idParam(ctx.params.activity_id, 'activity_id')) ?? missing(app, 'activity');
       const b = ctx.body;
       if (!b || typeof b !== 'object' || Array.isArray(b)) return invalid(app, 'the body must be a JSON object');
       const { activity_date: date, details } = b as Record<string, unknown>;

@@ -12,6 +12,11 @@ export function notFound(what: string): never {
   throw new HttpError(404, { success: false, status: 404, message: `${what} not found` });
 }
 
+/** A missing record of the record areas: status of the open choice `records.missing-status`, body `errors.body`. */
+export function missing(app: App, what: string): never {
+  throw refusal(app, Number(app.choice('records.missing-status')), `${what} not found`, { code: 'not_found' });
+}
+
 /** A numeric path id, or 404/400. */
 export function idParam(value: string | undefined, what: string): number {
   if (!value || !/^\d+$/.test(value)) fail(400, `${what} must be a number`);

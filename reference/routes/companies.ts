@@ -8,14 +8,15 @@
  * Open choices (rules/choices/records.ts, general.ts): the fields required on create
  * (`records.required-on-create`), the status of a create (`general.create-status`), what an
  * empty `activity_types` list selects (`companies.activities-empty-filter`: every activity, or
- * none) and the order of the activities (`companies.activities-order`).
+ * none), the order of the activities (`companies.activities-order`) and the status for an
+ * unknown company (`records.missing-status`).
  * Faults: reference/faults/companies.ts (and activity-parent-wrong in ./activities.ts).
  */
 import type { AreaModule } from '../app.js';
 import { C, created, makeCompany, present, type Rec } from '../model.js';
 import { NEIGHBOUR_COMPANY_ID, presentActivity } from './activities.js';
 import { FIXTURES } from '../profile.js';
-import { idParam, invalid, notFound } from './common.js';
+import { idParam, invalid, missing } from './common.js';
 import { checkRecordBody, requireName, type BodyShape } from './people.js';
 
 export const COMPANY_SHAPE: BodyShape = {
@@ -47,12 +48,12 @@ export const companies: AreaModule = {
     });
 
     router.add('GET', '/companies/{company_id}', (ctx) => {
-      const rec = companies.get(idParam(ctx.params.company_id, 'company_id')) ?? notFound('company');
+      const rec = companies.get(idParam(ctx.params.company_id, 'company_id')) ?? missing(app, 'company');
       return present(app, rec);
     });
 
     router.add('POST', '/companies/{company_id}/activities', (ctx) => {
-      const company = companies.get(idParam(ctx.params.company_id, 'company_id')) ?? notFound('company');
+      const company = companies.get(idParam(ctx.params.company_id, 'company_id')) ?? missing(app, 'company');
       const b = ctx.body ?? {};
       if (typeof b !== 'object' || Array.isArray(b) || b === null) return invalid(app, 'the body must be a JSON object');
       const kinds = (b as { activity_types?: unknown }).activity_types ?? [];

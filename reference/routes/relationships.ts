@@ -9,13 +9,13 @@
  *
  * `resource.type` is the singular type (company, person, …), plural accepted. `removed` is true
  * when a link was cleared, false when there was none (a second removal, or an unknown
- * resource). An unknown entity record answers 404. Open choice (rules/choices/records.ts):
- * which entity types the path accepts beyond people (`relationships.entities`: every record
- * type, or people and companies). Faults: reference/faults/relationships.ts.
+ * resource). Open choices (rules/choices/records.ts): which entity types the path accepts beyond
+ * people (`relationships.entities`: every record type, or people and companies; others: 404),
+ * the status for an unknown entity record (`records.missing-status`). Faults: reference/faults/relationships.ts.
  */
 import type { App, AreaModule } from '../app.js';
 import { ENTITIES, present, type Rec } from '../model.js';
-import { idParam, invalid, notFound } from './common.js';
+import { idParam, invalid, missing, notFound } from './common.js';
 
 const SINGULAR: Record<string, string> = Object.fromEntries([
   ...Object.entries(ENTITIES).map(([plural, e]) => [plural, e.type]),
@@ -61,7 +61,7 @@ export const relationships: AreaModule = {
       const otherId = Number(rid);
 
       const own = app.store.collection<Rec>(entity.collection);
-      const rec = own.get(entityId) ?? notFound(entity.type);
+      const rec = own.get(entityId) ?? missing(app, entity.type);
       const others = app.store.collection<Rec>(byType(otherType).collection);
       const other = others.get(otherId);
 

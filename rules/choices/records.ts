@@ -44,6 +44,15 @@ export const RECORDS_CHOICES = defineChoices([
     ],
   },
   {
+    id: 'records.missing-status',
+    section: 'Errors',
+    source: 'Status codes for missing records … and the general error body: not shown.',
+    alternatives: [
+      { name: '404', description: 'a missing Company, Activity or relationship entity record answers 404' },
+      { name: '422', description: 'a missing Company, Activity or relationship entity record answers 422' },
+    ],
+  },
+  {
     id: 'people.name-parts',
     section: 'Person',
     source: '`prefix, first_name, middle_name, last_name, suffix, title`: string or null. (How they relate to `name`: not said.)',
