@@ -72,13 +72,13 @@ export const LEADS_FAULTS: Fault[] = [
   },
   {
     name: 'upsert-not-atomic', rules: ['UPSERT-1'], description: 'an await (simulated storage round trip) between the match check and the create: concurrent upserts create duplicates',
-    seam: { 'upsert.create': (_ctx, next) => tick(15).then(next) },
+    seam: { 'upsert.create': (_ctx, next) => tick(40).then(next) },
   },
   {
     name: 'upsert-update-not-atomic', rules: ['UPSERT-1'], description: 'an update reads the Lead, awaits, then writes the stale copy back with its properties: concurrent updates are lost',
     seam: { 'upsert.update': ({ lead, patch }, next, app) => {
       const snapshot = { ...lead };
-      return tick(15).then(() => { leadsOf(app).insert({ ...snapshot, ...patch, id: snapshot.id }); return next(); });
+      return tick(40).then(() => { leadsOf(app).insert({ ...snapshot, ...patch, id: snapshot.id }); return next(); });
     } },
   },
   {
