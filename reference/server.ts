@@ -95,15 +95,18 @@ function handler(app: App, routers: { api: Router; root: Router; auth: Router },
       } else if (host === 'api' || host === 'both') {
         router = routers.root;
       } else {
-        throw new HttpError(404, { success: false, status: 404, message: `no route for ${req.method} ${path}` });
+        throw refusal(app, 404, `no route for ${req.method} ${path}`, { code: 'not_found' });
       }
       const found = router.match(req.method ?? 'GET', sub);
       const rawBody = await readBody(req);
-      if (!found) throw new HttpError(404, { success: false, status: 404, message: `no route for ${req.method} ${path}` });
+      if (!found) throw refusal(app, 404, `no route for ${req.method} ${path}`, { code: 'not_found' });
       if (isApi && !credentialsOk(app, req)) {
         throw refusal(app, Number(app.choice('errors.credentials-status')), 'missing or invalid credentials', { code: 'forbidden' });
       }
-      if ('allowed' in found) throw new HttpError(405, { success: false, status: 405, message: `method not allowed; allowed: ${found.allowed.join(', ')}` }, { allow: found.allowed.join(', ') });
+      if ('allowed' in found) {
+        if (app.choice('errors.unsupported-method') === '404') throw refusal(app, 404, `no route for ${req.method} ${path}`, { code: 'not_found' });
+        throw refusal(app, 405, `method not allowed; allowed: ${found.allowed.join(', ')}`, { code: 'method_not_allowed' }, { allow: found.allowed.join(', ') });
+      }
       const ctx: RequestContext = { method: req.method ?? 'GET', path: sub, params: found.params, query: url.searchParams, headers: req.headers, rawBody, body: undefined, req, res };
       parseBody(ctx, app);
       const out = await found.route.handler(ctx);

@@ -32,7 +32,8 @@ import { notFound, refusal } from './common.js';
 
 export const FILE_ENTITY_TYPES = ['leads', 'people', 'opportunities', 'companies', 'projects'] as const;
 export const BUCKET = 'reference-attachments';
-const MAX_UPLOAD = 1024 * 1024;
+/** Largest file step 2 takes (`files.max-upload`). */
+const MAX_UPLOAD: Record<string, number> = { '1-mib': 1024 * 1024, '4-mib': 4 * 1024 * 1024 };
 const POLICY_LIFETIME_S = 3600;
 
 interface Issued {
@@ -139,6 +140,7 @@ export const files: AreaModule = {
     const extra = app.choice('general.extra-fields') === 'extra-members';
     const acl = app.choice('files.acl');
     const status = app.choice('files.step2-answer') === '204-empty' ? '204' : '201';
+    const maxUpload = MAX_UPLOAD[app.choice('files.max-upload')];
 
     router.add('GET', '/{entity_type}/{entity_id}/files/s3_signed_url', (ctx) => {
       const type = entityType(app, ctx.params.entity_type);
@@ -150,7 +152,7 @@ export const files: AreaModule = {
       const expires = Date.now() + POLICY_LIFETIME_S * 1000;
       const policy = Buffer.from(JSON.stringify({
         expiration: new Date(expires).toISOString(),
-        conditions: [{ bucket: BUCKET }, { key }, { acl }, { success_action_status: status }, { 'x-storage-security-token': token }, ['content-length-range', 0, MAX_UPLOAD]],
+        conditions: [{ bucket: BUCKET }, { key }, { acl }, { success_action_status: status }, { 'x-storage-security-token': token }, ['content-length-range', 0, maxUpload]],
       })).toString('base64');
       const signature = sign(st.signingKey, policy);
       st.issued.set(key, { key, policy, token, acl, status, accessKeyId: st.accessKeyId, expires, entity: { type, id } });
@@ -177,6 +179,7 @@ export const files: AreaModule = {
     });
   },
   root(router, app) {
+    const maxUpload = MAX_UPLOAD[app.choice('files.max-upload')];
     router.add('POST', uploadPath(app), (ctx) => {
       const type = String(ctx.headers['content-type'] ?? '');
       if (!/^multipart\/form-data/i.test(type)) return s3Error(400, 'InvalidRequest', 'the upload is a multipart/form-data POST');
@@ -195,7 +198,7 @@ export const files: AreaModule = {
       if (fields.acl !== issued.acl || fields.success_action_status !== issued.status) return s3Error(403, 'AccessDenied', 'a form field does not satisfy the policy conditions');
       const file = parts.file;
       if (!file) return s3Error(400, 'InvalidArgument', 'the form has no file');
-      if (file.data.length > MAX_UPLOAD) return s3Error(400, 'EntityTooLarge', `the file is larger than ${MAX_UPLOAD} bytes`);
+      if (file.data.length > maxUpload) return s3Error(400, 'EntityTooLarge', `the file is larger than ${maxUpload} bytes`);
       st.uploads.set(issued.key, { file_name: file.filename, content_type: file.contentType, size: file.data.length, entity: issued.entity });
       if (issued.status === '201') {
         const location = `${app.publicBaseUrl}/_storage/${BUCKET}/${encodeURI(issued.key)}`;

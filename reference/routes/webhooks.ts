@@ -8,7 +8,7 @@
  * - `webhook.payload`: the notification body (`record`, `envelope`, `ids-only` with
  *   `updated_attributes` on update); `webhook.payload-secret`: the secret pairs nested under
  *   `secret` or at the top level of the payload.
- * - `webhook.no-secret` (null or {}), `webhook.delete-body`, `webhook.delivery` (one attempt or
+ * - `webhook.listing` (GET /webhooks served or not), `webhook.no-secret` (null or {}), `webhook.delete-body`, `webhook.delivery` (one attempt or
  *   one retry), `general.create-status`, `general.extra-fields` (`active`, and `field` in the 422).
  * Faults: reference/faults/webhooks.ts (hook points `webhook.*`).
  */
@@ -140,6 +140,8 @@ export const webhooks: AreaModule = {
     });
 
     const live = (id: number): Subscription => subs.get(id) ?? notFound('webhook subscription');
+
+    if (app.choice('webhook.listing') === 'list') router.add('GET', '/webhooks', () => subs.all().sort((a, b) => a.created_at - b.created_at || a.id - b.id).map((s) => subscriptionOut(app, s)));
 
     router.add('GET', '/webhooks/{webhook_id}', (ctx) => subscriptionOut(app, live(idParam(ctx.params.webhook_id, 'webhook_id'))));
 

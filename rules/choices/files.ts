@@ -49,4 +49,13 @@ export const FILES_CHOICES = defineChoices([
       { name: 'type-400-id-404', description: 'an unknown entity_type answers 400, a non-numeric id 404' },
     ],
   },
+  {
+    id: 'files.max-upload',
+    section: 'Limits',
+    source: 'Maximum upload size | file attachments | not shown',
+    alternatives: [
+      { name: '1-mib', description: 'step 2 refuses files over 1 MiB' },
+      { name: '4-mib', description: 'step 2 refuses files over 4 MiB' },
+    ],
+  },
 ]);

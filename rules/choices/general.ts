@@ -71,4 +71,13 @@ export const GENERAL_CHOICES = defineChoices([
       { name: '422', description: 'a body that is not JSON answers 422' },
     ],
   },
+  {
+    id: 'errors.unsupported-method',
+    section: 'Errors',
+    source: 'Status codes for missing records … and the general error body: not shown. (A method the path does not serve, e.g. listing or updating subscriptions: not shown.)',
+    alternatives: [
+      { name: '405', description: 'a method a path does not serve answers 405 with Allow' },
+      { name: '404', description: 'a method a path does not serve answers 404, as an unknown path does' },
+    ],
+  },
 ]);

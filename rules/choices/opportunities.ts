@@ -8,7 +8,7 @@ export const OPPORTUNITIES_CHOICES = defineChoices([
   {
     id: 'bulk.rate-window',
     section: 'Limits',
-    source: 'Request rate | bulk interfaces | 3 per second, in addition to any general limit; excess may get 429',
+    source: 'Request rate | bulk interfaces | 3 per second, in addition to any general limit; excess may get 429 (whether a target limits at all is declared in its profile, capabilities.bulk_rate_limit; the reference server does)',
     alternatives: [
       { name: 'sliding', description: 'at most 3 admitted requests in any sliding second' },
       { name: 'calendar-second', description: 'at most 3 admitted requests in each calendar second' },

@@ -51,4 +51,13 @@ export const WEBHOOKS_CHOICES = defineChoices([
       { name: 'retry', description: 'a delivery that fails (no answer or a 5xx) is tried once more after a short delay' },
     ],
   },
+  {
+    id: 'webhook.listing',
+    section: 'Webhook subscriptions',
+    source: 'Listing or updating subscriptions: not shown.',
+    alternatives: [
+      { name: 'none', description: 'GET /webhooks is not served' },
+      { name: 'list', description: 'GET /webhooks answers the subscriptions, oldest first' },
+    ],
+  },
 ]);
