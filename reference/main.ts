@@ -47,7 +47,11 @@ try {
   console.log(`[reference] OAuth    ${running.authUrl}/oauth/authorize`);
   if (faults.size) console.log(`[reference] faults   ${[...faults].join(', ')}`);
   const asked = [env.REFERENCE_VARIANT === '1' ? 'REFERENCE_VARIANT=1' : '', env.REFERENCE_CHOICES ? `REFERENCE_CHOICES=${env.REFERENCE_CHOICES}` : ''].filter(Boolean).join(' ');
-  console.log(`[reference] choices  REFERENCE_CHOICES=${describeChoices(choices)}${asked ? `  (from ${asked})` : ''}`);
+  const line = `[reference] choices  REFERENCE_CHOICES=${describeChoices(choices)}${asked ? `  (from ${asked})` : ''}`;
+  console.log(line);
+  // Also on stderr when not the default, so that a Playwright run (which shows the server's
+  // stderr only) prints the line that replays it.
+  if (asked) console.error(line);
   if (standalone) {
     // Only the built-in development defaults are printed, never credentials passed in.
     console.log(`[reference] try: curl -H 'X-SVC-AccessToken: ${credentials.accessToken}' -H 'X-SVC-Application: developer_api' -H 'X-SVC-UserEmail: ${credentials.userEmail}' ${running.apiUrl}/developer_api/v1/account`);

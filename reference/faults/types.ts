@@ -11,7 +11,9 @@
  * (b) Named hook points for behavioural faults. A handler passes a value through a point:
  *       const matches = app.at('upsert.matches', found, { fieldName });
  *     and a fault transforms it: `at: { 'upsert.matches': (found, ctx, app) => … }`. With no
- *     fault on a point, `app.at` returns the value itself (one Map lookup).
+ *     fault on a point, `app.at` returns the value itself (one Map lookup). A fault's hook may
+ *     also throw an HttpError (a refusal the conformant server does not make) or write (a fault
+ *     that writes anyway), synchronously.
  * (c) Seams: a handler runs its write through a named seam,
  *       return app.seam('upsert.create', { properties }, () => write());
  *     with no fault on, `next()` runs at once (synchronously: read-check-write stays free of
