@@ -1,0 +1,42 @@
+/**
+ * Judges an answer against its contract (every list a list, never null: WIRE-3) and records
+ * which list fields of the contract it had empty, as `observed-empty` annotations of the test
+ * (one per `Contract.path`). The self-test selftest/empty-lists.test.ts runs the specs of this
+ * directory against the reference server and checks that every list field of every response
+ * contract (contracts/lists.ts) is observed empty, or has a stated reason why it cannot be.
+ */
+import type { TestInfo } from '@playwright/test';
+import { RESPONSE_CONTRACTS, emptyListPaths, listKey } from '../../contracts/lists.js';
+import { describeExchange, type ApiResponse } from '../support/api.js';
+import { conforms, expect } from '../support/test.js';
+
+export const OBSERVED_EMPTY = 'observed-empty';
+
+export type ContractName = keyof typeof RESPONSE_CONTRACTS & string;
+
+/** Records the list fields of `contract` that `value` has empty; answers their keys. */
+export function noteEmptyLists(testInfo: TestInfo, contract: ContractName, value: unknown): string[] {
+  const schema = RESPONSE_CONTRACTS[contract];
+  if (!schema) throw new Error(`no response contract ${contract} (contracts/lists.ts)`);
+  const keys = emptyListPaths(schema, value).map((p) => listKey(contract, p));
+  for (const description of keys) {
+    if (!testInfo.annotations.some((a) => a.type === OBSERVED_EMPTY && a.description === description)) testInfo.annotations.push({ type: OBSERVED_EMPTY, description });
+  }
+  return keys;
+}
+
+/**
+ * `res` (or a value of it) matches each of `contracts` (a list is never null, never absent) and
+ * its empty lists are recorded. `what` names the answer in failure messages.
+ */
+export function judgeLists(testInfo: TestInfo, res: ApiResponse, contracts: ContractName[], value: unknown = res.body, what = `${res.exchange.method} ${res.exchange.url}`): string[] {
+  const keys: string[] = [];
+  for (const c of contracts) {
+    const schema = RESPONSE_CONTRACTS[c];
+    if (!conforms(value, schema, c)) {
+      expect(value === res.body ? res : value, `${what} answers a ${c}; lists are [] and never null (WIRE-3)${value === res.body ? '' : `\n${describeExchange(res.exchange)}`}`).toMatchContract(schema, c);
+    }
+    keys.push(...noteEmptyLists(testInfo, c, value));
+  }
+  return keys;
+}
