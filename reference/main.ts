@@ -3,9 +3,14 @@
  * Environment: REFERENCE_PORT, REFERENCE_AUTH_PORT (empty ⇒ same origin), REFERENCE_AUTH_HOST,
  * REFERENCE_ACCESS_TOKEN, REFERENCE_USER_EMAIL, REFERENCE_BEARER_TOKEN, REFERENCE_CLIENT_ID,
  * REFERENCE_CLIENT_SECRET, REFERENCE_LOGIN_EMAIL, REFERENCE_LOGIN_PASSWORD,
- * REFERENCE_FAULTS=a,b (switchable faults), REFERENCE_VARIANT=1 (variant mode).
+ * REFERENCE_FAULTS=a,b (switchable faults), REFERENCE_CHOICES (the alternatives taken for the
+ * spec's open choices: default, variant, alt:<k>, <seed>, <id>=<alternative>; reference/choices.ts),
+ * REFERENCE_VARIANT=1 (the variant set, as REFERENCE_CHOICES=variant).
+ * At start it prints the choices taken as one replayable line:
+ *   [reference] choices  REFERENCE_CHOICES=webhook.payload=ids-only,…  (from "alt:2")
  */
 import { faultCatalog, startReference } from './server.js';
+import { describeChoices, parseChoices } from './choices.js';
 
 const env = process.env;
 const pick = (name: string, fallback: string) => (env[name] && env[name] !== '' ? env[name]! : fallback);
@@ -25,14 +30,14 @@ const credentials = {
   loginPassword: pick('REFERENCE_LOGIN_PASSWORD', 'reference-password'),
 };
 const faults = new Set((env.REFERENCE_FAULTS ?? '').split(',').map((s) => s.trim()).filter(Boolean));
-const variant = env.REFERENCE_VARIANT === '1';
 const authPortRaw = env.REFERENCE_AUTH_PORT;
 
 try {
+  const choices = parseChoices(env.REFERENCE_CHOICES, env.REFERENCE_VARIANT === '1');
   const running = await startReference({
     credentials,
     faults,
-    variant,
+    choices,
     port: Number(pick('REFERENCE_PORT', '4010')),
     authPort: authPortRaw === undefined ? 4011 : authPortRaw === '' ? undefined : Number(authPortRaw),
     authHost: pick('REFERENCE_AUTH_HOST', 'localhost'),
@@ -41,7 +46,8 @@ try {
   console.log(`[reference] API      ${running.apiUrl}/developer_api/v1`);
   console.log(`[reference] OAuth    ${running.authUrl}/oauth/authorize`);
   if (faults.size) console.log(`[reference] faults   ${[...faults].join(', ')}`);
-  if (variant) console.log('[reference] variant mode');
+  const asked = [env.REFERENCE_VARIANT === '1' ? 'REFERENCE_VARIANT=1' : '', env.REFERENCE_CHOICES ? `REFERENCE_CHOICES=${env.REFERENCE_CHOICES}` : ''].filter(Boolean).join(' ');
+  console.log(`[reference] choices  REFERENCE_CHOICES=${describeChoices(choices)}${asked ? `  (from ${asked})` : ''}`);
   if (standalone) {
     // Only the built-in development defaults are printed, never credentials passed in.
     console.log(`[reference] try: curl -H 'X-SVC-AccessToken: ${credentials.accessToken}' -H 'X-SVC-Application: developer_api' -H 'X-SVC-UserEmail: ${credentials.userEmail}' ${running.apiUrl}/developer_api/v1/account`);

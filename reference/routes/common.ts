@@ -26,8 +26,19 @@ export function asObject(body: unknown, what = 'body'): Record<string, unknown> 
 export const str = (v: unknown): string | null => (typeof v === 'string' ? v : null);
 export const arr = <T = unknown>(v: unknown): T[] => (Array.isArray(v) ? (v as T[]) : []);
 
-/** Errors whose status and body the spec does not show: the variant answers differently. */
+/**
+ * An error whose body the spec does not show, in the shape of the open choice `errors.body`
+ * (`code` and `field` appear only in the errors-list shape). Throw it: `throw refusal(app, 404, '…')`.
+ */
+export function refusal(app: App, status: number, message: string, detail: { code?: string; field?: string } = {}, headers: Record<string, string> = {}): HttpError {
+  const shape = app.choice('errors.body');
+  const body = shape === 'errors-list' ? { errors: [{ ...(detail.code ? { code: detail.code } : {}), field: detail.field ?? null, detail: message }] }
+    : shape === 'error-string' ? { error: message }
+    : { success: false, status, message };
+  return new HttpError(status, body, headers);
+}
+
+/** An ill-formed request: status `errors.validation-status`, body `errors.body`. */
 export function invalid(app: App, message: string, field?: string): never {
-  if (app.variant) throw new HttpError(400, { errors: [{ field: field ?? null, detail: message }] });
-  return fail(422, message);
+  throw refusal(app, Number(app.choice('errors.validation-status')), message, { field });
 }
