@@ -19,6 +19,7 @@ import type { Fault, FaultDef, PointCtx, PointName, PointValue, SeamName, SeamPo
 
 export type { FaultDef, Fault };
 
+
 export interface Credentials {
   accessToken: string;
   userEmail: string;
@@ -98,23 +99,6 @@ export class App {
     return run() as T | Promise<T>;
   }
 
-  /**
-   * Is this fault switched on? Only for area modules whose faults have not moved to
-   * reference/faults/ yet: a conformant handler does not ask.
-   * @deprecated hook faults in with `app.at` / `app.seam` / route post-processors.
-   */
-  fault(name: string): boolean {
-    return this.options.faults.has(name);
-  }
-
-  /**
-   * Variant mode of old: true when the choices are the variant set's.
-   * @deprecated read the open choice instead: `app.choice(id)`. Removed once no area uses it.
-   */
-  get variant(): boolean {
-    return this.options.choices['general.create-status'] === '201';
-  }
-
   now(): number {
     return this.at('clock.now', nowSeconds(), undefined);
   }
@@ -128,8 +112,6 @@ export class App {
 /** One area of the API: its routes, its seeded fixtures. Its faults live in reference/faults/<area>.ts. */
 export interface AreaModule {
   name: string;
-  /** @deprecated faults not yet moved to reference/faults/ (the catalog still lists them). */
-  faults?: FaultDef[];
   /** Seeds fixtures the spec gives no way to create (ids match reference/profile.json). */
   seed?(app: App): void;
   /** Routes on the API host, relative to /developer_api/v1 unless `root` routes. */

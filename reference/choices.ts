@@ -9,6 +9,9 @@
  *                        of every choice, except VARIANT_KEEPS_DEFAULT (choices whose second
  *                        alternative the old variant mode did not take)
  *   `alt:<k>`            alternative k of every choice (k mod its count)
+ *   `alt:<k>:<n>`        alternative k of every choice that has one; the others drawn with a PRNG
+ *                        seeded with n (the runs alt:1:n … alt:<max-1>:n, with the default, take
+ *                        every alternative of every choice: selftest/choices.test.ts)
  *   `<n>` (digits)       one alternative per choice drawn with a PRNG seeded with n
  *   `<id>=<name>`        that alternative of that choice (overrides what came before)
  * e.g. REFERENCE_CHOICES=alt:2,webhook.payload=ids-only. The server prints the set it took as
@@ -62,6 +65,12 @@ export const randomChoices = (seed: number): Choices => {
   return build((a) => a[Math.floor(rnd() * a.length)].name);
 };
 
+/** Alternative k of every choice that has one; the others drawn with a PRNG seeded with `seed`. */
+export const coveringChoices = (k: number, seed: number): Choices => {
+  const rnd = prng(seed + k);
+  return build((a) => { const r = Math.floor(rnd() * a.length); return a[k < a.length ? k : r].name; });
+};
+
 /** The largest number of alternatives of any choice: `alt:0` … `alt:<max-1>` exercise them all. */
 export const maxAlternatives = (): number => Math.max(...CHOICES.map((c) => c.alternatives.length));
 
@@ -75,6 +84,7 @@ export function parseChoices(spec: string | undefined, variant = false): Choices
     if (raw === 'default') out = { ...defaultChoices() };
     else if (raw === 'variant') out = { ...variantChoices() };
     else if (/^alt:\d+$/.test(raw)) out = { ...alternativeChoices(Number(raw.slice(4))) };
+    else if (/^alt:\d+:\d+$/.test(raw)) out = { ...coveringChoices(Number(raw.split(':')[1]), Number(raw.split(':')[2])) };
     else if (/^\d+$/.test(raw)) out = { ...randomChoices(Number(raw)) };
     else if (eq > 0) {
       const id = raw.slice(0, eq);
@@ -83,7 +93,7 @@ export function parseChoices(spec: string | undefined, variant = false): Choices
       if (!choice) throw new ChoicesError(`REFERENCE_CHOICES: unknown choice "${id}"; known: ${CHOICES.map((c) => c.id).join(', ')}`);
       if (!choice.alternatives.some((a) => a.name === name)) throw new ChoicesError(`REFERENCE_CHOICES: choice "${id}" has no alternative "${name}"; alternatives: ${choice.alternatives.map((a) => a.name).join(', ')}`);
       out[id] = name;
-    } else throw new ChoicesError(`REFERENCE_CHOICES: cannot read "${raw}" (default, variant, alt:<k>, <seed>, <id>=<alternative>)`);
+    } else throw new ChoicesError(`REFERENCE_CHOICES: cannot read "${raw}" (default, variant, alt:<k>, alt:<k>:<seed>, <seed>, <id>=<alternative>)`);
   }
   return out as unknown as Choices;
 }

@@ -5,7 +5,7 @@
  * the same shapes.
  */
 import type { App } from './app.js';
-import { computeCustomFields, normalizeCustomFields, type CustomFieldValue } from './custom-fields.js';
+import { CUSTOM_FIELDS, computeCustomFields, normalizeCustomFields, type CustomFieldValue } from './custom-fields.js';
 import { PIPELINES } from './routes/pipelines.js';
 import { CURRENT_USER_ID } from './routes/common.js';
 
@@ -48,8 +48,18 @@ const nameParts = (o: (v: unknown) => string | null, b: Record<string, unknown>)
   prefix: o(b.prefix), first_name: o(b.first_name), middle_name: o(b.middle_name), last_name: o(b.last_name), suffix: o(b.suffix), title: o(b.title),
 });
 
-/** The custom field values of a create body, in the order of `records.custom-field-order`. */
-const customFields = (app: App, v: unknown) => normalizeCustomFields(v, [], app.choice('records.custom-field-order'));
+/**
+ * The custom field values of a create body, in the order of `records.custom-field-order`; under
+ * `records.custom-fields-listing` = every-definition, every definition available on the record's
+ * kind is listed, null when not set.
+ */
+function customFields(app: App, v: unknown, kind: string): CustomFieldValue[] {
+  const order = app.choice('records.custom-field-order');
+  const values = normalizeCustomFields(v, [], order);
+  if (app.choice('records.custom-fields-listing') === 'set-only') return values;
+  const unset = CUSTOM_FIELDS.filter((d) => d.available_on.includes(kind) && !values.some((c) => Number(c.custom_field_definition_id) === d.id));
+  return normalizeCustomFields(unset.map((d) => ({ custom_field_definition_id: d.id, value: null })), values, order);
+}
 
 function stamps(app: App) {
   const t = app.now();
@@ -62,7 +72,7 @@ export function makePerson(app: App, b: Record<string, unknown>): Omit<Rec, 'id'
     name: s(b.name) ?? '', ...nameParts(o, b), address: address(b.address), assignee_id: id(b.assignee_id),
     company_id: id(b.company_id), company_name: o(b.company_name), contact_type_id: id(b.contact_type_id), details: o(b.details),
     emails: entries(b.emails, 'email'), phone_numbers: entries(b.phone_numbers, 'number'), socials: entries(b.socials, 'url'),
-    websites: entries(b.websites, 'url'), tags: strings(b.tags), custom_fields: customFields(app, b.custom_fields), interaction_count: 0, ...stamps(app),
+    websites: entries(b.websites, 'url'), tags: strings(b.tags), custom_fields: customFields(app, b.custom_fields, 'person'), interaction_count: 0, ...stamps(app),
   };
 }
 
@@ -72,7 +82,7 @@ export function makeCompany(app: App, b: Record<string, unknown>): Omit<Rec, 'id
     name: s(b.name) ?? '', address: address(b.address), assignee_id: id(b.assignee_id), contact_type_id: id(b.contact_type_id),
     details: o(b.details), email_domain: o(b.email_domain), phone_numbers: entries(b.phone_numbers, 'number'),
     primary_contact_id: id(b.primary_contact_id), socials: entries(b.socials, 'url'), websites: entries(b.websites, 'url'),
-    tags: strings(b.tags), custom_fields: customFields(app, b.custom_fields), interaction_count: 0, ...stamps(app),
+    tags: strings(b.tags), custom_fields: customFields(app, b.custom_fields, 'company'), interaction_count: 0, ...stamps(app),
   };
 }
 
@@ -99,7 +109,7 @@ export function makeLead(app: App, b: Record<string, unknown>): Omit<Rec, 'id'> 
     customer_source_id: id(b.customer_source_id), details: o(b.details), email, phone_numbers: entries(b.phone_numbers, 'number'),
     socials: entries(b.socials, 'url'), websites: entries(b.websites, 'url'), status: 'New', status_id: LEAD_STATUSES[0].id,
     monetary_unit: o(b.monetary_unit), monetary_value: n(b.monetary_value), tags: strings(b.tags),
-    custom_fields: customFields(app, b.custom_fields), interaction_count: 0, ...stamps(app), date_last_contacted: null,
+    custom_fields: customFields(app, b.custom_fields, 'lead'), interaction_count: 0, ...stamps(app), date_last_contacted: null,
   };
 }
 
@@ -116,7 +126,7 @@ export function makeOpportunity(app: App, b: Record<string, unknown>): Omit<Rec,
     company_name: o(b.company_name), customer_source_id: id(b.customer_source_id), details: o(b.details), loss_reason_id: null,
     pipeline_id: pipelineId, pipeline_stage_id: id(b.pipeline_stage_id) ?? firstStage(pipelineId), primary_contact_id: id(b.primary_contact_id),
     priority: s(b.priority) ?? 'None', status: s(b.status) ?? 'Open', tags: strings(b.tags), interaction_count: 0,
-    monetary_value: n(b.monetary_value), win_probability: n(b.win_probability), custom_fields: customFields(app, b.custom_fields), ...stamps(app),
+    monetary_value: n(b.monetary_value), win_probability: n(b.win_probability), custom_fields: customFields(app, b.custom_fields, 'opportunity'), ...stamps(app),
   };
 }
 
@@ -125,7 +135,7 @@ export function makeProject(app: App, b: Record<string, unknown>): Omit<Rec, 'id
   const rr = b.related_resource && typeof b.related_resource === 'object' ? (b.related_resource as Record<string, unknown>) : null;
   return {
     name: s(b.name) ?? '', related_resource: rr ? { id: id(rr.id), type: s(rr.type) } : null, assignee_id: id(b.assignee_id),
-    status: 'Open', details: o(b.details), tags: strings(b.tags), custom_fields: customFields(app, b.custom_fields), ...stamps(app),
+    status: 'Open', details: o(b.details), tags: strings(b.tags), custom_fields: customFields(app, b.custom_fields, 'project'), ...stamps(app),
   };
 }
 
@@ -137,7 +147,7 @@ export function makeTask(app: App, b: Record<string, unknown>): Omit<Rec, 'id'> 
     name: s(b.name) ?? '', related_resource: { id: id(rr.id), type: s(rr.type) }, assignee_id: id(b.assignee_id),
     due_date: n(b.due_date), reminder_date: n(b.reminder_date), completed_date: n(b.completed_date) ?? (status === 'Completed' ? app.now() : null),
     priority: s(b.priority) ?? 'None', status, details: o(b.details), tags: strings(b.tags),
-    custom_fields: customFields(app, b.custom_fields), ...stamps(app),
+    custom_fields: customFields(app, b.custom_fields, 'task'), ...stamps(app),
   };
 }
 

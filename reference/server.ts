@@ -14,12 +14,9 @@ import { refusal } from './routes/common.js';
 
 export const API_PREFIX = '/developer_api/v1';
 
-/** Every fault (reference/faults/, and those an area module still declares itself), by name. */
-export function faultCatalog(modules: AreaModule[] = AREA_MODULES): Fault[] {
-  const out = [...ALL_FAULTS];
-  const seen = new Set(out.map((f) => f.name));
-  for (const f of modules.flatMap((m) => m.faults ?? [])) if (!seen.has(f.name)) { seen.add(f.name); out.push(f); }
-  return out;
+/** Every fault of the reference server (reference/faults/). */
+export function faultCatalog(): Fault[] {
+  return ALL_FAULTS;
 }
 
 /** The handler of a route wrapped by a route fault: post-processes its presented answer (errors included). */
@@ -129,13 +126,14 @@ function handler(app: App, routers: { api: Router; root: Router; auth: Router },
 function installRouteFaults(app: App, routers: Record<'api' | 'root' | 'auth', Router>, catalog: Fault[], active: Fault[]): void {
   for (const f of catalog) {
     for (const rf of f.routes ?? []) {
-      const [method, pattern] = rf.route.split(' ');
+      const route = typeof rf.route === 'function' ? rf.route(app) : rf.route;
+      const [method, pattern] = route.split(' ');
       const router = routers[rf.host ?? 'api'];
       if (rf.add) {
         if (active.includes(f)) router.add(method, pattern, (ctx) => rf.add!(ctx, app));
         continue;
       }
-      if (!router.has(method, pattern)) throw new Error(`fault ${f.name}: no route ${rf.route} on the ${rf.host ?? 'api'} host`);
+      if (!router.has(method, pattern)) throw new Error(`fault ${f.name}: no route ${route} on the ${rf.host ?? 'api'} host`);
       if (active.includes(f)) router.wrap(method, pattern, wrapRoute(app, rf));
     }
   }
@@ -150,7 +148,7 @@ export interface RunningReference {
 
 /** Starts the reference server. `authPort` undefined ⇒ the auth routes share the API origin. */
 export async function startReference(options: ReferenceOptions & { port?: number; authPort?: number; host?: string; authHost?: string }, modules: AreaModule[] = AREA_MODULES): Promise<RunningReference> {
-  const catalog = faultCatalog(modules);
+  const catalog = faultCatalog();
   const known = new Set(catalog.map((f) => f.name));
   for (const f of options.faults) if (!known.has(f)) throw new Error(`unknown fault "${f}"; known faults: ${[...known].sort().join(', ') || '(none)'}`);
   const active = catalog.filter((f) => options.faults.has(f.name));

@@ -3,6 +3,7 @@
  * and each search's own criteria. All of them hook in at the search's points; one reshapes the
  * task search's answer.
  */
+import type { App } from '../app.js';
 import type { Rec } from '../model.js';
 import { BOUND_FIELDS, NONE, SEARCH_CAP, tagNorm, tagsOf, type Key, type Predicate, type SortKeyOf } from '../search.js';
 import type { Fault } from './types.js';
@@ -36,7 +37,7 @@ declare module './types.js' {
 }
 
 /** A fault replacing the predicate of `member` (of searches of `kind`, or both). */
-const criterion = (member: string | string[], make: (value: unknown, pred: Predicate | undefined, app: import('../app.js').App) => Predicate | undefined, kind?: Kind): Fault['at'] => ({
+const criterion = (member: string | string[], make: (value: unknown, pred: Predicate | undefined, app: App) => Predicate | undefined, kind?: Kind): Fault['at'] => ({
   'search.criterion': (pred, ctx, app) => ((Array.isArray(member) ? member.includes(ctx.member) : ctx.member === member) && (!kind || ctx.kind === kind) ? make(ctx.value, pred, app) : pred),
 });
 

@@ -54,8 +54,11 @@ export type Presented = Reply & { status: number };
 export type RouteHost = 'api' | 'root' | 'auth';
 
 export interface RouteFault {
-  /** `METHOD /pattern`, the pattern as the area registers it, e.g. `DELETE /webhooks/{webhook_id}`. */
-  route: string;
+  /**
+   * `METHOD /pattern`, the pattern as the area registers it, e.g. `DELETE /webhooks/{webhook_id}`;
+   * a function when the pattern depends on an open choice.
+   */
+  route: string | ((app: App) => string);
   host?: RouteHost;
   /** Transforms the presented answer (errors thrown by the handler included). */
   respond?(res: Presented, ctx: RequestContext, app: App): Presented;

@@ -14,6 +14,7 @@ import type { App, AreaModule } from '../app.js';
 import { C, present, type Rec } from '../model.js';
 import { idParam, invalid, notFound } from './common.js';
 import { FIXTURES } from '../profile.js';
+import { nowSeconds } from '../store.js';
 
 /** A second seeded company, with activities of its own (not in the profile). */
 export const NEIGHBOUR_COMPANY_ID = 402;
@@ -33,11 +34,10 @@ const DAY = 86_400;
 /** Seeds the activities of the profile's company with activities (401) and of its neighbour (402). */
 export function seedActivities(app: App): void {
   const c = app.store.collection<Rec>(C.activities);
-  const now = app.now();
   const [me, colleague] = FIXTURES.users.map((u) => u.id);
   const company = FIXTURES.company_with_activities.company_id;
   const add = (id: number, parent: number, type: { id: number; category: string }, daysAgo: number, details: string, user = me, values: [unknown, unknown] = [null, null]) => {
-    const when = now - daysAgo * DAY;
+    const when = app.at('clock.now', nowSeconds() - daysAgo * DAY, undefined); // a past moment of the server's clock
     c.insert({ id, parent: { id: parent, type: 'company' }, type: { ...type }, user_id: user, details, activity_date: when, old_value: values[0], new_value: values[1], date_created: when, date_modified: when });
   };
   add(411, company, ACTIVITY_TYPES.note, 30, 'Kick-off notes');
@@ -52,7 +52,10 @@ export function seedActivities(app: App): void {
   add(422, NEIGHBOUR_COMPANY_ID, ACTIVITY_TYPES.call, 4, 'Other company call');
 }
 
-/** An Activity as sent (details "" as null under `activities.empty-details` = null). */
+/**
+ * An Activity as sent (with date_created and date_modified, which § Activity does not list);
+ * details "" as null under `activities.empty-details` = null.
+ */
 export function presentActivity(app: App, rec: Rec): Record<string, unknown> {
   const out = present(app, rec);
   if (out.details === '' && app.choice('activities.empty-details') === 'null') out.details = null;

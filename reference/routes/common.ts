@@ -1,11 +1,12 @@
 /** Helpers shared by the reference server's area modules. */
 import { HttpError, fail } from '../http.js';
 import type { App } from '../app.js';
+import { FIXTURES } from '../profile.js';
 
 export { fail };
 
-/** The user the credentials belong to (seeded user 11). */
-export const CURRENT_USER_ID = 11;
+/** The user the credentials belong to: the first user of reference/profile.json. */
+export const CURRENT_USER_ID = FIXTURES.users[0].id;
 
 export function notFound(what: string): never {
   throw new HttpError(404, { success: false, status: 404, message: `${what} not found` });

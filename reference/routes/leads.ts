@@ -38,9 +38,10 @@ import { C, LEAD_STATUSES, firstStage, makeCompany, makeLead, makeOpportunity, m
 import type { PipelineRecord } from './pipelines.js';
 import { HttpError } from '../http.js';
 import { idParam, invalid, refusal } from './common.js';
+import { FIXTURES } from '../profile.js';
 
 /** Contact types of the reference account (reference/profile.json `fixtures.contact_types`). */
-export const CONTACT_TYPES = [{ id: 701, name: 'Potential Customer' }, { id: 702, name: 'Current Customer' }];
+export const CONTACT_TYPES: { id: number; name: string }[] = FIXTURES.contact_types;
 
 /** More matches than this: 422 without ids. */
 export const UPSERT_MAX_IDS = 30;

@@ -15,6 +15,15 @@ export const OAUTH_CHOICES = defineChoices([
     ],
   },
   {
+    id: 'oauth.after-login',
+    section: 'OAuth 2.0 authorization code grant',
+    source: 'The user logs in (skipped if already logged in) and sees a screen that names the application and its permissions, with Authorize and Deny. (How the login leads to that screen: not shown.)',
+    alternatives: [
+      { name: 'redirect-to-authorize', description: 'the login answers a redirect back to the authorization request, which now finds the session' },
+      { name: 'consent-at-once', description: 'the login answers the consent screen itself' },
+    ],
+  },
+  {
     id: 'oauth.login-failure-status',
     section: 'OAuth 2.0 authorization code grant',
     source: 'The user logs in (skipped if already logged in) … (a failed login: not shown)',

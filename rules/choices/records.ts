@@ -26,6 +26,15 @@ export const RECORDS_CHOICES = defineChoices([
     ],
   },
   {
+    id: 'records.custom-fields-listing',
+    section: 'Shared shapes',
+    source: '`custom_fields` is a list of custom field values. It may be empty. (Whether unset fields are listed: not said.)',
+    alternatives: [
+      { name: 'set-only', description: 'custom_fields lists the values that were set' },
+      { name: 'every-definition', description: 'custom_fields lists every definition available on the record\'s kind, value null when not set' },
+    ],
+  },
+  {
     id: 'records.required-on-create',
     section: 'People',
     source: 'Fields required on create: not shown. (People; and for Companies: "Required fields on company create: not shown.")',

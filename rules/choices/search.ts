@@ -121,10 +121,10 @@ export const SEARCH_CHOICES = defineChoices([
   {
     id: 'search.empty-list',
     section: 'Projects',
-    source: '`ids`, `assignee_ids`, `status_ids`, `statuses`, `tags`, … (what an empty list selects: not said).',
+    source: '`ids`, `assignee_ids`, `status_ids`, `statuses`, `tags`, `opportunity_ids`, `project_ids` (what an empty list selects: not said).',
     alternatives: [
-      { name: 'matches-nothing', description: 'an empty list criterion selects no record' },
-      { name: 'no-restriction', description: 'an empty list criterion restricts nothing (as if absent)' },
+      { name: 'matches-nothing', description: 'an empty list of ids, owners, statuses or tags selects no record' },
+      { name: 'no-restriction', description: 'an empty list of ids, owners, statuses or tags restricts nothing (as if absent)' },
     ],
   },
   {
