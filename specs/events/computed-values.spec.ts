@@ -46,7 +46,7 @@ test(...rule('EVENT-5', 'with custom_field_computed_values true, every dropdown 
     ...(hasMulti ? [{ custom_field_definition_id: multi!.id, value: v.picks.map((o) => o.id) }] : []),
   ];
   const changes = dropdown!.options.length >= 2 || hasMulti;
-  const kinds: Kind[] = type === 'lead' ? LEAD_KINDS.filter((k) => k === 'new' || changes) : ['new'];
+  const kinds: Kind[] = type === 'lead' ? LEAD_KINDS.filter((k) => k !== 'update' || changes) : ['new'];
   const channels = Object.fromEntries(kinds.map((k) => [k, hooks.channel(`${type}-computed-${k}`)]));
   for (const k of kinds) await hooks.subscribe(channels[k], { type: type!, event: k, custom_field_computed_values: true, secret: { conformance_key: `k-${ns.id}` } });
 
