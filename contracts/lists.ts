@@ -1,7 +1,8 @@
 /**
  * The list fields of the response contracts (spec § What the service does: "Fields that are
  * absent or empty are returned as `null` (lists as `[]`)", rule WIRE-3), found by walking the
- * Zod schemas, and the list fields a given answer has empty.
+ * Zod schemas; the list fields a given answer has empty; and what an answer does against that
+ * convention (a list that is null or left out, a member left out instead of null).
  *
  * A list field is a member declared as an array (through `nullable`/`optional` wrappers), at any
  * depth: `Project.tags`, `ConvertResponse.person.emails`, `Pipeline.stages`; the member of a
@@ -113,4 +114,45 @@ export function emptyListPaths(schema: z.ZodType, value: unknown): string[] {
   const out = new Set<string>();
   observe(schema, value, '', out);
   return [...out].sort();
+}
+
+const isObject = (v: unknown): v is Record<string, unknown> => !!v && typeof v === 'object' && !Array.isArray(v);
+
+/** May the member be left out (an `optional` among its wrappers)? */
+function optional(s: z.ZodType): boolean {
+  let cur = s;
+  for (let i = 0; i < 20; i++) {
+    const d = defOf(cur);
+    if (d.type === 'optional') return true;
+    if (WRAPPERS.has(d.type) && d.innerType) cur = d.innerType;
+    else return false;
+  }
+  return false;
+}
+
+function wire(s: z.ZodType, v: unknown, at: string, out: string[]): void {
+  const d = defOf(unwrap(s));
+  if (d.type === 'array') {
+    if (!Array.isArray(v)) out.push(`${at}: ${v === undefined ? 'left out' : JSON.stringify(v)}, where a list is [] and never null`);
+    else v.forEach((x, i) => wire(d.element!, x, `${at}[${i}]`, out));
+  } else if (d.type === 'object' && isObject(v)) {
+    for (const [k, sub] of Object.entries(d.shape ?? {})) {
+      if (!(k in v)) {
+        if (!optional(sub)) out.push(`${at}.${k}: left out, where an absent field is returned as null`);
+      } else wire(sub, v[k], `${at}.${k}`, out);
+    }
+  } else if (d.type === 'record' && isObject(v)) {
+    for (const [k, x] of Object.entries(v)) wire(d.valueType!, x, `${at}.${k}`, out);
+  }
+}
+
+/**
+ * What `value` does against the wire convention (WIRE-3) by the contract `schema`: a list member
+ * that is not a list (null, left out) and a member left out instead of null. Only that: the types
+ * of the values are the business of the contract check itself.
+ */
+export function wireProblems(schema: z.ZodType, value: unknown): string[] {
+  const out: string[] = [];
+  wire(schema, value, '$', out);
+  return out;
 }

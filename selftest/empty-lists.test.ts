@@ -13,7 +13,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { z } from 'zod';
-import { contractListFields, emptyListPaths, listPaths } from '../contracts/lists.js';
+import { contractListFields, emptyListPaths, listPaths, wireProblems } from '../contracts/lists.js';
 import { readJson, runPlaywright } from './helpers.js';
 
 const OBSERVING_SPECS = ['specs/wire/empty-lists.spec.ts', 'specs/wire/listed-records.spec.ts'];
@@ -34,6 +34,24 @@ test('the walk finds list fields through wrappers, objects, records and list ele
   const value = { tags: [], maybe: null, value: [], person: { emails: [] }, message: { x: [] }, stages: [{ ids: [] }, { ids: [1] }], either: { a: [] } };
   assert.deepEqual(emptyListPaths(schema, value), ['either.a', 'message.*', 'person.emails', 'stages[].ids', 'tags']);
   assert.deepEqual(emptyListPaths(schema, { tags: null }), [], 'a null list is not observed empty (the contract fails it)');
+});
+
+test('the wire check names null or left-out lists and left-out members, and nothing else', () => {
+  const schema = z.looseObject({
+    id: z.int(),
+    details: z.string().nullable(),
+    extra: z.string().optional(),
+    tags: z.array(z.string()),
+    company: z.looseObject({ websites: z.array(z.string()) }).nullable(),
+  });
+  assert.deepEqual(wireProblems(schema, { id: 1, details: null, tags: [], company: null }), []);
+  assert.deepEqual(wireProblems(schema, { id: 'not a number', details: 5, tags: ['a'], company: { websites: [] } }), [], 'wrong types are the contract check\'s business');
+  assert.deepEqual(wireProblems(schema, { id: 1, tags: null, company: { websites: undefined } }), [
+    '$.details: left out, where an absent field is returned as null',
+    '$.tags: null, where a list is [] and never null',
+    '$.company.websites: left out, where a list is [] and never null',
+  ]);
+  assert.deepEqual(wireProblems(z.array(schema), null), ['$: null, where a list is [] and never null']);
 });
 
 test('the enumeration covers the list fields of the spec\'s resources', () => {
