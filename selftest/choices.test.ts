@@ -21,10 +21,7 @@ import {
  * still hold against the server. The runs take the default instead of these, and the coverage
  * check reports them. Remove an entry once the named spec accepts the alternative.
  */
-const KNOWN_FAILING: { choice: string; alternative: string; fails: string }[] = [
-  { choice: 'upsert.created-lead', alternative: 'stores-match-value', fails: 'specs/leads/upsert.model.spec.ts (UPSERT-3 model: predicts a created Lead from properties only)' },
-  { choice: 'webhook.payload', alternative: 'ids-only', fails: 'specs/events/computed-values.spec.ts (EVENT-5: looks for option names in a payload that carries ids only)' },
-];
+const KNOWN_FAILING: { choice: string; alternative: string; fails: string }[] = [];
 
 const seed = Number(process.env.CRM_CHOICES_SEED ?? Math.floor(Math.random() * 2 ** 31));
 const RUNS = Array.from({ length: maxAlternatives() - 1 }, (_, i) => i + 1);
