@@ -18,7 +18,8 @@ export type HostileKind =
   | 'reset' // resets the connection on every request
   | 'error500' // 500 to everything
   | 'unauthorized' // 401 to everything
-  | 'not-found'; // 404 to everything
+  | 'not-found' // 404 to everything
+  | 'ok-empty'; // 200 {} to everything (Content-Type application/json)
 
 const ANSWER = JSON.stringify({ id: 1, name: 'Hostile', primary_timezone: 'UTC', settings: { setting_team_permissions_enabled: false, setting_enable_leads: true } });
 
@@ -74,6 +75,10 @@ function httpHandler(kind: HostileKind, timers: Set<NodeJS.Timeout>) {
         case 'unauthorized':
           res.writeHead(401, { 'content-type': 'application/json' });
           res.end(JSON.stringify({ message: 'unauthorized' }));
+          return;
+        case 'ok-empty':
+          res.writeHead(200, { 'content-type': 'application/json' });
+          res.end('{}');
           return;
         case 'not-found':
           res.writeHead(404, { 'content-type': 'text/html' });

@@ -11,6 +11,7 @@ import type { z } from 'zod';
 import { getRule, sectionAnchor, type Rule } from '../../rules/index.js';
 import { ApiClient, Recorder, describeExchange, type ApiResponse } from './api.js';
 import { loadConfig, type Expectation, type TargetConfig } from './config.js';
+import { skipReason } from './core/preflight.js';
 import { redactText } from './redact.js';
 import type { TargetProfile } from '../../contracts/profile.js';
 import type { Browser } from '@playwright/test';
@@ -173,6 +174,11 @@ export function rule(ruleId: string, behaviour: string, body: TestBody, options:
   const known = knownFailure(cfg.expectations, title, [r.id, ...(options.also ?? [])]);
   const wrapped = async (fixtures: unknown, testInfo: TestInfo) => {
     if (options.timeout) testInfo.setTimeout(options.timeout);
+    // >>> preflight hook (port to specs/support/fixtures/rule.ts): a dead or nonsense target, or
+    // one that stopped answering mid-run, skips the test naming the first failure.
+    const down = skipReason();
+    if (down) { testInfo.annotations.push({ type: 'target-down', description: down }); testInfo.skip(true, down); }
+    // <<< preflight hook
     try {
       // Inside one step: Playwright then finds the parent of each expect step at once, instead
       // of scanning every earlier step (quadratic: 5,000 expects cost 6 s of CPU, 1.6 s here).
