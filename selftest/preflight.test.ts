@@ -47,6 +47,7 @@ test('targets the tests must judge stay alive: a partly wrong Account, 401/404/5
   for (const s of [401, 404, 500]) assert.equal(judge({ status: s, body: { message: 'x' } }, { status: s, body: { message: 'x' } }, { status: s, body: { message: 'x' } }).state, 'alive', `${s} to everything`);
   // AUTH-3 broken, but the API answers like an API: the tests judge it (and report every endpoint).
   assert.equal(judge({ status: 200, body: ACCOUNT }, { status: 200, body: ACCOUNT }, { status: 404, body: { message: 'no route' } }).state, 'alive');
+  assert.equal(classify(answer('with', { status: 200, body: ACCOUNT }), answer('without', { status: 200, body: ACCOUNT })).state, 'alive', 'without the unknown path nothing is concluded');
 });
 
 test('dead: no usable answer to the credentialed GET /account', () => {

@@ -8,13 +8,13 @@
  * statuses of refusals and of unknown paths) is never held against the target here: 401, 404 or
  * 500 to everything is `alive`, and the tests judge it.
  *
- * Pure Node (no Playwright test import): the global set-up runs it once and writes the result to
+ * Pure Node (no Playwright test import): the global set-up runs it once (one request deadline at
+ * most, two in the rare case of the same 2xx answer with and without credentials) and writes the result to
  * a run file (PREFLIGHT_ENV names it for the workers); the one `rule()` asks {@link skipReason}
  * before each test, which also reports the mid-run latch of the API client (the target stopped
  * answering during the run).
  */
 import { readFileSync, writeFileSync } from 'node:fs';
-import { Account } from '../../../contracts/index.js';
 import { getRule } from '../../../rules/index.js';
 import { ApiClient, Recorder, TransportError, targetSilence, type ApiResponse, type Exchange } from '../api.js';
 import { loadConfig, type TargetConfig } from '../config.js';
@@ -125,8 +125,17 @@ function notAnAccount(res: ApiResponse): string | undefined {
   return undefined;
 }
 
-/** Classifies the probes (pure: the self-tests call it with made-up answers). */
-export function classify(account: { probe: Probe; res?: ApiResponse }, anonymous: { probe: Probe; res?: ApiResponse }, unknown: { probe: Probe; res?: ApiResponse }): Pick<PreflightResult, 'state' | 'headline' | 'meaning' | 'findings'> {
+type Sent = { probe: Probe; res?: ApiResponse };
+
+/** The same 2xx answer as `account` (status and body text). */
+const sameAnswer = (account: Sent, other?: Sent) => !!account.res && !!other?.res && is2xx(other.res.status) && other.res.status === account.res.status && other.res.text === account.res.text;
+
+/**
+ * Classifies the probes (pure: the self-tests call it with made-up answers). `unknown`, the
+ * answer for a path the API does not have, is only asked for when the answers with and without
+ * credentials are the same 2xx answer.
+ */
+export function classify(account: Sent, anonymous: Sent, unknown?: Sent): Pick<PreflightResult, 'state' | 'headline' | 'meaning' | 'findings'> {
   const a = account.probe;
   if (a.error || !account.res) {
     return {
@@ -140,10 +149,9 @@ export function classify(account: { probe: Probe; res?: ApiResponse }, anonymous
   const wrong = is2xx(a.status) ? notAnAccount(account.res) : undefined;
   if (wrong) findings.push({ rule: 'ACCOUNT-1', message: `GET /account answered ${a.status}: ${wrong}; that is not an Account`, replay: a.curl });
   const anon = anonymous.res;
-  const same = (x?: ApiResponse) => !!x && is2xx(x.status) && x.status === a.status && x.text === account.res!.text;
-  const echoesAll = same(anon) && same(unknown.res);
+  const echoesAll = sameAnswer(account, anonymous) && sameAnswer(account, unknown);
   if (anon && is2xx(anon.status) && (wrong || echoesAll)) {
-    findings.push({ rule: 'AUTH-3', message: `GET /account without credentials answered ${anon.status}${same(anon) ? ', the same answer as with credentials' : ''}: a request without credentials must be refused`, replay: anonymous.probe.curl });
+    findings.push({ rule: 'AUTH-3', message: `GET /account without credentials answered ${anon.status}${sameAnswer(account, anonymous) ? ', the same answer as with credentials' : ''}: a request without credentials must be refused`, replay: anonymous.probe.curl });
   }
   if (!wrong && !echoesAll) return { state: 'alive', headline: '', meaning: '', findings: [] };
   const rules = findings.map((f) => `${f.rule} (${getRule(f.rule).level})`).join(', ');
@@ -159,15 +167,21 @@ export function classify(account: { probe: Probe; res?: ApiResponse }, anonymous
   };
 }
 
-/** Probes the target once, all requests at the same time, each with the run's request deadline. */
+/**
+ * Probes the target once, each request with the run's request deadline: GET /account with and
+ * without credentials at the same time, then, only when both got the same 2xx answer, a path the
+ * API does not have.
+ */
 export async function runPreflight(cfg: TargetConfig = loadConfig()): Promise<PreflightResult> {
   const started = Date.now();
   const api = new ApiClient(undefined, new Recorder(), { timeout: cfg.requestTimeoutMs, honour429: false });
-  const [account, anonymous, unknown] = await Promise.all([
+  const [account, anonymous] = await Promise.all([
     probe(api, 'GET /account with the configured credentials (ACCOUNT-1: answers an Account)', '/account', 'default'),
     probe(api, 'GET /account without credentials (AUTH-3: refused)', '/account', 'none'),
-    probe(api, 'GET a path the API does not have, with credentials (not judged: shows whether the target answers everything alike)', NO_SUCH_PATH, 'default'),
   ]);
+  const unknown = sameAnswer(account, anonymous)
+    ? await probe(api, 'GET a path the API does not have, with credentials (not judged: does the target answer everything alike?)', NO_SUCH_PATH, 'default')
+    : undefined;
   const verdict = classify(account, anonymous, unknown);
   return {
     version: 1,
@@ -176,7 +190,7 @@ export async function runPreflight(cfg: TargetConfig = loadConfig()): Promise<Pr
     at: new Date(started).toISOString(),
     deadlineMs: cfg.requestTimeoutMs,
     ...verdict,
-    probes: [account.probe, anonymous.probe, unknown.probe],
+    probes: [account.probe, anonymous.probe, ...(unknown ? [unknown.probe] : [])],
     durationMs: Date.now() - started,
   };
 }
