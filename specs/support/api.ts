@@ -141,9 +141,10 @@ function dispatcher(): Agent {
 /**
  * Requests in a row that got no answer at all, shared by the run's workers through a small file
  * (Playwright replaces a worker after each failed test, so memory alone would forget). After
- * SILENT_LIMIT of them the target is taken as down: further requests fail at once, and one
- * probe is still sent every PROBE_EVERY_MS, so a dead target costs seconds, not one full
- * timeout per test.
+ * SILENT_LIMIT of them the target is taken as down: further requests fail at once, one probe
+ * is still sent every PROBE_EVERY_MS, and tests that start later skip naming the first
+ * unanswered request (targetSilence(), asked by the preflight's skipReason()), so a target that
+ * dies mid-run costs seconds, not one full timeout per test.
  */
 export const SILENT_LIMIT = 3;
 const PROBE_EVERY_MS = 10_000;
