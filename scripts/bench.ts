@@ -12,9 +12,9 @@
  *   first test), requests sent (counted from every test's recorded exchanges), requests per
  *   second, time per area (sum of test durations), the slowest tests;
  * - a faulty server: for a fault of choice (--fault, default search-pages-zero-based) and the
- *   worst fault of the catalog (--worst-fault, default timestamps-in-ms), a conformant run and a run with the fault, back to back: the
- *   ratio of their wall times (the machine's load cancels out), failed tests and worker processes
- *   (Playwright replaces its worker after every failed test);
+ *   worst fault of the catalog (--worst-fault, default timestamps-in-ms), a conformant run and a
+ *   run with the fault, back to back: the ratio of their wall times (the machine's load cancels
+ *   out), failed tests and worker processes (Playwright replaces its worker after every failed test);
  * - a dead target (accepts connections, never answers) and a target answering `200 {}` to
  *   everything: the whole suite with the default request deadline (goal ≤ 60 s each);
  * - the heavy cap spec (CRM_HEAVY=1) and its seeding rate; `npm test` with --npm-test.
