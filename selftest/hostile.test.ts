@@ -128,6 +128,30 @@ describe('hostile targets', { concurrency: 2 }, () => {
   }
 });
 
+test('a target that stops answering during the run: later tests skip naming the first unanswered request; never CONFORMANT', async (t) => {
+  const server = await startHostile('dies');
+  const dir = 'reports/runs/hostile-dies';
+  rmSync(resolve(ROOT, dir), { recursive: true, force: true });
+  try {
+    const res = await runPlaywright([...SPECS, 'specs/authentication/header-credentials.spec.ts', '--workers=1'], env(server.url, dir, { CRM_REQUEST_TIMEOUT_MS: String(TIMEOUT_MS) }), 120_000);
+    const out = res.stdout + res.stderr;
+    t.diagnostic(`dies: exit ${res.code} in ${(res.ms / 1000).toFixed(1)} s`);
+    assert.equal(res.code, 1, out.slice(-3000));
+    assert.equal((out.match(BANNER) ?? []).length, 0, 'the preflight found the target alive: no banner');
+    const report = readJson<ConformanceReport>(`${dir}/conformance.json`);
+    assert.equal(report.preflight?.state, 'alive');
+    assert.notEqual(report.verdict, 'CONFORMANT');
+    const { outcomes } = readJson<OutcomeFile>(`${dir}/conformance-outcomes.json`);
+    const down = outcomes.filter((o) => o.targetDown);
+    assert.ok(down.length >= 3, `later tests are skipped (${down.length})`);
+    for (const o of down) assert.match(o.skipReason ?? '', /the target stopped answering: the last 3 requests of this run got no answer within 2 s; the first: GET \S+: no answer within 2 s/, o.title);
+    assert.equal(report.targetDown?.tests, down.length);
+    assert.ok(outcomes.filter((o) => o.status === 'failed').length <= 3, 'at most the tests that met the first unanswered requests fail');
+  } finally {
+    await server.close();
+  }
+});
+
 /** The whole suite, with the default request deadline (15 s): a dead target and a `200 {}` target each cost under a minute. */
 const WHOLE_SUITE_BOUND = 60_000;
 const wholeSuite: { kind: HostileKind; what: string; state: TargetState; problem: RegExp }[] = [
