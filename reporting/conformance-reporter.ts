@@ -15,6 +15,7 @@ import { relative, resolve } from 'node:path';
 import type { FullConfig, FullResult, Reporter, Suite, TestCase, TestResult } from '@playwright/test/reporter';
 import { getRule, hasRule, ruleIdOfTitle, type Level } from '../rules/index.js';
 import { loadConfig, ROOT } from '../specs/support/core/config.js';
+import { PREFLIGHT_FILE, readPreflight, type PreflightResult } from '../specs/support/core/preflight.js';
 import { redactText } from '../specs/support/core/redact.js';
 import { renderHtml } from './html.js';
 import { buildReport, runWarnings, type ConformanceReport, type ReportMeta, type TestOutcome } from './verdict.js';
@@ -75,6 +76,7 @@ export function outcomeOf(test: TestCase, result: TestResult, rootDir: string): 
     warnings: unique.filter((a) => a.type === 'warning').map((a) => redactText(a.description ?? '')),
     notes: unique.filter((a) => a.type === 'note').map((a) => a.description ?? ''),
     skipReason: unique.find((a) => a.type === 'skip')?.description,
+    ...(result.status === 'skipped' && annotation('target-down') ? { targetDown: redactText(annotation('target-down')!) } : {}),
     error: error ? redactText(error).slice(0, 4000) : detail ? redactText(detail).slice(0, 4000) : undefined,
     replay: failedOrWarned ? attachment('replay.sh')?.split('\n').filter((l) => l.startsWith('curl')).slice(-5).join('\n') : undefined,
     counterexample: failedOrWarned ? attachment('counterexample.txt') : undefined,
@@ -127,6 +129,10 @@ export function summaryLines(report: ConformanceReport, htmlPath: string, status
     }
     if (e.unmatched.length) lines.push(`Baseline entries that matched no test of this run: ${e.unmatched.join(', ')}`);
   }
+  if (report.verdictReason) {
+    const where = report.preflight && report.preflight.state !== 'alive' ? ' (what was tried and what came back: the banner at the start of the run, and preflight.json)' : '';
+    lines.push(`${report.verdict === 'INCONCLUSIVE' ? 'INCONCLUSIVE, nothing could be judged' : 'Target'}: ${report.verdictReason}${where}`);
+  }
   for (const w of report.warnings) lines.push(`warning: ${w}`);
   return lines;
 }
@@ -155,7 +161,8 @@ export default class ConformanceReporter implements Reporter {
     this.outcomes.set(test.id, outcome);
   }
 
-  async onEnd(result: FullResult): Promise<void> {
+  /** The run fails (exit code 1) when the target could not be judged, even with no failed test. */
+  async onEnd(result: FullResult): Promise<{ status?: FullResult['status'] } | void> {
     // `playwright test --list` runs nothing: keep the reports of the last real run.
     if (process.argv.includes('--list') && this.outcomes.size === 0) return;
     const cfg = loadConfig();
@@ -169,13 +176,22 @@ export default class ConformanceReporter implements Reporter {
       partial: this.shard ? `shard ${this.shard} only: merge the shards (npm run merge) for the verdict of the whole suite` : undefined,
       specUrl: cfg.specUrl,
       durationMs: Date.now() - this.started,
+      preflight: this.preflight(cfg.runId),
     };
     const report = buildReport(outcomes, meta);
     report.calibration = readCalibration(this.outputDir);
     writeReport(this.outputDir, report, outcomes, cfg.runId);
     const file: OutcomeFile = { version: 1, meta: { ...meta, shard: this.shard, generatedAt: report.generatedAt }, outcomes };
     writeFileSync(resolve(this.outputDir, OUTCOMES_FILE), JSON.stringify(file));
-    console.log('\n' + summaryLines(report, relative(process.cwd(), resolve(this.outputDir, 'conformance.html')), result.status).join('\n'));
+    const unjudged = result.status === 'passed' && (report.verdict === 'INCONCLUSIVE' || (report.preflight && report.preflight.state !== 'alive'));
+    console.log('\n' + summaryLines(report, relative(process.cwd(), resolve(this.outputDir, 'conformance.html')), unjudged ? 'failed: the target could not be judged' : result.status).join('\n'));
+    if (unjudged) return { status: 'failed' };
+  }
+
+  /** This run's preflight result (written by the global set-up), when there is one. */
+  private preflight(runId: string): PreflightResult | undefined {
+    const r = readPreflight() ?? readPreflight(resolve(this.outputDir, PREFLIGHT_FILE));
+    return r?.runId === runId ? r : undefined;
   }
 
   printsToStdio(): boolean {

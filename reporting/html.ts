@@ -37,12 +37,14 @@ function header(r: ConformanceReport): string {
   const ok = r.verdict === 'CONFORMANT';
   const sub = ok
     ? `No MUST rule fails: ${must.PASS} of ${mustTotal} MUST rules pass${must.UNTESTED + must.SKIP ? `, ${must.UNTESTED + must.SKIP} not tested in this run` : ''}.`
-    : `${must.FAIL} of ${mustTotal} MUST rules fail${r.expectations?.knownFailures.length ? ' (known failures included)' : ''}.`;
+    : r.verdict === 'INCONCLUSIVE'
+      ? `Nothing could be judged: ${r.verdictReason ?? 'the target could not be tested'}.`
+      : `${must.FAIL} of ${mustTotal} MUST rules fail${r.expectations?.knownFailures.length ? ' (known failures included)' : ''}.`;
   const cal = r.calibration
     ? `<div class="card" id="calibration"><div class="big" data-calibration-score="${r.calibration.score}">${(r.calibration.score * 100).toFixed(1)}%</div><div>calibration: ${r.calibration.caught} of ${r.calibration.faults} injected faults caught<br><small>${esc(r.calibration.date)}</small></div></div>`
     : '';
   const t = r.tests;
-  return `<header class="top ${ok ? 'ok' : 'bad'}"><div class="wrap">
+  return `<header class="top ${ok ? 'ok' : r.verdict === 'INCONCLUSIVE' ? 'inconclusive' : 'bad'}"><div class="wrap">
 <div class="title">CRM Developer API · conformance report</div>
 <div class="verdict" id="verdict">${esc(r.verdict)}</div>
 <div class="sub">${esc(sub)}${r.partial ? ` <b>Partial: ${esc(r.partial)}.</b>` : ''}</div>
@@ -125,6 +127,18 @@ ${exchanges.length ? `<h4>Exchanges (last ${exchanges.length}, redacted)</h4>${e
   }).join('')}${all.length > tests.length ? `<p><small>… and ${all.length - tests.length} more failed or warned tests of this rule (all of them are in conformance.json).</small></p>` : ''}</section>`;
 }
 
+/** The preflight's banner: what was tried before any test and what came back (dead or nonsense target). */
+function preflightBlock(r: ConformanceReport): string {
+  const p = r.preflight;
+  const down = r.targetDown ? `<p id="target-down">${r.targetDown.tests} test(s) skipped because the target stopped answering during the run: ${esc(r.targetDown.reason)}</p>` : '';
+  if (!p || p.state === 'alive') return down ? `<div class="alert preflight" data-preflight="alive">${down}</div>` : '';
+  const rows = p.probes.map((x) => `<tr><td>${esc(x.label)}<br><code>${esc(x.method)} ${esc(x.url)}</code></td><td>${x.error ? `<span class="t-FAIL">no usable answer: ${esc(x.error)}</span>` : `<b>${x.status}</b> ${esc(x.contentType ?? '')}<pre>${esc(x.body ?? '(empty body)')}</pre>${x.problem ? `<span class="t-WARN">${esc(x.problem)}</span>` : ''}`}</td><td>${fmtMs(x.durationMs)}</td></tr>`).join('');
+  return `<div class="alert preflight" id="preflight" data-preflight="${esc(p.state)}"><h2>The target ${p.state === 'dead' ? 'does not answer' : 'answers nonsense'}</h2>
+<p><b>${esc(p.headline)}.</b></p>${p.findings.map((f) => `<p>${esc(f.rule)} (MUST) fails: ${esc(f.message)}</p>`).join('')}<p>${esc(p.meaning)}</p>
+<table><thead><tr><th>Tried before any test (deadline ${p.deadlineMs / 1000} s)</th><th>What came back</th><th>Time</th></tr></thead><tbody>${rows}</tbody></table>
+<pre class="replay">${esc(p.probes[0]?.curl ?? '')}</pre>${down}</div>`;
+}
+
 function expectationsBlock(r: ConformanceReport): string {
   const e = r.expectations;
   if (!e) return '';
@@ -148,7 +162,7 @@ function allRules(r: ConformanceReport): string {
 const CSS = `
 *{box-sizing:border-box}body{font:14px/1.5 system-ui,-apple-system,"Segoe UI",sans-serif;margin:0;color:#1f2328;background:#f6f8fa}
 main{max-width:1200px;margin:0 auto;padding:0 1.5rem 3rem}code,pre{font:12.5px/1.45 ui-monospace,SFMono-Regular,Menlo,Consolas,monospace}
-.top{padding:1.2rem 0;color:#fff}.top .wrap{max-width:1200px;margin:0 auto;padding:0 1.5rem}.top.ok{background:#1a7f37}.top.bad{background:#cf222e}.top .title{opacity:.9;font-size:14px;letter-spacing:.03em}
+.top{padding:1.2rem 0;color:#fff}.top .wrap{max-width:1200px;margin:0 auto;padding:0 1.5rem}.top.ok{background:#1a7f37}.top.bad{background:#cf222e}.top.inconclusive{background:#57606a}.top .title{opacity:.9;font-size:14px;letter-spacing:.03em}
 .top .verdict{font-size:2.4rem;font-weight:800;line-height:1.2}.top .sub{font-size:15px}
 .cards{display:flex;flex-wrap:wrap;gap:.75rem;max-width:1200px;margin:1rem auto;padding:0 1.5rem}.card{background:#fff;border:1px solid #d0d7de;border-radius:8px;padding:.6rem .9rem;display:flex;gap:.75rem;align-items:center;min-width:200px}
 .card .big{font-size:1.8rem;font-weight:700}.card.meta{flex-direction:column;align-items:flex-start;gap:0;font-size:13px}.card code{word-break:break-all}
@@ -164,7 +178,7 @@ table{border-collapse:collapse;background:#fff}td,th{border:1px solid #d0d7de;pa
 .cell{display:inline-block;text-decoration:none;font-size:11.5px;font-weight:600;padding:1px 5px;border-radius:3px;font-family:ui-monospace,monospace}
 .cell.known{background-image:repeating-linear-gradient(45deg,transparent 0 4px,rgba(255,255,255,.35) 4px 8px)}.cell sup{font-size:9px;margin-left:1px}
 .legend .cell{cursor:default}
-.alert{border-radius:8px;padding:.6rem .9rem;margin:.6rem 0;border:1px solid}.alert p{margin:.2rem 0}.alert ul{margin:.3rem 0}.alert.warn{background:#fff8c5;border-color:#d4a72c}.alert.unexpected{background:#ddf4ff;border-color:#54aeff}
+.alert{border-radius:8px;padding:.6rem .9rem;margin:.6rem 0;border:1px solid}.alert p{margin:.2rem 0}.alert ul{margin:.3rem 0}.alert.warn{background:#fff8c5;border-color:#d4a72c}.alert.unexpected{background:#ddf4ff;border-color:#54aeff}.alert.preflight{background:#fff;border-color:#57606a;border-left-width:6px}.alert.preflight h2{margin-top:.2rem}
 .detail{background:#fff;border:1px solid #d0d7de;border-left-width:6px;border-radius:8px;padding:.7rem 1rem;margin:.8rem 0}
 .v-border-FAIL{border-left-color:#cf222e}.v-border-WARN{border-left-color:#bf8700}.v-border-known{border-left-color:#54aeff}.statement{margin:.2rem 0 .4rem;font-size:15px}
 .test{border-top:1px dashed #d0d7de;padding-top:.5rem;margin-top:.5rem}.chip{display:inline-block;border-radius:10px;padding:0 .5rem;font-size:12px;font-weight:600;background:#eaeef2}
@@ -193,6 +207,7 @@ export function renderHtml(r: ConformanceReport): string {
 <style>${CSS}</style><script>${SCRIPT}</script></head><body>
 ${header(r)}
 <main>
+${preflightBlock(r)}
 ${warnings}
 ${expectationsBlock(r)}
 <h2>Rules by level and verdict</h2>${counts(r)}

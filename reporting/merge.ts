@@ -11,8 +11,9 @@
  * allure-report/index.html (single file) and, when the shards kept Playwright blob reports,
  * html/ (Playwright's merged HTML report).
  *
- * Exit status: 0 when no test failed, 1 when a test failed (as the shards' own runs), 2 on a
- * usage error or a missing outcome file.
+ * Exit status: 0 when no test failed, 1 when a test failed or the target could not be judged
+ * (verdict INCONCLUSIVE, or a shard's preflight found it dead or answering nonsense), as the
+ * shards' own runs; 2 on a usage error or a missing outcome file.
  */
 import { spawnSync } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
@@ -33,6 +34,9 @@ export interface MergeResult {
 }
 
 export class MergeError extends Error {}
+
+/** The target could be judged: not INCONCLUSIVE, and no shard's preflight found it dead or answering nonsense. */
+export const judged = (r: ConformanceReport) => r.verdict !== 'INCONCLUSIVE' && (!r.preflight || r.preflight.state === 'alive');
 
 const rank = (t: TestOutcome) => (failed(t) ? 0 : t.expectedFailure ? 1 : t.warnings.length ? 2 : t.status === 'passed' ? 3 : 4);
 
@@ -68,6 +72,9 @@ export function mergeOutcomes(dirs: string[]): { report: ConformanceReport; outc
   // Each shard of an embedded run starts its own reference server (another port): one target.
   const targets = [...new Set(files.map((f) => (f.meta.target.startsWith('embedded reference server') ? 'embedded reference server (one per shard)' : f.meta.target)))];
   const runIds = [...new Set(files.map((f) => f.meta.runId))];
+  // The worst preflight of the shards (each shard probes the target itself): dead, nonsense, alive.
+  const order = { dead: 0, nonsense: 1, alive: 2 } as const;
+  const preflight = files.map((f) => f.meta.preflight).filter((p) => !!p).sort((a, b) => order[a!.state] - order[b!.state])[0];
   const report = buildReport(outcomes, {
     target: targets.join(' + '),
     runId: runIds.join('+'),
@@ -80,6 +87,7 @@ export function mergeOutcomes(dirs: string[]): { report: ConformanceReport; outc
     partial,
     specUrl: first.specUrl,
     durationMs: Math.max(...files.map((f) => f.meta.durationMs ?? 0)),
+    preflight,
   });
   return { report, outcomes, files };
 }
@@ -126,7 +134,7 @@ export function merge(dirs: string[], outDir: string, options: { allure?: boolea
   const { report, outcomes } = mergeOutcomes(dirs);
   report.calibration = readCalibration(outDir, ...dirs);
   writeReport(outDir, report, outcomes, report.runId);
-  const file: OutcomeFile = { version: 1, meta: { target: report.target, runId: report.runId, warnings: report.warnings, shards: report.shards, specUrl: report.specUrl, generatedAt: report.generatedAt }, outcomes };
+  const file: OutcomeFile = { version: 1, meta: { target: report.target, runId: report.runId, warnings: report.warnings, shards: report.shards, specUrl: report.specUrl, generatedAt: report.generatedAt, preflight: report.preflight }, outcomes };
   writeFileSync(resolve(outDir, OUTCOMES_FILE), JSON.stringify(file));
   const resultsDir = resolve(outDir, 'allure-results');
   const copiedAllureFiles = copyAllureResults(dirs, resultsDir);
@@ -155,7 +163,7 @@ if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.ur
     if (res.allure) console.log(res.allure.ok ? `Allure report: ${relative(process.cwd(), res.allure.file)} (single file, opens offline)` : `Allure report not built: ${res.allure.output.trim()}`);
     if (res.playwrightHtml) console.log(res.playwrightHtml.ok ? `Playwright HTML report: ${relative(process.cwd(), resolve(out, 'html'))}` : `Playwright HTML report not merged: ${res.playwrightHtml.output.trim().slice(0, 500)}`);
     console.log(`(${Date.now() - started} ms)`);
-    process.exit(res.outcomes.some(failed) ? 1 : 0);
+    process.exit(res.outcomes.some(failed) || !judged(res.report) ? 1 : 0);
   } catch (err) {
     if (err instanceof MergeError) {
       console.error(`merge: ${err.message}\nusage: npm run merge -- <shard report dir> … [--out reports] [--no-allure]`);

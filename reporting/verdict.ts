@@ -3,6 +3,7 @@
  * Pure functions, shared by the reporter and the shard merge (reporting/merge.ts).
  */
 import { RULES, type Level, type Rule } from '../rules/index.js';
+import type { PreflightResult } from '../specs/support/core/preflight.js';
 
 export type Verdict = 'PASS' | 'FAIL' | 'WARN' | 'SKIP' | 'UNTESTED';
 
@@ -19,6 +20,8 @@ export interface TestOutcome {
   warnings: string[];
   notes: string[];
   skipReason?: string;
+  /** Skipped because the target was dead, answered nonsense or stopped answering (the reason). */
+  targetDown?: string;
   /** First error message, redacted. */
   error?: string;
   /** Replay lines (curl) of the failing test's requests. */
@@ -59,11 +62,24 @@ export interface RuleVerdict {
   }[];
 }
 
+/**
+ * CONFORMANT: no MUST rule fails and the target could be judged. NOT CONFORMANT: a MUST rule
+ * fails. INCONCLUSIVE: no MUST rule fails, but the target could not be judged (dead at the
+ * preflight, or it stopped answering and tests were skipped): never CONFORMANT then.
+ */
+export type OverallVerdict = 'CONFORMANT' | 'NOT CONFORMANT' | 'INCONCLUSIVE';
+
 export interface ConformanceReport {
   generatedAt: string;
   target: string;
   runId: string;
-  verdict: 'CONFORMANT' | 'NOT CONFORMANT';
+  verdict: OverallVerdict;
+  /** Why the verdict is INCONCLUSIVE or rests on the preflight (one line). */
+  verdictReason?: string;
+  /** The preflight (specs/support/core/preflight.ts): what was tried before any test, what came back. */
+  preflight?: PreflightResult;
+  /** Tests skipped because the target was dead or stopped answering, and the first reason. */
+  targetDown?: { tests: number; reason: string };
   counts: Record<Level, Record<Verdict, number>>;
   tests: { total: number; passed: number; failed: number; skipped: number; warned: number; knownFailures: number; unexpectedPasses: number };
   /** Requests sent in the run and answers by status ("0" = no usable answer). */
@@ -133,6 +149,7 @@ export interface ReportMeta {
   partial?: string;
   specUrl?: string;
   durationMs?: number;
+  preflight?: PreflightResult;
 }
 
 export function buildReport(outcomes: TestOutcome[], meta: ReportMeta): ConformanceReport {
@@ -146,9 +163,13 @@ export function buildReport(outcomes: TestOutcome[], meta: ReportMeta): Conforma
       byRule.set(id, [...(byRule.get(id) ?? []), t]);
     }
   }
+  const preflightFindings = new Map((meta.preflight?.state === 'nonsense' ? meta.preflight.findings : []).map((f) => [f.rule, `${f.message}; replay: ${f.replay}`]));
   const rules: RuleVerdict[] = RULES.map((rule) => {
     const tests = byRule.get(rule.id) ?? [];
-    const { verdict, reasons, known: isKnown } = verdictFor(rule, tests);
+    let { verdict, reasons, known: isKnown } = verdictFor(rule, tests);
+    // A MUST rule the preflight saw broken fails, its tests skipped with the rest of the run.
+    const finding = preflightFindings.get(rule.id);
+    if (finding && verdict !== 'FAIL') { verdict = 'FAIL'; reasons = [`preflight: ${finding}`, ...reasons]; isKnown = undefined; }
     const keepDetail = verdict === 'FAIL' || verdict === 'WARN';
     return {
       id: rule.id, level: rule.level, area: rule.area, section: rule.section, ...(rule.endpoint ? { endpoint: rule.endpoint } : {}),
@@ -166,6 +187,13 @@ export function buildReport(outcomes: TestOutcome[], meta: ReportMeta): Conforma
   const counts: Record<Level, Record<Verdict, number>> = { MUST: zero(), SHOULD: zero(), MAY: zero() };
   for (const r of rules) counts[r.level][r.verdict]++;
   const mustFailed = rules.some((r) => r.level === 'MUST' && r.verdict === 'FAIL');
+  const down = outcomes.filter((t) => t.status === 'skipped' && t.targetDown);
+  const pre = meta.preflight;
+  let verdict: OverallVerdict = mustFailed ? 'NOT CONFORMANT' : 'CONFORMANT';
+  let verdictReason: string | undefined;
+  if (pre && pre.state !== 'alive') verdictReason = pre.headline;
+  else if (down.length) verdictReason = `${down.length} test(s) skipped: ${down[0].targetDown}`;
+  if (verdict === 'CONFORMANT' && (down.length || (pre && pre.state !== 'alive'))) verdict = 'INCONCLUSIVE';
   const byStatus: Record<string, number> = {};
   let requests = 0;
   for (const t of outcomes) {
@@ -176,7 +204,10 @@ export function buildReport(outcomes: TestOutcome[], meta: ReportMeta): Conforma
     generatedAt: new Date().toISOString(),
     target: meta.target,
     runId: meta.runId,
-    verdict: mustFailed ? 'NOT CONFORMANT' : 'CONFORMANT',
+    verdict,
+    ...(verdictReason ? { verdictReason } : {}),
+    ...(pre ? { preflight: pre } : {}),
+    ...(down.length ? { targetDown: { tests: down.length, reason: down[0].targetDown! } } : {}),
     counts,
     tests: {
       total: outcomes.length,

@@ -18,15 +18,25 @@ export type HostileKind =
   | 'reset' // resets the connection on every request
   | 'error500' // 500 to everything
   | 'unauthorized' // 401 to everything
-  | 'not-found'; // 404 to everything
+  | 'not-found' // 404 to everything
+  | 'ok-empty' // 200 {} to everything (Content-Type application/json)
+  | 'dies'; // answers the first 2 requests like a server (an Account, 401 without a token), then never again
 
 const ANSWER = JSON.stringify({ id: 1, name: 'Hostile', primary_timezone: 'UTC', settings: { setting_team_permissions_enabled: false, setting_enable_leads: true } });
 
 function httpHandler(kind: HostileKind, timers: Set<NodeJS.Timeout>) {
+  let served = 0;
   return (req: IncomingMessage, res: ServerResponse) => {
     req.resume();
     req.on('end', () => {
       switch (kind) {
+        case 'dies': {
+          if (++served > 2) return; // silent from now on
+          const authorized = !!req.headers['x-svc-accesstoken'] || !!req.headers.authorization;
+          res.writeHead(authorized ? 200 : 401, { 'content-type': 'application/json' });
+          res.end(authorized ? ANSWER : JSON.stringify({ message: 'unauthorized' }));
+          return;
+        }
         case 'slow-body': {
           const body = Buffer.from(ANSWER);
           res.writeHead(200, { 'content-type': 'application/json', 'content-length': body.length });
@@ -74,6 +84,10 @@ function httpHandler(kind: HostileKind, timers: Set<NodeJS.Timeout>) {
         case 'unauthorized':
           res.writeHead(401, { 'content-type': 'application/json' });
           res.end(JSON.stringify({ message: 'unauthorized' }));
+          return;
+        case 'ok-empty':
+          res.writeHead(200, { 'content-type': 'application/json' });
+          res.end('{}');
           return;
         case 'not-found':
           res.writeHead(404, { 'content-type': 'text/html' });

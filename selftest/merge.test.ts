@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { OUTCOMES_FILE, type OutcomeFile } from '../reporting/conformance-reporter.js';
-import { merge, mergeOutcomes } from '../reporting/merge.js';
+import { judged, merge, mergeOutcomes } from '../reporting/merge.js';
 import type { ConformanceReport, TestOutcome } from '../reporting/verdict.js';
 import { chromiumPath, launch, openOffline } from './chromium.js';
 import { ROOT } from './helpers.js';
@@ -70,6 +70,26 @@ test('a missing shard makes the merged report partial; a shard given twice count
   const { report } = mergeOutcomes([s1, s3, s1]);
   assert.match(report.partial ?? '', /shard 2\/3 missing/);
   assert.equal(report.tests.total, a.length + c.length);
+});
+
+test('a shard whose preflight found the target dead makes the merged verdict INCONCLUSIVE, never CONFORMANT', () => {
+  const root = mkdtempSync(join(tmpdir(), 'crm-merge-'));
+  const clean = [all[3]];
+  const dead = all.slice(2, 3);
+  const s1 = shard(root, 's1', '1/2', clean);
+  const s2 = shard(root, 's2', '2/2', dead.map((o) => ({ ...o, targetDown: 'preflight: the target is dead: …' })));
+  const file = join(s2, OUTCOMES_FILE);
+  const parsed = JSON.parse(readFileSync(file, 'utf8')) as OutcomeFile;
+  parsed.meta.preflight = {
+    version: 1, runId: 'runs2', target: 'http://127.0.0.1:4010/developer_api/v1', at: new Date().toISOString(), deadlineMs: 15_000, state: 'dead',
+    headline: 'the target is dead: GET …/account with the configured credentials got no usable answer: no answer within 15 s', meaning: '', probes: [], findings: [], durationMs: 15_000,
+  };
+  writeFileSync(file, JSON.stringify(parsed));
+  const { report } = mergeOutcomes([s1, s2]);
+  assert.equal(report.verdict, 'INCONCLUSIVE');
+  assert.equal(report.preflight?.state, 'dead');
+  assert.equal(judged(report), false, 'npm run merge exits 1');
+  assert.equal(judged(mergeOutcomes([s1]).report), true);
 });
 
 test('no outcome file: a clear error', () => {

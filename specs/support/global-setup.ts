@@ -1,11 +1,14 @@
 /**
  * Runs once before the workers start: cleans the Allure results of the previous run, starts
- * the run-wide bulk limiter (specs/support/rate-limit.ts; workers find it through the
- * environment) and prints what the run targets. The returned function is the global teardown.
+ * the run-wide bulk limiter (specs/support/core/rate-limit.ts; workers find it through the
+ * environment), prints what the run targets, and probes the target (specs/support/core/preflight.ts):
+ * when it is dead or answers nonsense, one banner says so before any test, and the tests skip
+ * with its reason. The returned function is the global teardown.
  */
-import { rmSync } from 'node:fs';
+import { mkdirSync, rmSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { loadConfig, ROOT } from './core/config.js';
+import { banner, PREFLIGHT_ENV, PREFLIGHT_FILE, runPreflight, writePreflight } from './core/preflight.js';
 import { COORDINATOR_ENV, marginFor, startBulkCoordinator } from './core/rate-limit.js';
 
 export default async function globalSetup(): Promise<() => Promise<void>> {
@@ -14,6 +17,13 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
   rmSync(resolve(out, 'allure-results'), { recursive: true, force: true });
   const target = cfg.embedded ? `embedded reference server at ${cfg.baseUrl}` : cfg.baseUrl;
   console.log(`crm-conformance run ${cfg.runId}: target ${target}; profile ${cfg.profileSource}; records created by this run carry the tag crm-conformance-${cfg.runId}`);
+  // Before any test: can the target be judged at all? The workers read the result (skipReason()).
+  const preflight = await runPreflight(cfg);
+  mkdirSync(out, { recursive: true });
+  const preflightFile = resolve(out, PREFLIGHT_FILE);
+  writePreflight(preflightFile, preflight);
+  process.env[PREFLIGHT_ENV] = preflightFile;
+  if (preflight.state !== 'alive') console.log(`\n${banner(preflight)}\n`);
   // Bulk calls of all workers share one schedule: at most 3 per second across the run.
   const bulkCoordinator = await startBulkCoordinator(marginFor(cfg.loopback));
   process.env[COORDINATOR_ENV] = bulkCoordinator.url;

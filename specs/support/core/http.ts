@@ -69,13 +69,23 @@ function dispatcher(): Agent {
 /**
  * Requests in a row that got no answer at all, shared by the run's workers through a small file
  * (Playwright replaces a worker after each failed test, so memory alone would forget). After
- * SILENT_LIMIT of them the target is taken as down: further requests fail at once, and one
- * probe is still sent every PROBE_EVERY_MS, so a dead target costs seconds, not one full
- * timeout per test.
+ * SILENT_LIMIT of them the target is taken as down: further requests fail at once, one probe
+ * is still sent every PROBE_EVERY_MS, and tests that start later skip naming the first
+ * unanswered request (targetSilence(), asked by the preflight's skipReason()), so a target that
+ * dies mid-run costs seconds, not one full timeout per test.
  */
-const SILENT_LIMIT = 3;
+export const SILENT_LIMIT = 3;
 const PROBE_EVERY_MS = 10_000;
-interface Silence { count: number; timeoutMs: number; lastProbe: number; at?: number }
+/** Forgotten when nobody refreshed it for this long (probes refresh it every 10 s). */
+const SILENCE_MEMORY_MS = 60_000;
+interface Silence {
+  count: number;
+  timeoutMs: number;
+  lastProbe: number;
+  at?: number;
+  /** The first unanswered request of the streak (redacted), named by the tests skipped after it. */
+  first?: string;
+}
 const silence = {
   state: { count: 0, timeoutMs: 0, lastProbe: 0 } as Silence,
   readAt: 0,
@@ -86,7 +96,7 @@ const silence = {
       try {
         const read = JSON.parse(readFileSync(this.file(), 'utf8')) as Silence;
         // A state nobody refreshed for a minute is forgotten (probes refresh it every 10 s).
-        this.state = Date.now() - (read.at ?? 0) < 60_000 ? read : { count: 0, timeoutMs: 0, lastProbe: 0 };
+        this.state = Date.now() - (read.at ?? 0) < SILENCE_MEMORY_MS ? read : { count: 0, timeoutMs: 0, lastProbe: 0 };
       } catch { /* none yet */ }
     }
     return this.state;
@@ -97,9 +107,24 @@ const silence = {
     this.readAt = Date.now();
     try { writeFileSync(this.file(), JSON.stringify(next)); } catch { /* best effort */ }
   },
-  noAnswer(timeoutMs: number): void { this.save({ ...this.current(), count: this.current().count + 1, timeoutMs }); },
+  noAnswer(timeoutMs: number, what: string): void {
+    const now = this.current();
+    this.save({ ...now, count: now.count + 1, timeoutMs, first: now.count ? now.first ?? what : what });
+  },
   answered(): void { if (this.current().count) this.save({ count: 0, timeoutMs: 0, lastProbe: 0 }); },
 };
+
+/**
+ * The run-wide "target is dead" latch, for the tests: when the last SILENT_LIMIT requests of the
+ * run (all workers) got no answer at all, the reason later tests give for skipping, naming the
+ * first unanswered request; undefined while the target answers. The latch is forgotten a minute
+ * after its last refresh, so a target that comes back is tested again.
+ */
+export function targetSilence(): string | undefined {
+  const s = silence.current();
+  if (s.count < SILENT_LIMIT) return undefined;
+  return `the target stopped answering: the last ${s.count} requests of this run got no answer within ${seconds(s.timeoutMs)}; the first: ${s.first ?? '(unknown)'}`;
+}
 
 function codeOf(err: unknown): string | undefined {
   for (let e = err as { code?: unknown; cause?: unknown } | undefined, depth = 0; e && depth < 5; e = e.cause as typeof e, depth++) {
@@ -255,8 +280,9 @@ export class ApiClient {
         if (err instanceof TransportError) throw err;
         if (timedOut) {
           if (phase === 'headers') {
-            silence.noAnswer(timeout);
-            fail(`no answer within ${seconds(timeout)} (no status line and headers received)`);
+            const problem = `no answer within ${seconds(timeout)} (no status line and headers received)`;
+            silence.noAnswer(timeout, redactText(`${o.method} ${url}: ${problem}`));
+            fail(problem);
           }
           fail(`answer incomplete after ${seconds(timeout)}: status ${status}, then only ${received} byte${received === 1 ? '' : 's'} of the body (a stalled or very slow body)`);
         }
