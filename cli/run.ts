@@ -1,0 +1,71 @@
+/**
+ * `crm-conformance run`: `playwright test` with the packaged configuration, Playwright's own
+ * flags passed through (`--grep @UPSERT-4`, `--shard=1/3`, `--project api`, …), reports under
+ * the caller's working directory (CRM_REPORT_DIR, default ./reports). Before any test the
+ * doctor's short form checks the target; a FAIL line stops the run (`--no-doctor` skips it).
+ * With no CRM_BASE_URL the configuration starts the embedded reference server, and there is
+ * nothing to check beforehand.
+ *
+ * `crm-conformance merge`: `reporting/merge.ts` from the caller's working directory.
+ */
+import { spawn } from 'node:child_process';
+import { createRequire } from 'node:module';
+import { resolve, sep } from 'node:path';
+import { ROOT } from './suite.js';
+import { runDoctor, formatReport } from './doctor.js';
+
+const require = createRequire(import.meta.url);
+
+/**
+ * Playwright transforms TypeScript itself, but not files inside node_modules: from an installed
+ * package the suite's .ts files are compiled by tsx instead, registered in every Playwright
+ * process (runner and workers inherit NODE_OPTIONS).
+ */
+export function suiteEnv(env: NodeJS.ProcessEnv = process.env): NodeJS.ProcessEnv {
+  const out: NodeJS.ProcessEnv = { ...env };
+  out.CRM_REPORT_DIR = resolve(process.cwd(), env.CRM_REPORT_DIR || 'reports');
+  if (env.CRM_PROFILE) out.CRM_PROFILE = resolve(process.cwd(), env.CRM_PROFILE);
+  if (env.CRM_EXPECTATIONS) out.CRM_EXPECTATIONS = resolve(process.cwd(), env.CRM_EXPECTATIONS);
+  if (ROOT.split(sep).includes('node_modules')) {
+    const tsx = import.meta.resolve('tsx');
+    // --enable-source-maps: test locations and stack traces point at the .ts lines, as Playwright's own transform does.
+    if (!(env.NODE_OPTIONS ?? '').includes(tsx)) out.NODE_OPTIONS = `${env.NODE_OPTIONS ?? ''} --import=${tsx} --enable-source-maps`.trim();
+  }
+  return out;
+}
+
+function spawnNode(args: string[], env: NodeJS.ProcessEnv): Promise<number> {
+  return new Promise((done) => {
+    const child = spawn(process.execPath, args, { cwd: process.cwd(), env, stdio: 'inherit' });
+    const forward = (sig: NodeJS.Signals) => child.kill(sig);
+    process.on('SIGINT', forward);
+    process.on('SIGTERM', forward);
+    child.on('close', (code, signal) => {
+      process.off('SIGINT', forward);
+      process.off('SIGTERM', forward);
+      done(code ?? (signal ? 1 : 0));
+    });
+  });
+}
+
+export async function run(args: string[]): Promise<number> {
+  const skipDoctor = args.includes('--no-doctor');
+  const pwArgs = args.filter((a) => a !== '--no-doctor');
+  if (pwArgs[0] === 'test') pwArgs.shift();
+  const listing = pwArgs.includes('--list') || pwArgs.includes('--help') || pwArgs.includes('-h');
+  if (process.env.CRM_BASE_URL && !skipDoctor && !listing) {
+    const report = await runDoctor();
+    console.log(formatReport(report, { short: true }));
+    if (report.fatal) {
+      console.error('crm-conformance: the run does not start: fix the FAIL lines above (`crm-conformance doctor` shows every check; `--no-doctor` starts anyway).');
+      return 2;
+    }
+  }
+  const cli = require.resolve('@playwright/test/cli');
+  return spawnNode([cli, 'test', '--config', resolve(ROOT, 'playwright.config.ts'), ...pwArgs], suiteEnv());
+}
+
+export async function runMerge(args: string[]): Promise<number> {
+  const env = { ...suiteEnv(), NODE_OPTIONS: process.env.NODE_OPTIONS ?? '' };
+  return spawnNode(['--import', import.meta.resolve('tsx'), resolve(ROOT, 'reporting/merge.ts'), ...args], env);
+}
