@@ -16,23 +16,35 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { z } from 'zod';
 import {
-  Account, ApiClient, Company, ConfigError, FileMetadata, Project, TransportError, loadConfig,
+  Account, ApiClient, Company, ConfigError, FileMetadata, Project, TransportError, loadConfig, redactText,
   type ApiResponse, type CustomFieldFixture, type TargetConfig,
 } from './suite.js';
 
 export type Status = 'ok' | 'warn' | 'fail' | 'skip';
 export interface Line { check: string; status: Status; detail: string; fix?: string }
-export interface DoctorReport { lines: Line[]; fatal: boolean; ms: number; target?: string }
+export interface DoctorReport {
+  lines: Line[];
+  fatal: boolean;
+  ms: number;
+  target?: string;
+  /** Records the doctor created (tagged crm-conformance-<run id> and crm-conformance-doctor). */
+  created?: { path: string; id: unknown }[];
+}
 
 /** Longest the doctor waits for the webhook notification of its probe record. */
 export const WEBHOOK_DEADLINE_MS = 10_000;
 
 const SLOT_TYPES: Record<string, CustomFieldFixture['data_type']> = { dropdown: 'Dropdown', multi_select: 'MultiSelect', text: 'String', number: 'Float' };
 
+/** Secrets never reach a line (answers are quoted in them); before the configuration loads there are none to know. */
+function safe(text: string): string {
+  try { return redactText(text); } catch { return text; }
+}
+
 class Checks {
   readonly lines: Line[] = [];
   add(check: string, status: Status, detail: string, fix?: string): void {
-    this.lines.push({ check, status, detail, ...(fix && status !== 'ok' && status !== 'skip' ? { fix } : {}) });
+    this.lines.push({ check, status, detail: safe(detail), ...(fix && status !== 'ok' && status !== 'skip' ? { fix: safe(fix) } : {}) });
   }
 }
 
@@ -371,7 +383,8 @@ export async function runDoctor(): Promise<DoctorReport> {
     }
   }
 
-  return { lines: checks.lines, fatal: checks.lines.some((l) => l.status === 'fail'), ms: Date.now() - started, target: cfg.baseUrl };
+  const created = api.recorder.created.filter((c) => c.path !== '/webhooks' && !c.path.endsWith('/follow'));
+  return { lines: checks.lines, fatal: checks.lines.some((l) => l.status === 'fail'), ms: Date.now() - started, target: cfg.baseUrl, created };
 }
 
 const MARK: Record<Status, string> = { ok: 'ok  ', warn: 'WARN', fail: 'FAIL', skip: 'skip' };
@@ -386,7 +399,24 @@ export function formatReport(report: DoctorReport, options: { short?: boolean } 
   return out.join('\n');
 }
 
+/** Set by `crm-conformance run` once its doctor passed, so that the run's global setup does not check again. */
+export const DOCTOR_DONE_ENV = 'CRM_DOCTOR_DONE';
+
+/**
+ * The doctor's short form at the start of a run (for the suite's global setup): prints the lines
+ * that are not OK and the summary, and throws when one is FAIL. Nothing to do for the embedded
+ * reference server, or when `crm-conformance run` has just checked (CRM_DOCTOR_DONE=1).
+ */
+export async function preflight(): Promise<void> {
+  if (process.env[DOCTOR_DONE_ENV] === '1' || process.env.CRM_EMBEDDED === '1') return;
+  const report = await runDoctor();
+  console.log(formatReport(report, { short: true }));
+  if (report.fatal) throw new Error('crm-conformance: the run does not start: fix the FAIL lines above (`npx crm-conformance doctor` shows every check)');
+}
+
 export async function doctorCommand(args: string[]): Promise<number> {
+  // A run id of its own: the tag of the probe records, and no state shared with other processes.
+  process.env.CRM_RUN_ID ||= randomBytes(4).toString('hex');
   const report = await runDoctor();
   console.log(args.includes('--json') ? JSON.stringify(report, null, 2) : formatReport(report));
   return report.fatal ? 1 : 0;

@@ -9,6 +9,7 @@
  * is listed under `_fill_in` of the draft (path → what to write there) and printed; the key is
  * ignored when the profile is loaded, so the draft is usable as it is.
  */
+import { randomBytes } from 'node:crypto';
 import { existsSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { ApiClient, ConfigError, TargetProfile, TransportError, loadConfig, type ApiResponse } from './suite.js';
@@ -136,6 +137,7 @@ export async function profileInitCommand(args: string[]): Promise<number> {
     if (args[i] === '--out') out = args[++i] ?? out;
     else if (args[i].startsWith('--out=')) out = args[i].slice(6);
   }
+  process.env.CRM_RUN_ID ||= randomBytes(4).toString('hex');
   const file = resolve(process.cwd(), out);
   if (out !== '-' && existsSync(file) && !force) {
     console.error(`crm-conformance profile init: ${file} exists (--force overwrites it)`);

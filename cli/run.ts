@@ -9,10 +9,12 @@
  * `crm-conformance merge`: `reporting/merge.ts` from the caller's working directory.
  */
 import { spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { resolve, sep } from 'node:path';
 import { ROOT } from './suite.js';
-import { runDoctor, formatReport } from './doctor.js';
+import { DOCTOR_DONE_ENV, formatReport, runDoctor } from './doctor.js';
 
 const require = createRequire(import.meta.url);
 
@@ -53,16 +55,24 @@ export async function run(args: string[]): Promise<number> {
   const pwArgs = args.filter((a) => a !== '--no-doctor');
   if (pwArgs[0] === 'test') pwArgs.shift();
   const listing = pwArgs.includes('--list') || pwArgs.includes('--help') || pwArgs.includes('-h');
+  // One run id for the doctor's probe records and the run's own (tag crm-conformance-<run id>).
+  process.env.CRM_RUN_ID ||= randomBytes(4).toString('hex');
   if (process.env.CRM_BASE_URL && !skipDoctor && !listing) {
     const report = await runDoctor();
     console.log(formatReport(report, { short: true }));
+    // Every line and the records the doctor created, beside the run's reports.
+    const out = suiteEnv().CRM_REPORT_DIR!;
+    mkdirSync(out, { recursive: true });
+    writeFileSync(resolve(out, 'doctor.json'), `${JSON.stringify(report, null, 2)}\n`);
     if (report.fatal) {
       console.error('crm-conformance: the run does not start: fix the FAIL lines above (`crm-conformance doctor` shows every check; `--no-doctor` starts anyway).');
       return 2;
     }
   }
+  const env = suiteEnv();
+  env[DOCTOR_DONE_ENV] = '1'; // checked above, or skipped on purpose: the run's global setup does not check again
   const cli = require.resolve('@playwright/test/cli');
-  return spawnNode([cli, 'test', '--config', resolve(ROOT, 'playwright.config.ts'), ...pwArgs], suiteEnv());
+  return spawnNode([cli, 'test', '--config', resolve(ROOT, 'playwright.config.ts'), ...pwArgs], env);
 }
 
 export async function runMerge(args: string[]): Promise<number> {

@@ -50,7 +50,8 @@ function setPath(obj: Record<string, unknown>, path: string, value: unknown): vo
   o[keys.at(-1)!] = value;
 }
 
-describe('crm-conformance doctor against the reference server', () => {
+// Three doctors at a time: each is a process of its own against one server.
+describe('crm-conformance doctor against the reference server', { concurrency: 3 }, () => {
   let server: Awaited<ReturnType<typeof startReferenceProcess>>;
   let dir: string;
   let good: Record<string, string>;

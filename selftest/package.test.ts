@@ -112,7 +112,10 @@ describe('the installed package in an empty project', () => {
     const reports = join(project, 'reports');
     const report = JSON.parse(readFileSync(join(reports, 'conformance.json'), 'utf8')) as { verdict: string };
     assert.equal(report.verdict, 'CONFORMANT');
-    for (const f of ['conformance.html', 'conformance-outcomes.json', 'junit.xml', 'results.json', 'created-records.json', 'html/index.html']) assert.ok(existsSync(join(reports, f)), `reports/${f}`);
+    for (const f of ['conformance.html', 'conformance-outcomes.json', 'junit.xml', 'results.json', 'created-records.json', 'html/index.html', 'doctor.json']) assert.ok(existsSync(join(reports, f)), `reports/${f}`);
+    const doctorReport = JSON.parse(readFileSync(join(reports, 'doctor.json'), 'utf8')) as { fatal: boolean; created: { path: string }[] };
+    assert.equal(doctorReport.fatal, false);
+    assert.ok(doctorReport.created.some((c) => c.path === '/projects'), 'the doctor lists the records it created');
     assert.ok(readdirSync(join(reports, 'allure-results')).some((f) => f.endsWith('-result.json')), 'Allure results');
   });
 
