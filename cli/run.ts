@@ -12,27 +12,19 @@ import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { resolve, sep } from 'node:path';
+import { resolve } from 'node:path';
+import { runnableSuite } from './materialize.js';
 import { ROOT } from './suite.js';
 import { DOCTOR_DONE_ENV, formatReport, runDoctor } from './doctor.js';
 
 const require = createRequire(import.meta.url);
 
-/**
- * Playwright transforms TypeScript itself, but not files inside node_modules: from an installed
- * package the suite's .ts files are compiled by tsx instead, registered in every Playwright
- * process (runner and workers inherit NODE_OPTIONS).
- */
+/** The caller's report directory, profile and baseline, as absolute paths (Playwright runs from the suite's directory). */
 export function suiteEnv(env: NodeJS.ProcessEnv = process.env): NodeJS.ProcessEnv {
   const out: NodeJS.ProcessEnv = { ...env };
   out.CRM_REPORT_DIR = resolve(process.cwd(), env.CRM_REPORT_DIR || 'reports');
   if (env.CRM_PROFILE) out.CRM_PROFILE = resolve(process.cwd(), env.CRM_PROFILE);
   if (env.CRM_EXPECTATIONS) out.CRM_EXPECTATIONS = resolve(process.cwd(), env.CRM_EXPECTATIONS);
-  if (ROOT.split(sep).includes('node_modules')) {
-    const tsx = import.meta.resolve('tsx');
-    // --enable-source-maps: test locations and stack traces point at the .ts lines, as Playwright's own transform does.
-    if (!(env.NODE_OPTIONS ?? '').includes(tsx)) out.NODE_OPTIONS = `${env.NODE_OPTIONS ?? ''} --import=${tsx} --enable-source-maps`.trim();
-  }
   return out;
 }
 
@@ -72,10 +64,9 @@ export async function run(args: string[]): Promise<number> {
   const env = suiteEnv();
   env[DOCTOR_DONE_ENV] = '1'; // checked above, or skipped on purpose: the run's global setup does not check again
   const cli = require.resolve('@playwright/test/cli');
-  return spawnNode([cli, 'test', '--config', resolve(ROOT, 'playwright.config.ts'), ...pwArgs], env);
+  return spawnNode([cli, 'test', '--config', resolve(runnableSuite(ROOT), 'playwright.config.ts'), ...pwArgs], env);
 }
 
 export async function runMerge(args: string[]): Promise<number> {
-  const env = { ...suiteEnv(), NODE_OPTIONS: process.env.NODE_OPTIONS ?? '' };
-  return spawnNode(['--import', import.meta.resolve('tsx'), resolve(ROOT, 'reporting/merge.ts'), ...args], env);
+  return spawnNode(['--import', import.meta.resolve('tsx'), resolve(ROOT, 'reporting/merge.ts'), ...args], suiteEnv());
 }

@@ -110,8 +110,10 @@ describe('the installed package in an empty project', () => {
     assert.match(run.out, /Conformance: CONFORMANT/);
     assert.ok(!run.out.includes(ROOT), 'nothing of this repository is reached');
     const reports = join(project, 'reports');
-    const report = JSON.parse(readFileSync(join(reports, 'conformance.json'), 'utf8')) as { verdict: string };
+    const report = JSON.parse(readFileSync(join(reports, 'conformance.json'), 'utf8')) as { verdict: string; rules: { tests: { file: string; line: number }[] }[] };
     assert.equal(report.verdict, 'CONFORMANT');
+    const tests = report.rules.flatMap((r) => r.tests);
+    assert.ok(tests.every((t) => t.file.startsWith('specs/')) && tests.some((t) => t.line > 1), 'each test is located in its spec file, at its line');
     for (const f of ['conformance.html', 'conformance-outcomes.json', 'junit.xml', 'results.json', 'created-records.json', 'html/index.html', 'doctor.json']) assert.ok(existsSync(join(reports, f)), `reports/${f}`);
     const doctorReport = JSON.parse(readFileSync(join(reports, 'doctor.json'), 'utf8')) as { fatal: boolean; created: { path: string }[] };
     assert.equal(doctorReport.fatal, false);
