@@ -49,6 +49,17 @@ function linkPackages(target: string, sources: string[]): void {
   }
 }
 
+/** Removes the copies made from this installation (`root`) before, e.g. of an older content of the package. */
+export function pruneCopiesOf(root: string): void {
+  for (const name of readdirSync(tmpdir())) {
+    if (!/^crm-conformance-.+-[0-9a-f]{16}$/.test(name)) continue;
+    const mark = join(tmpdir(), name, MARK);
+    try {
+      if (readFileSync(mark, 'utf8').trim() === root) rmSync(join(tmpdir(), name), { recursive: true, force: true });
+    } catch { /* not a complete copy, or another user's */ }
+  }
+}
+
 /** The directory Playwright should run the suite from: `root` itself unless it is inside node_modules. */
 export function runnableSuite(root: string): string {
   if (!root.split(sep).includes('node_modules')) return root;
@@ -58,6 +69,7 @@ export function runnableSuite(root: string): string {
   const version = (JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { version?: string }).version ?? '0';
   const dir = join(tmpdir(), `crm-conformance-${version}-${hash.digest('hex').slice(0, 16)}`);
   if (existsSync(join(dir, MARK))) return dir;
+  pruneCopiesOf(root);
   const staging = mkdtempSync(`${dir}-staging-`);
   try {
     for (const f of files) {

@@ -16,6 +16,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { createRequire } from 'node:module';
 import { cleanEnv, ROOT } from './helpers.js';
+import { pruneCopiesOf } from '../cli/materialize.js';
 import { referenceEnv, startReferenceProcess } from './reference-process.js';
 
 interface Run { code: number | null; out: string; ms: number }
@@ -62,6 +63,7 @@ describe('the installed package in an empty project', () => {
   after(async () => {
     await server?.stop();
     console.log(`timings: ${timings.join(', ')}`);
+    if (project && existsSync(join(project, 'node_modules/crm-conformance'))) pruneCopiesOf(realpathSync(join(project, 'node_modules/crm-conformance')));
     if (work) rmSync(work, { recursive: true, force: true });
   });
 
