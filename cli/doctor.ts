@@ -16,7 +16,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { z } from 'zod';
 import {
-  Account, ApiClient, Company, ConfigError, FileMetadata, Project, TransportError, loadConfig, redactText,
+  Account, ApiClient, Company, ConfigError, FileMetadata, Project, TransportError, findChromium, loadConfig, redactText,
   type ApiResponse, type CustomFieldFixture, type TargetConfig,
 } from './suite.js';
 
@@ -135,6 +135,8 @@ export async function runDoctor(): Promise<DoctorReport> {
       'set CRM_ALLOW_WRITES=1 once you accept that the run creates records on this account (each tagged crm-conformance-<run id>, listed in reports/created-records.json)');
   }
   const api = new ApiClient(undefined, undefined, { honour429: true });
+  // Loading the browser module takes seconds: started now, awaited at the end.
+  const chromiumLookup = cfg.oauth.clientId ? findChromium().catch((err: Error) => ({ path: undefined, searched: [`(lookup failed: ${err.message})`] })) : undefined;
 
   /* ---- credentials ---- */
   const c = cfg.credentials;
@@ -381,6 +383,12 @@ export async function runDoctor(): Promise<DoctorReport> {
       checks.add('OAuth pages', absent.length ? 'warn' : 'ok', absent.length ? `the login page does not show ${absent.map((l) => `"${l}"`).join(', ')}` : `the login page shows "${screens.email_label}", "${screens.password_label}", "${screens.login_button}"`,
         'set oauth.screens (email_label, password_label, login_button) to the labels of your login page');
     }
+  }
+
+  if (chromiumLookup) {
+    const found = await chromiumLookup;
+    checks.add('browser for OAuth', found.path ? 'ok' : 'warn', found.path ? `Chromium at ${found.path}` : `no Chromium found (searched ${found.searched.join(', ')}): the OAuth browser specs skip`,
+      'npx playwright install --only-shell chromium, or set CRM_CHROMIUM_PATH');
   }
 
   const created = api.recorder.created.filter((c) => c.path !== '/webhooks' && !c.path.endsWith('/follow'));

@@ -9,3 +9,12 @@ export { ApiClient, Recorder, TransportError, type ApiResponse } from '../specs/
 export { redactText } from '../specs/support/redact.js';
 export { TargetProfile, CustomFieldFixture } from '../contracts/profile.js';
 export { Account, Company, FileMetadata, Pipeline, Project, Task } from '../contracts/index.js';
+
+/**
+ * Where the OAuth specs would find Chromium (specs/support/browser.ts). Loaded on demand: that
+ * module brings the Playwright test fixtures with it (a few seconds).
+ */
+export async function findChromium(): Promise<{ path?: string; searched: string[] }> {
+  const [browser, playwright] = await Promise.all([import('../specs/support/browser.js'), import('@playwright/test')]);
+  return browser.findChromium(playwright.chromium);
+}
