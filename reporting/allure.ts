@@ -10,6 +10,7 @@
  */
 import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ROOT } from '../specs/support/core/config.js';
@@ -29,7 +30,8 @@ export function buildAllure(resultsDirs: string[], outDir: string, name = 'CRM D
   const dirs = resultsDirs.filter((d) => existsSync(d) && readdirSync(d).some((f) => f.endsWith('-result.json')));
   const file = resolve(outDir, 'index.html');
   if (!dirs.length) return { ok: false, file, output: `no Allure results in ${resultsDirs.join(', ')}`, ms: 0 };
-  const cli = resolve(ROOT, 'node_modules/allure/cli.js');
+  // Wherever npm put the package (this repository's node_modules, or hoisted beside an installed crm-conformance).
+  const cli = resolve(createRequire(import.meta.url).resolve('allure'), '../../cli.js');
   const res = spawnSync(process.execPath, [cli, 'awesome', ...dirs, '-o', outDir, '--single-file', '--name', name, '--group-by', 'epic,feature,story'], {
     cwd: ROOT, encoding: 'utf8', env: { ...process.env, ALLURE_NO_ANALYTICS: 'true', NO_COLOR: '1' }, maxBuffer: 64 * 1024 * 1024,
   });

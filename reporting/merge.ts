@@ -17,6 +17,7 @@
  */
 import { spawnSync } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -121,7 +122,7 @@ function mergePlaywrightHtml(dirs: string[], outDir: string): { ok: boolean; out
   const tmp = mkdtempSync(join(tmpdir(), 'crm-blobs-'));
   try {
     for (const b of blobs) copyFileSync(b, join(tmp, `${blobs.indexOf(b)}-${b.split('/').pop()}`));
-    const res = spawnSync(process.execPath, [resolve(ROOT, 'node_modules/@playwright/test/cli.js'), 'merge-reports', '--reporter', 'html', tmp], {
+    const res = spawnSync(process.execPath, [createRequire(import.meta.url).resolve('@playwright/test/cli'), 'merge-reports', '--reporter', 'html', tmp], {
       cwd: ROOT, encoding: 'utf8', env: { ...process.env, PLAYWRIGHT_HTML_OUTPUT_DIR: resolve(outDir, 'html'), PLAYWRIGHT_HTML_OPEN: 'never' },
     });
     return { ok: res.status === 0, output: `${res.stdout ?? ''}${res.stderr ?? ''}` };

@@ -1,0 +1,72 @@
+/**
+ * `crm-conformance run`: `playwright test` with the packaged configuration, Playwright's own
+ * flags passed through (`--grep @UPSERT-4`, `--shard=1/3`, `--project api`, …), reports under
+ * the caller's working directory (CRM_REPORT_DIR, default ./reports). Before any test the
+ * doctor's short form checks the target; a FAIL line stops the run (`--no-doctor` skips it).
+ * With no CRM_BASE_URL the configuration starts the embedded reference server, and there is
+ * nothing to check beforehand.
+ *
+ * `crm-conformance merge`: `reporting/merge.ts` from the caller's working directory.
+ */
+import { spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { resolve } from 'node:path';
+import { runnableSuite } from './materialize.js';
+import { ROOT } from './suite.js';
+import { DOCTOR_DONE_ENV, formatReport, runDoctor } from './doctor.js';
+
+const require = createRequire(import.meta.url);
+
+/** The caller's report directory, profile and baseline, as absolute paths (Playwright runs from the suite's directory). */
+export function suiteEnv(env: NodeJS.ProcessEnv = process.env): NodeJS.ProcessEnv {
+  const out: NodeJS.ProcessEnv = { ...env };
+  out.CRM_REPORT_DIR = resolve(process.cwd(), env.CRM_REPORT_DIR || 'reports');
+  if (env.CRM_PROFILE) out.CRM_PROFILE = resolve(process.cwd(), env.CRM_PROFILE);
+  if (env.CRM_EXPECTATIONS) out.CRM_EXPECTATIONS = resolve(process.cwd(), env.CRM_EXPECTATIONS);
+  return out;
+}
+
+function spawnNode(args: string[], env: NodeJS.ProcessEnv): Promise<number> {
+  return new Promise((done) => {
+    const child = spawn(process.execPath, args, { cwd: process.cwd(), env, stdio: 'inherit' });
+    const forward = (sig: NodeJS.Signals) => child.kill(sig);
+    process.on('SIGINT', forward);
+    process.on('SIGTERM', forward);
+    child.on('close', (code, signal) => {
+      process.off('SIGINT', forward);
+      process.off('SIGTERM', forward);
+      done(code ?? (signal ? 1 : 0));
+    });
+  });
+}
+
+export async function run(args: string[]): Promise<number> {
+  const skipDoctor = args.includes('--no-doctor');
+  const pwArgs = args.filter((a) => a !== '--no-doctor');
+  if (pwArgs[0] === 'test') pwArgs.shift();
+  const listing = pwArgs.includes('--list') || pwArgs.includes('--help') || pwArgs.includes('-h');
+  // One run id for the doctor's probe records and the run's own (tag crm-conformance-<run id>).
+  process.env.CRM_RUN_ID ||= randomBytes(4).toString('hex');
+  if (process.env.CRM_BASE_URL && !skipDoctor && !listing) {
+    const report = await runDoctor();
+    console.log(formatReport(report, { short: true }));
+    // Every line and the records the doctor created, beside the run's reports.
+    const out = suiteEnv().CRM_REPORT_DIR!;
+    mkdirSync(out, { recursive: true });
+    writeFileSync(resolve(out, 'doctor.json'), `${JSON.stringify(report, null, 2)}\n`);
+    if (report.fatal) {
+      console.error('crm-conformance: the run does not start: fix the FAIL lines above (`crm-conformance doctor` shows every check; `--no-doctor` starts anyway).');
+      return 2;
+    }
+  }
+  const env = suiteEnv();
+  env[DOCTOR_DONE_ENV] = '1'; // checked above, or skipped on purpose: the run's global setup does not check again
+  const cli = require.resolve('@playwright/test/cli');
+  return spawnNode([cli, 'test', '--config', resolve(runnableSuite(ROOT), 'playwright.config.ts'), ...pwArgs], env);
+}
+
+export async function runMerge(args: string[]): Promise<number> {
+  return spawnNode(['--import', import.meta.resolve('tsx'), resolve(ROOT, 'reporting/merge.ts'), ...args], suiteEnv());
+}

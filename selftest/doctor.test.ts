@@ -1,0 +1,174 @@
+/**
+ * `crm-conformance doctor` and `crm-conformance profile init` against the reference server
+ * (started here on free ports, as `npm run reference` starts it): a good set-up is all OK; each
+ * broken set-up gets a FAIL line that names it and says how to fix it; `crm-conformance run`
+ * refuses to start on a FAIL line; the profile drafted by `profile init` is accepted by the
+ * doctor once the fields it marked are filled in.
+ */
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { cleanEnv, ROOT } from './helpers.js';
+import { freePort, referenceEnv, startReferenceProcess } from './reference-process.js';
+
+const BIN = resolve(ROOT, 'cli/bin.mjs');
+const REFERENCE_PROFILE = JSON.parse(readFileSync(resolve(ROOT, 'reference/profile.json'), 'utf8')) as Record<string, unknown>;
+
+interface Run { code: number | null; out: string; ms: number }
+
+function cli(args: string[], env: Record<string, string>, cwd = ROOT): Promise<Run> {
+  const started = Date.now();
+  return new Promise((done) => {
+    const child = spawn(process.execPath, [BIN, ...args], { cwd, env: cleanEnv({ CI: '', ...env }), stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    child.stdout.on('data', (d) => (out += d));
+    child.stderr.on('data', (d) => (out += d));
+    const timer = setTimeout(() => child.kill('SIGKILL'), 120_000);
+    child.on('close', (code) => { clearTimeout(timer); done({ code, out, ms: Date.now() - started }); });
+  });
+}
+
+const failLines = (out: string) => out.split('\n').filter((l) => l.startsWith('FAIL'));
+/** WARN lines, except the browser's (a machine without Chromium: the OAuth specs skip, said so). */
+const warnLines = (out: string) => out.split('\n').filter((l) => l.startsWith('WARN') && !/^WARN\s+browser for OAuth/.test(l));
+
+/** Every FAIL line is followed by its fix. */
+function assertFixes(out: string): void {
+  const lines = out.split('\n');
+  lines.forEach((l, i) => { if (l.startsWith('FAIL')) assert.match(lines[i + 1] ?? '', /^\s+fix: \S/, `the FAIL line has a fix:\n${l}`); });
+}
+
+function getPath(obj: unknown, path: string): unknown {
+  return path.split('.').reduce<unknown>((o, k) => (o && typeof o === 'object' ? (o as Record<string, unknown>)[k] : undefined), obj);
+}
+function setPath(obj: Record<string, unknown>, path: string, value: unknown): void {
+  const keys = path.split('.');
+  let o = obj;
+  for (const k of keys.slice(0, -1)) o = (o[k] ??= {}) as Record<string, unknown>;
+  o[keys.at(-1)!] = value;
+}
+
+// Three doctors at a time: each is a process of its own against one server.
+describe('crm-conformance doctor against the reference server', { concurrency: 3 }, () => {
+  let server: Awaited<ReturnType<typeof startReferenceProcess>>;
+  let dir: string;
+  let good: Record<string, string>;
+  const profileWith = (name: string, change: (p: Record<string, any>) => void): string => {
+    const p = structuredClone(REFERENCE_PROFILE) as Record<string, any>;
+    change(p);
+    const file = join(dir, `${name}.json`);
+    writeFileSync(file, JSON.stringify(p));
+    return file;
+  };
+
+  before(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'crm-doctor-'));
+    server = await startReferenceProcess([process.execPath, '--import', 'tsx', 'reference/main.ts'], ROOT, cleanEnv());
+    good = referenceEnv(server.api, server.auth, resolve(ROOT, 'reference/profile.json'));
+  });
+  after(async () => {
+    await server?.stop();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  test('a good set-up: every line OK, in seconds', async () => {
+    const r = await cli(['doctor'], good);
+    assert.equal(r.code, 0, r.out);
+    assert.deepEqual(failLines(r.out), [], r.out);
+    assert.deepEqual(warnLines(r.out), [], r.out);
+    for (const check of ['header credentials', 'Bearer token', 'fixture company_with_activities', 'fixture attached_file', 'custom field dropdown (201)', 'receivers reachable', 'extension create_task', 'extension follow', 'OAuth pages', 'writes allowed']) {
+      assert.match(r.out, new RegExp(`^ok\\s+${check.replace(/[()]/g, '\\$&')}\\s`, 'm'), `${check} is checked and OK:\n${r.out}`);
+    }
+    assert.ok(r.ms < 15_000, `the doctor took ${r.ms} ms`);
+  });
+
+  const broken: { what: string; env: (dir: string) => Record<string, string>; line: RegExp }[] = [
+    { what: 'a wrong access token', env: () => ({ CRM_ACCESS_TOKEN: 'not-the-token' }), line: /^FAIL\s+header credentials\s.*answers 401.*the access token is probably wrong/m },
+    { what: 'a wrong e-mail', env: () => ({ CRM_USER_EMAIL: 'nobody@reference.example' }), line: /^FAIL\s+header credentials\s.*CRM_USER_EMAIL=nobody@reference\.example is not the e-mail of any user of the profile/m },
+    { what: 'a wrong Bearer token', env: () => ({ CRM_BEARER_TOKEN: 'not-the-bearer' }), line: /^FAIL\s+Bearer token\s.*answers 401/m },
+    {
+      what: 'a fixture id that does not exist',
+      env: () => ({ CRM_PROFILE: profileWith('no-company', (p) => { p.fixtures.company_with_activities.company_id = 999999; p.fixtures.attached_file.file_id = 999998; }) }),
+      line: /^FAIL\s+fixture company_with_activities\s+GET \/companies\/999999 answers 404.*no such company[\s\S]*^FAIL\s+fixture attached_file\s+GET \/companies\/401\/files\/999998 answers 404/m,
+    },
+    {
+      what: 'a profile custom field of the wrong type',
+      env: () => ({ CRM_PROFILE: profileWith('wrong-type', (p) => { p.fixtures.custom_fields.number.data_type = 'String'; }) }),
+      line: /^FAIL\s+custom field number \(204\)\s+data_type is String; the number slot holds a Float field/m,
+    },
+    {
+      what: 'a custom field definition the target does not have',
+      env: () => ({ CRM_PROFILE: profileWith('unknown-field', (p) => { p.fixtures.custom_fields.text.id = 299; }) }),
+      line: /^FAIL\s+custom field text \(299\)\s+POST \/projects\/search filtering on definition 299 answers 422/m,
+    },
+    {
+      what: 'a missing extension',
+      env: () => ({ CRM_PROFILE: profileWith('no-extension', (p) => { p.capabilities.extensions.create_task = 'POST /task_create'; }) }),
+      line: /^FAIL\s+extension create_task\s+POST \/task_create answers 404/m,
+    },
+  ];
+  for (const b of broken) {
+    test(`${b.what}: one clear FAIL line with its fix`, async () => {
+      const r = await cli(['doctor'], { ...good, ...b.env(dir) });
+      assert.equal(r.code, 1, r.out);
+      assert.match(r.out, b.line);
+      assertFixes(r.out);
+      assert.match(r.out, /NOT READY/);
+    });
+  }
+
+  test('an unreachable CRM_PUBLIC_URL: the webhook round trip fails within its deadline', async () => {
+    const [publicPort, receiverPort] = [await freePort(), await freePort()];
+    const r = await cli(['doctor'], { ...good, CRM_PUBLIC_URL: `http://127.0.0.1:${publicPort}`, CRM_RECEIVER_PORT: String(receiverPort) });
+    assert.equal(r.code, 1, r.out);
+    assert.match(r.out, new RegExp(`^FAIL\\s+receivers reachable\\s+no notification reached http://127\\.0\\.0\\.1:${publicPort}/hooks/\\S+ within 10 s`, 'm'));
+    assert.match(r.out, new RegExp(`fix: CRM_PUBLIC_URL must forward to local port ${receiverPort}`));
+    assert.equal(failLines(r.out).length, 1, r.out);
+    assert.ok(r.ms < 25_000, `took ${r.ms} ms`);
+  });
+
+  test('a bad configuration value: one FAIL line naming the variable', async () => {
+    const r = await cli(['doctor'], { ...good, CRM_BASE_URL: 'not a url' });
+    assert.equal(r.code, 1, r.out);
+    assert.match(r.out, /^FAIL\s+configuration\s+CRM_BASE_URL="not a url": must be an absolute/m);
+  });
+
+  test('crm-conformance run starts with the short form and refuses to start on a FAIL line', async () => {
+    const r = await cli(['run', '--grep', '@ACCOUNT-1'], { ...good, CRM_ACCESS_TOKEN: 'not-the-token', CRM_REPORT_DIR: join(dir, 'refused') });
+    assert.equal(r.code, 2, r.out);
+    assert.match(r.out, /^FAIL\s+header credentials/m);
+    assert.doesNotMatch(r.out, /^ok\s/m, 'the short form shows only what is not OK');
+    assert.match(r.out, /the run does not start/);
+    assert.doesNotMatch(r.out, /Running \d+ test/, 'no test ran');
+  });
+
+  test('profile init drafts a profile the doctor accepts once the marked fields are filled in', async () => {
+    const draftFile = join(dir, 'draft.json');
+    const { CRM_PROFILE: _unused, ...noProfile } = good;
+    const init = await cli(['profile', 'init', '--out', draftFile], noProfile);
+    assert.equal(init.code, 0, init.out);
+    const draft = JSON.parse(readFileSync(draftFile, 'utf8')) as Record<string, unknown> & { _fill_in: Record<string, string> };
+    assert.equal(draft.name, 'Reference Account');
+    assert.ok((getPath(draft, 'fixtures.users') as { id: number }[]).some((u) => u.id === 11), 'the user seen as assignee is in the draft');
+    const marked = Object.keys(draft._fill_in);
+    for (const path of ['fixtures.custom_fields', 'fixtures.attached_file', 'fixtures.lead_match_field', 'fixtures.project_statuses']) assert.ok(marked.includes(path), `${path} is marked`);
+    for (const path of marked) assert.match(init.out, new RegExp(`- ${path.replace('.', '\\.')}: `), 'each marked field is printed');
+
+    // As drafted: usable (warnings for what is missing, no failure).
+    const raw = await cli(['doctor'], { ...good, CRM_PROFILE: draftFile });
+    assert.equal(raw.code, 0, raw.out);
+    assert.deepEqual(failLines(raw.out), [], raw.out);
+
+    // The marked fields filled in (with what the reference server's documentation says), nothing else.
+    for (const path of marked) setPath(draft, path, getPath(REFERENCE_PROFILE, path));
+    const filled = join(dir, 'filled.json');
+    writeFileSync(filled, JSON.stringify(draft, null, 2));
+    const r = await cli(['doctor'], { ...good, CRM_PROFILE: filled });
+    assert.equal(r.code, 0, r.out);
+    assert.deepEqual(failLines(r.out), [], r.out);
+    assert.deepEqual(warnLines(r.out), [], r.out);
+  });
+});
