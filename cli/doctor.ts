@@ -134,9 +134,9 @@ export async function runDoctor(): Promise<DoctorReport> {
     checks.add('writes allowed', 'fail', `${cfg.baseUrl} is not a loopback address and CRM_ALLOW_WRITES is not set: the suite refuses to run; the checks below do not write`,
       'set CRM_ALLOW_WRITES=1 once you accept that the run creates records on this account (each tagged crm-conformance-<run id>, listed in reports/created-records.json)');
   }
-  const api = new ApiClient(undefined, undefined, { honour429: true });
+  const api = new ApiClient(undefined, { honour429: true });
   // Loading the browser module takes seconds: started now, awaited at the end.
-  const chromiumLookup = cfg.oauth.clientId ? findChromium().catch((err: Error) => ({ path: undefined, searched: [`(lookup failed: ${err.message})`] })) : undefined;
+  const chromiumLookup = cfg.oauth.clientId ? findChromium(cfg.chromiumPath).catch((err: Error) => ({ path: undefined, searched: [`(lookup failed: ${err.message})`] })) : undefined;
 
   /* ---- credentials ---- */
   const c = cfg.credentials;

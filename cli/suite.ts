@@ -4,17 +4,18 @@
  * deadlines), the profile contract, and the contracts the doctor checks answers against.
  * When the suite's support modules move, only these imports change.
  */
-export { ConfigError, loadConfig, isLoopback, prepareEmbeddedEnvironment, ROOT, API_PREFIX, type TargetConfig } from '../specs/support/config.js';
-export { ApiClient, Recorder, TransportError, type ApiResponse } from '../specs/support/api.js';
-export { redactText } from '../specs/support/redact.js';
+export { ConfigError, loadConfig, isLoopback, prepareEmbeddedEnvironment, ROOT, API_PREFIX, type TargetConfig } from '../specs/support/core/config.js';
+export { ApiClient, TransportError, type ApiResponse } from '../specs/support/core/http.js';
+export { Recorder } from '../specs/support/core/recorder.js';
+export { redactText } from '../specs/support/core/redact.js';
 export { TargetProfile, CustomFieldFixture } from '../contracts/profile.js';
 export { Account, Company, FileMetadata, Pipeline, Project, Task } from '../contracts/index.js';
 
 /**
- * Where the OAuth specs would find Chromium (specs/support/browser.ts). Loaded on demand: that
- * module brings the Playwright test fixtures with it (a few seconds).
+ * Where the OAuth specs would find Chromium (specs/support/resources/chromium.ts). Loaded on
+ * demand: it brings Playwright with it.
  */
-export async function findChromium(): Promise<{ path?: string; searched: string[] }> {
-  const [browser, playwright] = await Promise.all([import('../specs/support/browser.js'), import('@playwright/test')]);
-  return browser.findChromium(playwright.chromium);
+export async function findChromium(configured?: string): Promise<{ path?: string; searched: string[] }> {
+  const [browser, playwright] = await Promise.all([import('../specs/support/resources/chromium.js'), import('@playwright/test')]);
+  return browser.findChromium(configured, playwright.chromium);
 }
