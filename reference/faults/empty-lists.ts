@@ -42,3 +42,15 @@ export const EMPTY_LIST_FAULTS: Fault[] = (Object.keys(PRESENTING) as Kind[]).ma
   description: `every empty list member of ${NOUN[kind]} (tags, custom_fields, entry lists, …) is answered as null instead of [] (${PRESENTING[kind].map(([r]) => r).join(', ')})`,
   routes: PRESENTING[kind].map(([route, reshape]): RouteFault => ({ route, respond: onSuccess(reshape) })),
 }));
+
+/**
+ * The same blind spot on a list answer: a Company with no activity of the kinds asked for is
+ * answered `null` instead of `[]` (found by the WIRE-3 empty-list spec, which asks for a new
+ * Company's activities).
+ */
+EMPTY_LIST_FAULTS.push({
+  name: 'empty-list-null-activities',
+  rules: ['WIRE-3'],
+  description: 'POST /companies/{company_id}/activities answers null instead of [] when the Company has no such activity',
+  routes: [{ route: 'POST /companies/{company_id}/activities', respond: onSuccess((body) => (Array.isArray(body) && body.length === 0 ? null : body)) }],
+});

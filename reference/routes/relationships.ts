@@ -37,8 +37,9 @@ function clearLinks(type: string, rec: Rec, otherType: string, otherId: number):
   return Object.keys(patch).length ? patch : undefined;
 }
 
-function emitUpdate(app: App, type: string, rec: Rec): void {
-  if (['person', 'company', 'lead', 'opportunity', 'project', 'task'].includes(type)) app.emit(type, 'update', present(app, rec));
+/** Announces the update; `before` (the record as it was) lets an ids-only payload list only the changed attributes. */
+function emitUpdate(app: App, type: string, before: Rec, rec: Rec): void {
+  if (['person', 'company', 'lead', 'opportunity', 'project', 'task'].includes(type)) app.emit(type, 'update', present(app, rec), present(app, before));
 }
 
 /** Entity types of the path the server accepts (`relationships.entities`). */
@@ -72,8 +73,8 @@ export const relationships: AreaModule = {
       if (removed) {
         await app.seam('relationships.remove', { own, rec, others, other }, () => {
           const t = app.now();
-          if (p1) emitUpdate(app, entity.type, own.update(rec.id, { ...p1, date_modified: t })!);
-          if (p2 && other) emitUpdate(app, otherType, others.update(other.id, { ...p2, date_modified: t })!);
+          if (p1) emitUpdate(app, entity.type, rec, own.update(rec.id, { ...p1, date_modified: t })!);
+          if (p2 && other) emitUpdate(app, otherType, other, others.update(other.id, { ...p2, date_modified: t })!);
         });
       }
       const answer: Record<string, unknown> = { removed, resource: { id: rid, type: rtype } };
