@@ -159,11 +159,11 @@ export function faultSites(root: string, names: string[]): Map<string, string[]>
  * `orderProperty`) pass under their own rule; a counterexample also counts against the rules
  * of its criteria (`criteriaRules`) and, for the order property, of its sort, direction, page
  * size and number. The rules they may name are the rule ids written in those functions of the
- * support file that defines `criteriaRules`, kept to the searched kind (PSEARCH for projects,
+ * file under specs/ that defines `criteriaRules`, kept to the searched kind (PSEARCH for projects,
  * TSEARCH for tasks).
  */
 export function conditionalJudges(root: string, tests: ListedTestRef[]): ConditionalJudge[] {
-  const support = filesUnder(root, 'specs/support').find((f) => /function\s+criteriaRules\s*\(/.test(read(root, f)));
+  const support = filesUnder(root, 'specs').find((f) => /function\s+criteriaRules\s*\(/.test(read(root, f)));
   if (!support) return [];
   const fns = localFunctions(read(root, support));
   const idsIn = (...names: string[]) => [...new Set(names.flatMap((n) => [...(fns.get(n) ?? '').matchAll(/'([A-Z]+-\d+)'/g)].map((m) => m[1])))];
