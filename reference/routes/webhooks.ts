@@ -91,7 +91,8 @@ function updatedAttributes(before: Record<string, unknown>, now: Rec, shown: Rec
 /** The notification body of one subscription (`webhook.payload`, `webhook.payload-secret`). */
 function payload(app: App, s: Subscription, ev: RecordEvent, stored: Rec | undefined): Record<string, unknown> {
   const computed = app.at('webhook.computed', s.custom_field_computed_values, undefined);
-  const record = stored ? present(app, structuredClone(stored), { computed }) : structuredClone(ev.record);
+  // A deleted record is no longer stored: the record as announced (raw option ids) is presented the same way.
+  const record = present(app, structuredClone(stored ?? (ev.record as Rec)), { computed });
   const shape = app.choice('webhook.payload');
   const body: Record<string, unknown> =
     shape === 'envelope' ? { webhook_id: s.id, notification: { kind: `${ev.type}.${ev.event}`, records: [record] } }
