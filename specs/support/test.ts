@@ -10,7 +10,7 @@ import { writeFileSync } from 'node:fs';
 import type { z } from 'zod';
 import { getRule, sectionAnchor, type Rule } from '../../rules/index.js';
 import { ApiClient, Recorder, describeExchange, type ApiResponse } from './api.js';
-import { loadConfig, type Expectation, type TargetConfig } from './config.js';
+import { loadConfig, useEndpoint, type Endpoint, type Expectation, type TargetConfig } from './config.js';
 import { redactText } from './redact.js';
 import type { TargetProfile } from '../../contracts/profile.js';
 import type { Browser } from '@playwright/test';
@@ -54,7 +54,28 @@ export interface WorkerFixtures {
   callbackReceiver: WorkerResource<CallbackReceiver>;
   /** The webhook receiver of this worker (specs/support/webhook-receiver.ts). */
   webhookReceiver: WebhookReceiver;
+  /**
+   * An option, set only by the fault matrix (scripts/matrix.config.ts): the project's own target
+   * instance. Undefined ⇒ the configured target.
+   */
+  instance: Instance | undefined;
+  /** Points the worker at its project's instance before anything reads the target. */
+  _instance: void;
 }
+
+/** A project's own target instance (the fault matrix: one project per fault, one instance each). */
+export interface Instance extends Endpoint {
+  /**
+   * The instance is tested for one question, "does some test fail or warn?": a MUST failure is
+   * recorded (annotation `failure`, a failed outcome for the conformance reporter) without
+   * failing the test, so the worker is not replaced, and once a test failed or warned the later
+   * tests of the worker skip. Verdicts of the rules that ran are the same as in a run of their own.
+   */
+  firstFlagDecides?: boolean;
+}
+
+/** This worker's instance mode and the first test that failed or warned in it (Instance.firstFlagDecides). */
+const decided: { on: boolean; by?: string } = { on: false };
 
 let nsCounter = 0;
 
@@ -82,8 +103,14 @@ export const test = base.extend<Fixtures, WorkerFixtures>({
   webhookReceiver: [async ({}, use) => {
     await (await import('./webhook-receiver.js')).startWebhookReceiver(use);
   }, { scope: 'worker' }],
+  instance: [undefined, { scope: 'worker', option: true }],
+  _instance: [async ({ instance }, use) => {
+    if (instance) useEndpoint(instance);
+    decided.on = !!instance?.firstFlagDecides;
+    await use();
+  }, { scope: 'worker', auto: true }],
   // The same for every test: worker-scoped, so a test sets up two fixtures (ns, api), not five.
-  target: [async ({}, use) => { await use(loadConfig()); }, { scope: 'worker' }],
+  target: [async ({ _instance }, use) => { await use(loadConfig()); }, { scope: 'worker' }],
   profile: [async ({ target }, use) => { await use(target.profile); }, { scope: 'worker' }],
   // Worker-scoped, yet the namespace of the running test: its members resolve, on first use in a
   // test, to a namespace made for that test (attempt). A test-scoped fixture would cost every
@@ -173,6 +200,7 @@ export function rule(ruleId: string, behaviour: string, body: TestBody, options:
   const known = knownFailure(cfg.expectations, title, [r.id, ...(options.also ?? [])]);
   const wrapped = async (fixtures: unknown, testInfo: TestInfo) => {
     if (options.timeout) testInfo.setTimeout(options.timeout);
+    testInfo.skip(decided.on && !!decided.by, `the fault matrix: "${decided.by}" already failed or warned on this instance`);
     try {
       // Inside one step: Playwright then finds the parent of each expect step at once, instead
       // of scanning every earlier step (quadratic: 5,000 expects cost 6 s of CPU, 1.6 s here).
@@ -187,6 +215,11 @@ export function rule(ruleId: string, behaviour: string, body: TestBody, options:
         testInfo.annotations.push({ type: 'expected-failure', description: `${known.reason} (${describeExpectation(known)}): ${summarize(message)}` });
         await testInfo.attach('expected-failure.txt', { body: `Known failure, CRM_EXPECTATIONS ${describeExpectation(known)}: ${known.reason}\n\n${full}`, contentType: 'text/plain' });
         await allureTag('known-failure');
+        return;
+      }
+      if (decided.on) decided.by = title;
+      if (!soft && decided.on) {
+        testInfo.annotations.push({ type: 'failure', description: full });
         return;
       }
       if (!soft) throw err;
