@@ -3,7 +3,7 @@
  * the embedded reference server started by `webServer`.
  */
 import { defineConfig } from '@playwright/test';
-import { ConfigError, loadConfig, prepareEmbeddedEnvironment, referenceServerEnv, refuseRecording } from './specs/support/config.js';
+import { ConfigError, loadConfig, prepareEmbeddedEnvironment, referenceServerEnv, refuseRecording } from './specs/support/core/config.js';
 
 prepareEmbeddedEnvironment();
 let cfg;
@@ -55,7 +55,7 @@ export default defineConfig({
   // Lanes, each with its own workers (CRM_WORKERS: the workers of the API lane, default 2), all
   // started at once. The lanes of one worker are listed first, and a lane runs its files in
   // alphabetical order:
-  // - bulk: bulk calls are limited to 3 per second for the whole run (specs/support/rate-limit.ts),
+  // - bulk: bulk calls are limited to 3 per second for the whole run (specs/support/core/rate-limit.ts),
   //   so the bulk specs mostly wait for their slots. The burst tests come first
   //   (bulk.burst.optional.spec.ts): their exclusive windows end before the API lane needs slots.
   // - properties: the property-based specs with thousands of requests, started first rather than

@@ -21,7 +21,7 @@ import { randomUUID } from 'node:crypto';
 import { copyFileSync, mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { AREAS, getRule, hasRule, sectionAnchor } from '../rules/index.js';
-import { loadConfig } from '../specs/support/config.js';
+import { loadConfig } from '../specs/support/core/config.js';
 
 type AllureResult = Parameters<Writer['writeResult']>[0];
 

@@ -12,7 +12,7 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { ROOT } from '../specs/support/config.js';
+import { ROOT } from '../specs/support/core/config.js';
 
 /** Removes the analytics tag Allure Awesome adds to every report. */
 export function stripAnalytics(html: string): string {

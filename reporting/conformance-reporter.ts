@@ -14,8 +14,8 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { relative, resolve } from 'node:path';
 import type { FullConfig, FullResult, Reporter, Suite, TestCase, TestResult } from '@playwright/test/reporter';
 import { getRule, hasRule, ruleIdOfTitle, type Level } from '../rules/index.js';
-import { loadConfig, ROOT } from '../specs/support/config.js';
-import { redactText } from '../specs/support/redact.js';
+import { loadConfig, ROOT } from '../specs/support/core/config.js';
+import { redactText } from '../specs/support/core/redact.js';
 import { renderHtml } from './html.js';
 import { buildReport, runWarnings, type ConformanceReport, type ReportMeta, type TestOutcome } from './verdict.js';
 
@@ -53,7 +53,7 @@ export function outcomeOf(test: TestCase, result: TestResult, rootDir: string): 
   const annotation = (type: string) => unique.find((a) => a.type === type)?.description;
   const expectedFailure = annotation('expected-failure');
   const unexpectedPass = annotation('unexpected-pass');
-  // A MUST failure the fault matrix recorded without failing the test (specs/support/test.ts, Instance).
+  // A MUST failure the fault matrix recorded without failing the test (specs/support/fixtures/rule.ts).
   const held = annotation('failure');
   const failedOrWarned = result.status !== test.expectedStatus || unique.some((a) => a.type === 'warning') || !!expectedFailure || !!held;
   // Every test's exchanges are read: the request count and the statuses feed the run warnings

@@ -19,7 +19,7 @@ import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFile
 import { tmpdir } from 'node:os';
 import { join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { ROOT } from '../specs/support/config.js';
+import { ROOT } from '../specs/support/core/config.js';
 import { buildAllure } from './allure.js';
 import { OUTCOMES_FILE, readCalibration, summaryLines, writeReport, type OutcomeFile } from './conformance-reporter.js';
 import { buildReport, failed, runWarnings, type ConformanceReport, type TestOutcome } from './verdict.js';

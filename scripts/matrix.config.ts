@@ -6,8 +6,8 @@
  * option points its workers at the fault's instance. Projects never share a worker, so a fault
  * costs one worker start instead of a whole run (Playwright, the reference bundle, the workers).
  *
- * In a project the first failed or warned test decides (Instance.firstFlagDecides in
- * specs/support/test.ts): the later tests skip, and a MUST failure is recorded without replacing
+ * In a project the first failed or warned test decides (Instance.firstFlagDecides,
+ * specs/support/fixtures/rule.ts): the later tests skip, and a MUST failure is recorded without replacing
  * the worker. Outcomes carry the project's name; scripts/calibrate.ts builds each fault's report
  * from its own outcomes, exactly as from a run of its own.
  *
@@ -18,7 +18,7 @@ import { defineConfig } from '@playwright/test';
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { Instance, WorkerFixtures } from '../specs/support/test.js';
+import type { Instance, WorkerFixtures } from '../specs/support/fixtures/test.js';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 /** Where the runner leaves the instances for its workers (which evaluate this file again) and for reference/matrix.ts. */
@@ -40,7 +40,7 @@ interface Planned { name: string; faults: string[]; rules: string[]; port: numbe
  */
 async function plan(): Promise<void> {
   const { faultCatalog } = await import('../reference/server.js');
-  const { freePorts, loadConfig, prepareEmbeddedEnvironment, referenceServerEnv } = await import('../specs/support/config.js');
+  const { freePorts, loadConfig, prepareEmbeddedEnvironment, referenceServerEnv } = await import('../specs/support/core/config.js');
   const catalog = faultCatalog();
   const asked = (process.env.CONFORMANCE_MATRIX_FAULTS ?? '').split(',').map((s) => s.trim()).filter(Boolean);
   const unknown = asked.filter((n) => !catalog.some((f) => f.name === n));

@@ -1,7 +1,7 @@
 /** Target configuration: bad values stop the run with a message naming the variable; writes to a remote target need an opt-in. */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { ConfigError, loadConfig, refuseRecording } from '../specs/support/config.js';
+import { ConfigError, loadConfig, refuseRecording } from '../specs/support/core/config.js';
 import { runPlaywright } from './helpers.js';
 
 const base = { CRM_BASE_URL: 'http://127.0.0.1:1', CRM_ACCESS_TOKEN: 't0ken-value', CRM_USER_EMAIL: 'a@b.example' };
@@ -15,6 +15,7 @@ const cases: { description: string; env: Record<string, string>; error: RegExp }
   { description: 'a non-numeric run count', env: { ...base, CRM_FC_RUNS: 'many' }, error: /CRM_FC_RUNS="many": must be a whole number/ },
   { description: 'a zero run count', env: { ...base, CRM_FC_RUNS: '0' }, error: /CRM_FC_RUNS.*at least 1/ },
   { description: 'a non-integer seed', env: { ...base, CRM_FC_SEED: '1.5' }, error: /CRM_FC_SEED="1.5"/ },
+  { description: 'a malformed counterexample path', env: { ...base, CRM_FC_PATH: '3:x' }, error: /CRM_FC_PATH="3:x": must be a fast-check path/ },
   { description: 'a flag that is not 0/1', env: { ...base, CRM_HEAVY: 'yes' }, error: /CRM_HEAVY="yes"/ },
   { description: 'a worker count that is not a number', env: { ...base, CRM_WORKERS: 'abc' }, error: /CRM_WORKERS="abc": must be a whole number/ },
   { description: 'zero workers', env: { ...base, CRM_WORKERS: '0' }, error: /CRM_WORKERS.*from 1 to 64/ },

@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ConfigError, loadConfig } from '../specs/support/config.js';
+import { ConfigError, loadConfig } from '../specs/support/core/config.js';
 import type { ConformanceReport } from '../reporting/verdict.js';
 import { readJson, runPlaywright } from './helpers.js';
 

@@ -2,7 +2,7 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { ROOT } from '../specs/support/config.js';
+import { ROOT } from '../specs/support/core/config.js';
 
 export { ROOT };
 

@@ -1,5 +1,5 @@
 /**
- * The run-wide bulk schedule (specs/support/rate-limit.ts), property-based: whatever the requests
+ * The run-wide bulk schedule (specs/support/core/rate-limit.ts), property-based: whatever the requests
  * and reservations, the granted slots never put more than 3 bulk requests in any window of one
  * second plus the margin, no slot falls inside an active reservation, and a reservation starts
  * only when the target would accept one more request.
@@ -7,7 +7,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
-import { BulkSchedule, PER_WINDOW, WINDOW_MS, type Quiet } from '../specs/support/rate-limit.js';
+import { BulkSchedule, PER_WINDOW, WINDOW_MS, type Quiet } from '../specs/support/core/rate-limit.js';
 
 type Op =
   | { kind: 'slot'; gap: number }

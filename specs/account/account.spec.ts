@@ -1,6 +1,6 @@
 /** spec § Endpoints → Account: `GET /account` answers an Account. */
 import { Account } from '../../contracts/index.js';
-import { expect, expectJson, rule, test } from '../support/test.js';
+import { expect, expectJson, rule, test } from '../support/fixtures/test.js';
 
 test(...rule('ACCOUNT-1', 'GET /account answers an Account with id, name, primary_timezone and settings', async ({ api }) => {
   const res = await api.get('/account');

@@ -8,8 +8,9 @@
  * the old values are not restored.
  */
 import { Activity } from '../../contracts/index.js';
-import { fixtureActivities, sameId } from '../support/records.js';
-import { expect, expectJson, rule, test } from '../support/test.js';
+import { fixtureActivities } from '../support/records.js';
+import { expect, expectJson, rule, test } from '../support/fixtures/test.js';
+import { sameId } from '../support/make.js';
 
 const NO_FIXTURE = 'the profile names no company_with_activities (fixtures.company_with_activities)';
 

@@ -4,7 +4,7 @@
  * profile's company (the updating tests use the first two); a conformant target changes nothing.
  */
 import { fixtureActivities } from '../support/records.js';
-import { expect, rule, test } from '../support/test.js';
+import { expect, rule, test } from '../support/fixtures/test.js';
 
 const cases: { label: string; body?: unknown; raw?: string }[] = [
   { label: 'a malformed JSON body', raw: '{"details": "unterminated",' },

@@ -11,11 +11,12 @@
  */
 import { API_ENDPOINTS, type Endpoint } from '../../contracts/endpoints.js';
 import type { Activity, Project } from '../../contracts/index.js';
-import type { ApiClient, Auth } from '../support/api.js';
-import type { TargetConfig } from '../support/config.js';
-import type { Namespace } from '../support/test.js';
+import type { ApiClient, Auth } from '../support/core/http.js';
+import type { TargetConfig } from '../support/core/config.js';
+import type { Namespace } from '../support/fixtures/test.js';
 import type { TargetProfile } from '../../contracts/profile.js';
-import { expect, rule, test, type Hooks } from '../support/webhook-receiver.js';
+import { expect, rule, test } from '../support/fixtures/test.js';
+import type { Hooks } from '../support/fixtures/hooks.js';
 
 interface Case {
   rule: 'AUTH-3' | 'AUTH-4' | 'AUTH-5' | 'AUTH-7';

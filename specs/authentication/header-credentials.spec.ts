@@ -2,7 +2,7 @@
  * spec § Authentication → Header credentials and step 7 of the OAuth grant (Bearer).
  * The status of a refusal is "not shown": any non-2xx answer is a refusal.
  */
-import { expect, rule, test } from '../support/test.js';
+import { expect, rule, test } from '../support/fixtures/test.js';
 
 test(...rule('AUTH-1', 'header credentials (X-SVC-AccessToken, X-SVC-Application, X-SVC-UserEmail) are accepted on GET /account', async ({ api, target }) => {
   test.skip(!target.credentials.accessToken, 'no header credentials configured (CRM_ACCESS_TOKEN, CRM_USER_EMAIL)');

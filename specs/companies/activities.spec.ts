@@ -8,8 +8,9 @@
  * not shown, so it is only held to the shape and the parent.
  */
 import { Activity, ActivityList } from '../../contracts/index.js';
-import { postCompanyActivities, sameId } from '../support/records.js';
-import { expect, expectJson, rule, test } from '../support/test.js';
+import { postCompanyActivities } from '../support/records.js';
+import { expect, expectJson, rule, test } from '../support/fixtures/test.js';
+import { sameId } from '../support/make.js';
 
 const kind = (a: Activity) => `${String(a.type?.id)}/${String(a.type?.category)}`;
 const NO_FIXTURE = 'the profile names no company_with_activities (fixtures.company_with_activities)';

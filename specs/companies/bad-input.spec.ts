@@ -2,8 +2,8 @@
  * spec § Errors (WIRE-5) for `POST /companies` and `POST /companies/{id}/activities`: malformed
  * JSON and ill-typed members are refused with a 4xx, never a 5xx. The status is not shown.
  */
-import { createCompany } from '../support/records.js';
-import { expect, rule, test } from '../support/test.js';
+import { expect, rule, test } from '../support/fixtures/test.js';
+import { make } from '../support/make.js';
 
 const creates: { label: string; body?: (tags: string[]) => unknown; raw?: string }[] = [
   { label: 'a malformed JSON body', raw: '{"name": "unterminated",' },
@@ -31,7 +31,7 @@ const filters: { label: string; body?: unknown; raw?: string }[] = [
 
 for (const c of filters) {
   test(...rule('WIRE-5', `POST /companies/{id}/activities with ${c.label} is refused with a 4xx`, async ({ api, ns }) => {
-    const company = await createCompany(api, ns);
+    const company = await make.company({ api, ns });
     const path = `/companies/${company.id}/activities`;
     const res = c.raw !== undefined
       ? await api.send({ method: 'POST', path, rawBody: c.raw, headers: { 'Content-Type': 'application/json' } })

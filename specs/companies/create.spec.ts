@@ -7,8 +7,8 @@
  * A create may answer any 2xx; a fetch answers 200.
  */
 import { Company } from '../../contracts/index.js';
-import { createCompany, createPerson, expectCreated, postCompany, sameId } from '../support/records.js';
-import { expect, expectJson, rule, test } from '../support/test.js';
+import { expect, expectJson, rule, test } from '../support/fixtures/test.js';
+import { make, post, sameId, expectCreated } from '../support/make.js';
 
 const numbers = (list: unknown) => (Array.isArray(list) ? list : []).map((e: Record<string, unknown>) => `${String(e?.number)} (${String(e?.category)})`).sort();
 
@@ -21,7 +21,7 @@ const fullCompany = (id: string) => ({
 
 test(...rule('COMPANY-1', 'POST /companies answers a Company carrying the name, address, email_domain, details, phone_numbers and tags sent', async ({ api, ns }) => {
   const sent = { name: ns.name('Harbour Works'), ...fullCompany(ns.id) };
-  const res = await postCompany(api, ns, sent);
+  const res = await post.company({ api, ns }, sent);
   expectCreated(res, 'Company');
   expectJson(res);
   expect(res).toMatchContract(Company);
@@ -35,7 +35,7 @@ test(...rule('COMPANY-1', 'POST /companies answers a Company carrying the name, 
 }));
 
 test(...rule('COMPANY-2', 'GET /companies/{id} answers the Company as created', async ({ api, ns }) => {
-  const created = await createCompany(api, ns, fullCompany(ns.id));
+  const created = await make.company({ api, ns }, fullCompany(ns.id));
   const res = await api.get<Company>(`/companies/${created.id}`);
   expect(res).toHaveStatus(200);
   expectJson(res);
@@ -52,7 +52,7 @@ test(...rule('COMPANY-2', 'GET /companies/{id} answers the Company as created', 
 }));
 
 test(...rule('COMPANY-3', 'primary_contact_id is present on the create and fetch answers of a Company created without one', async ({ api, ns }) => {
-  const res = await postCompany(api, ns);
+  const res = await post.company({ api, ns });
   expectCreated(res, 'Company');
   expect('primary_contact_id' in (res.body as object), 'primary_contact_id is present on the create answer').toBe(true);
   const fetched = await api.get<Company>(`/companies/${res.body.id}`);
@@ -62,8 +62,8 @@ test(...rule('COMPANY-3', 'primary_contact_id is present on the create and fetch
 }));
 
 test(...rule('COMPANY-3', 'a primary_contact_id sent on create comes back on the create and fetch answers', async ({ api, ns }) => {
-  const person = await createPerson(api, ns);
-  const res = await postCompany(api, ns, { primary_contact_id: person.id });
+  const person = await make.person({ api, ns });
+  const res = await post.company({ api, ns }, { primary_contact_id: person.id });
   expectCreated(res, 'Company');
   expect(sameId(res.body.primary_contact_id, person.id), `create answer: primary_contact_id ${String(person.id)}, got ${JSON.stringify(res.body.primary_contact_id)}`).toBe(true);
   const fetched = await api.get<Company>(`/companies/${res.body.id}`);
@@ -73,7 +73,7 @@ test(...rule('COMPANY-3', 'a primary_contact_id sent on create comes back on the
 }));
 
 test(...rule('COMPANY-6', 'on company create, fields not sent come back as null and lists as []', async ({ api, ns }) => {
-  const res = await postCompany(api, ns);
+  const res = await post.company({ api, ns });
   expectCreated(res, 'Company');
   const c = res.body as unknown as Record<string, unknown>;
   // assignee and contact type may get account defaults; what has no possible source must be null.

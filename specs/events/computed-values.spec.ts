@@ -7,7 +7,8 @@
  */
 import type { CustomFieldFixture } from '../../contracts/index.js';
 import { MAKERS, type EntityType } from './records.js';
-import { customFieldValues, expect, mentions, rule, test } from '../support/webhook-receiver.js';
+import { customFieldValues, mentions } from '../support/resources/webhook-receiver.js';
+import { expect, rule, test } from '../support/fixtures/test.js';
 
 const PREFERRED: EntityType[] = ['project', 'person', 'lead', 'company', 'opportunity', 'task'];
 

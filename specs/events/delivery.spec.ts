@@ -8,7 +8,8 @@
  * separately answers at once and the notification is still open when the answer arrives.
  */
 import { MAKERS } from './records.js';
-import { expect, mentions, rule, test } from '../support/webhook-receiver.js';
+import { expect, rule, test } from '../support/fixtures/test.js';
+import { mentions } from '../support/resources/webhook-receiver.js';
 
 test(...rule('EVENT-9', 'POST /projects answers while the receiver still holds the notification it caused', async ({ api, ns, profile, hooks }) => {
   test.skip(!profile.capabilities.webhook_delivery, 'the profile says notifications cannot reach the suite (capabilities.webhook_delivery)');

@@ -5,7 +5,8 @@
  * notification is recognised by the record's id or unique name anywhere in it, and attached.
  */
 import { MAKERS, type EntityType } from './records.js';
-import { mentions, rule, test } from '../support/webhook-receiver.js';
+import { mentions } from '../support/resources/webhook-receiver.js';
+import { rule, test } from '../support/fixtures/test.js';
 
 for (const type of Object.keys(MAKERS) as EntityType[]) {
   const maker = MAKERS[type];

@@ -8,7 +8,8 @@
  * earlier event would have been sent too.
  */
 import { MAKERS, updateLead } from './records.js';
-import { expect, mentions, rule, test, type ReceivedRequest } from '../support/webhook-receiver.js';
+import { expect, rule, test } from '../support/fixtures/test.js';
+import { mentions, type ReceivedRequest } from '../support/resources/webhook-receiver.js';
 
 const none = (all: ReceivedRequest[], ...needles: unknown[]) => all.filter((r) => mentions(r.body, ...needles)).map((r) => `#${r.seq} ${r.text.slice(0, 400)}`);
 

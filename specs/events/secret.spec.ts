@@ -4,7 +4,8 @@
  * appear unchanged in the payload, nested anywhere or at the top level.
  */
 import { MAKERS, updateLead } from './records.js';
-import { expect, mentions, missingSecretPairs, rule, test, type ReceivedRequest } from '../support/webhook-receiver.js';
+import { expect, rule, test } from '../support/fixtures/test.js';
+import { mentions, missingSecretPairs, type ReceivedRequest } from '../support/resources/webhook-receiver.js';
 
 function expectSecret(all: ReceivedRequest[], secret: Record<string, unknown>): void {
   for (const r of all) {

@@ -6,7 +6,8 @@
  * outright (EVENT-3 is untestable).
  */
 import { MAKERS, convertLead, updateLead } from './records.js';
-import { mentions, rule, test } from '../support/webhook-receiver.js';
+import { mentions } from '../support/resources/webhook-receiver.js';
+import { rule, test } from '../support/fixtures/test.js';
 
 test(...rule('EVENT-2', 'a Lead updated by PUT /leads/upsert sends a notification to a lead/update subscription', async ({ api, ns, profile, hooks }) => {
   test.skip(!profile.capabilities.webhook_delivery, 'the profile says notifications cannot reach the suite (capabilities.webhook_delivery)');

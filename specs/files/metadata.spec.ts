@@ -7,9 +7,9 @@
  * the profile's `attached_file` names one. The status of a refusal is not shown: any non-2xx.
  */
 import { FileMetadata } from '../../contracts/index.js';
-import { createCompany, sameId } from '../support/records.js';
-import { expect, expectJson, rule, test } from '../support/test.js';
+import { expect, expectJson, rule, test } from '../support/fixtures/test.js';
 import { getSignedUpload } from './upload.js';
+import { make, sameId } from '../support/make.js';
 
 const NO_FILE = 'the profile names no attached_file (fixtures.attached_file)';
 
@@ -24,7 +24,7 @@ test(...rule('FILE-5', 'the metadata of the profile\'s attached file matches the
 }));
 
 test(...rule('FILE-6', 'an entity_type outside the listed ones is refused for a signed upload', async ({ api, ns }) => {
-  const company = await createCompany(api, ns);
+  const company = await make.company({ api, ns });
   const res = await getSignedUpload(api, 'widgets', company.id);
   expect(res).toBeRefused();
 }));
@@ -37,7 +37,7 @@ test(...rule('FILE-6', 'an entity_type outside the listed ones is refused for fi
 }));
 
 test(...rule('FILE-7', 'a non-numeric entity_id is refused for a signed upload', async ({ api, ns }) => {
-  const company = await createCompany(api, ns);
+  const company = await make.company({ api, ns });
   const res = await getSignedUpload(api, 'companies', `${String(company.id)}abc`);
   expect(res).toBeRefused();
 }));

@@ -11,13 +11,13 @@
  * The signed upload's secrets never reach an artifact (see ./upload.ts).
  */
 import { SignedUpload } from '../../contracts/index.js';
-import { createCompany } from '../support/records.js';
-import { expect, expectJson, rule, test } from '../support/test.js';
+import { expect, expectJson, rule, test } from '../support/fixtures/test.js';
 import { FILE_ENTITY_TYPES, getSignedUpload, recordOf, smallFile, uploadStep2 } from './upload.js';
-import { describeExchange } from '../support/api.js';
+import { describeExchange } from '../support/core/recorder.js';
+import { make } from '../support/make.js';
 
 test(...rule('FILE-1', 'the signed upload answer for a Company has url, method POST, every listed body member and sample_curl', async ({ api, ns }) => {
-  const company = await createCompany(api, ns);
+  const company = await make.company({ api, ns });
   const res = await getSignedUpload(api, 'companies', company.id);
   expect(res).toHaveStatus(200);
   expectJson(res);
@@ -26,7 +26,7 @@ test(...rule('FILE-1', 'the signed upload answer for a Company has url, method P
 
 for (const entityType of FILE_ENTITY_TYPES) {
   test(...rule('FILE-2', `a signed upload for ${entityType} is answered with the instructions`, async ({ api, ns, profile }) => {
-    const id = await recordOf(api, ns, entityType, profile);
+    const id = await recordOf({ api, ns, profile }, entityType);
     const res = await getSignedUpload(api, entityType, id);
     expect(res).toHaveStatus(200);
     expect(res).toMatchContract(SignedUpload);
@@ -34,7 +34,7 @@ for (const entityType of FILE_ENTITY_TYPES) {
 }
 
 test(...rule('FILE-3', 'step 2, a multipart POST to url with the listed form fields and a small file, is accepted (2xx)', async ({ api, ns }) => {
-  const company = await createCompany(api, ns);
+  const company = await make.company({ api, ns });
   const res = await getSignedUpload(api, 'companies', company.id);
   expect(res).toHaveStatus(200);
   expect(res, 'step 1 answers every member step 2 needs').toMatchContract(SignedUpload);
@@ -43,7 +43,7 @@ test(...rule('FILE-3', 'step 2, a multipart POST to url with the listed form fie
 }));
 
 test(...rule('FILE-4', 'step 2 answers the status named by success_action_status', async ({ api, ns }) => {
-  const company = await createCompany(api, ns);
+  const company = await make.company({ api, ns });
   const res = await getSignedUpload(api, 'companies', company.id);
   expect(res).toHaveStatus(200);
   expect(res, 'step 1 answers every member step 2 needs').toMatchContract(SignedUpload);

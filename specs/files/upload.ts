@@ -8,13 +8,13 @@
  * because `sample_curl` repeats them under a member name the redaction does not know.
  */
 import { FormData, fetch } from 'undici';
-import type { Pipeline, SignedUpload, TargetProfile } from '../../contracts/index.js';
-import type { ApiClient, ApiResponse, Exchange } from '../support/api.js';
-import { addSecret } from '../support/config.js';
-import { REDACTED, redactHeaders, redactText, redactValue } from '../support/redact.js';
-import { createCompany, createPerson, expectCreated } from '../support/records.js';
-import { bulkCreate } from '../support/rate-limit.js';
-import { expect, type Namespace } from '../support/test.js';
+import type { SignedUpload, TargetProfile } from '../../contracts/index.js';
+import type { ApiClient, ApiResponse } from '../support/core/http.js';
+import type { Exchange } from '../support/core/recorder.js';
+import { addSecret } from '../support/core/config.js';
+import { REDACTED, redactHeaders, redactText, redactValue } from '../support/core/redact.js';
+import type { Namespace } from '../support/fixtures/test.js';
+import { make, opportunitiesToRelate } from '../support/make.js';
 
 export const FILE_ENTITY_TYPES = ['leads', 'people', 'opportunities', 'companies', 'projects'] as const;
 export type FileEntityType = (typeof FILE_ENTITY_TYPES)[number];
@@ -100,43 +100,16 @@ export async function uploadStep2(api: ApiClient, signed: SignedUpload, file: { 
 export const smallFile = (ns: Namespace) => ({ name: `${ns.id}.txt`, type: 'text/plain', content: Buffer.from(`crm-conformance upload ${ns.id}\n`, 'utf8') });
 
 /**
- * Creates a record of `entityType` through the spec's own endpoints (people, companies and
- * projects create; lead upsert with a new name; a one-entry opportunity bulk create, unless the
- * profile lists a fixture opportunity) and returns its id. Records carry the test's tags.
+ * A record of `entityType` to attach files to, through the one record factory (make.ts): people,
+ * companies and projects create; a Lead by an upsert that matches nothing; a fixture
+ * opportunity of the profile when it lists one, else a one-entry bulk create. Returns its id.
  */
-export async function recordOf(api: ApiClient, ns: Namespace, entityType: FileEntityType, profile?: TargetProfile): Promise<unknown> {
+export async function recordOf(ctx: { api: ApiClient; ns: Namespace; profile: TargetProfile }, entityType: FileEntityType): Promise<unknown> {
   switch (entityType) {
-    case 'people':
-      return (await createPerson(api, ns)).id;
-    case 'companies':
-      return (await createCompany(api, ns)).id;
-    case 'projects': {
-      const res = await api.post<{ id: unknown }>('/projects', { name: ns.name('project'), tags: ns.tags });
-      expectCreated(res, 'Project');
-      return res.body.id;
-    }
-    case 'leads': {
-      const name = ns.name('lead');
-      const res = await api.put<{ id: unknown }>('/leads/upsert', { properties: { name, tags: ns.tags }, match: { field_name: 'name', field_value: name } });
-      expectCreated(res, 'Lead');
-      return res.body.id;
-    }
-    case 'opportunities': {
-      // A fixture opportunity of the profile when there is one: a new one takes a bulk call.
-      const fixture = profile?.fixtures.opportunities[0];
-      if (fixture) return fixture.id;
-      const pipelines = await api.get<Pipeline[]>('/pipelines');
-      expect(pipelines).toHaveStatus(200);
-      const pipeline = (Array.isArray(pipelines.body) ? pipelines.body : []).find((p) => p.type === 'opportunity');
-      expect(pipeline, 'an opportunity pipeline exists to create an Opportunity in').toBeTruthy();
-      const contact = await createPerson(api, ns);
-      const res = await bulkCreate<Record<string, unknown>[]>(api, {
-        opportunities: [{ name: ns.name('opportunity'), tags: ns.tags, pipeline_id: pipeline!.id, primary_contact_id: contact.id }],
-      });
-      expect(res, 'a one-entry bulk create of an Opportunity').not.toBeRefused();
-      const entry = Array.isArray(res.body) ? res.body[0] : undefined;
-      expect(entry && entry.id !== undefined && entry.id !== null, `the Opportunity is created: ${JSON.stringify(entry)}`).toBe(true);
-      return entry!.id;
-    }
+    case 'people': return (await make.person(ctx)).id;
+    case 'companies': return (await make.company(ctx)).id;
+    case 'projects': return (await make.project(ctx)).id;
+    case 'leads': return (await make.lead(ctx)).id;
+    case 'opportunities': return (await opportunitiesToRelate(ctx, 1))[0].id;
   }
 }

@@ -9,11 +9,10 @@
  * (status not shown); "no Company / no Opportunity" accepts an absent member or null.
  */
 import { Company, ConvertResponse, Opportunity, Person, type Lead, type Pipeline } from '../../contracts/index.js';
-import type { ApiClient, ApiResponse } from '../support/api.js';
-import {
-  byEmail, byName, computedValueProblems, convertPath, createLead, customFieldOn, expectLead, sameId, upsert,
-} from '../support/leads.js';
-import { expect, rule, test, type Namespace } from '../support/test.js';
+import type { ApiClient, ApiResponse } from '../support/core/http.js';
+import { byEmail, byName, computedValueProblems, convertPath, customFieldOn, expectLead, upsert } from '../support/leads.js';
+import { expect, rule, test, type Namespace } from '../support/fixtures/test.js';
+import { make, sameId } from '../support/make.js';
 
 type Details = Record<string, unknown>;
 
@@ -33,7 +32,7 @@ const none = (v: unknown) => v === undefined || v === null;
 
 /** A Company made by converting a Lead with a new company name (exact match). */
 async function companyByConversion(api: ApiClient, ns: Namespace, name: string): Promise<Company> {
-  const lead = await createLead(api, ns, 'company-maker');
+  const lead = await make.lead({ api, ns }, {}, 'company-maker');
   const out = await converted(api, lead, { person: { name: ns.name('maker person') }, company: { name, exact_match: true } });
   expect(out.company, `a Company named "${name}" is created`).toBeTruthy();
   return out.company!;
@@ -46,7 +45,7 @@ async function opportunityPipelines(api: ApiClient): Promise<Pipeline[]> {
 }
 
 test(...rule('CONVERT-1', 'with only details.person, the answer has a Person and neither a Company nor an Opportunity', async ({ api, ns }) => {
-  const lead = await createLead(api, ns, 'person-only');
+  const lead = await make.lead({ api, ns }, {}, 'person-only');
   const out = await converted(api, lead, { person: { name: ns.name('person') } });
   expect(out.person).toMatchContract(Person);
   expect(none(out.company), `no company was asked for: company is absent or null, got ${JSON.stringify(out.company)?.slice(0, 200)}`).toBe(true);
@@ -54,7 +53,7 @@ test(...rule('CONVERT-1', 'with only details.person, the answer has a Person and
 }));
 
 test(...rule('CONVERT-1', 'with a new company and an opportunity, the answer has a Person, a Company and an Opportunity', async ({ api, ns }) => {
-  const lead = await createLead(api, ns, 'all-three');
+  const lead = await make.lead({ api, ns }, {}, 'all-three');
   const out = await converted(api, lead, {
     person: { name: ns.name('person') },
     company: { name: ns.name('company'), exact_match: true },
@@ -66,7 +65,7 @@ test(...rule('CONVERT-1', 'with a new company and an opportunity, the answer has
 }));
 
 test(...rule('CONVERT-2', 'after conversion the Lead no longer exists: an upsert on its name creates a new Lead', async ({ api, ns }) => {
-  const lead = await createLead(api, ns, 'gone');
+  const lead = await make.lead({ api, ns }, {}, 'gone');
   await converted(api, lead, { person: { name: ns.name('person') } });
   const res = await upsert(api, { name: lead.name, tags: ns.tags }, byName(lead.name));
   const fresh = expectLead(res, 'an upsert on the converted Lead\'s name');
@@ -74,14 +73,14 @@ test(...rule('CONVERT-2', 'after conversion the Lead no longer exists: an upsert
 }));
 
 test(...rule('CONVERT-14', 'converting a Lead that was converted already fails', async ({ api, ns }) => {
-  const lead = await createLead(api, ns, 'twice');
+  const lead = await make.lead({ api, ns }, {}, 'twice');
   await converted(api, lead, { person: { name: ns.name('person') } });
   const again = await convert(api, lead.id, { person: { name: ns.name('person again') } });
   expect(again, `Lead ${String(lead.id)} no longer exists: converting it again is refused`).toBeRefused();
 }));
 
 test(...rule('CONVERT-15', 'an upsert matching a converted Lead by e-mail creates a new Lead with status New', async ({ api, ns }) => {
-  const lead = await createLead(api, ns, 'by-mail');
+  const lead = await make.lead({ api, ns }, {}, 'by-mail');
   await converted(api, lead, { person: { name: ns.name('person') } });
   const email = lead.email!.email;
   const fresh = expectLead(await upsert(api, { name: ns.name('new lead'), email: { email, category: 'work' }, tags: ns.tags }, byEmail(email)), 'an upsert on the converted Lead\'s e-mail');
@@ -90,7 +89,7 @@ test(...rule('CONVERT-15', 'an upsert matching a converted Lead by e-mail create
 }));
 
 test(...rule('CONVERT-3', 'the new Person carries the name, contact_type_id and assignee_id of details.person', async ({ api, ns, profile }) => {
-  const lead = await createLead(api, ns, 'person-members');
+  const lead = await make.lead({ api, ns }, {}, 'person-members');
   const person: Details = { name: ns.name('converted person') };
   const user = profile.fixtures.users[profile.fixtures.users.length - 1];
   const contactType = profile.fixtures.contact_types[profile.fixtures.contact_types.length - 1];
@@ -105,7 +104,7 @@ test(...rule('CONVERT-3', 'the new Person carries the name, contact_type_id and 
 
 test(...rule('CONVERT-4', 'company.id makes the new Person join that Company', async ({ api, ns }) => {
   const company = await companyByConversion(api, ns, ns.name('join by id'));
-  const lead = await createLead(api, ns, 'joins');
+  const lead = await make.lead({ api, ns }, {}, 'joins');
   const out = await converted(api, lead, { person: { name: ns.name('person') }, company: { id: company.id } });
   expect(out.company, 'the answer names the Company joined').toBeTruthy();
   expect(sameId(out.company!.id, company.id), `the Company joined is ${String(company.id)}, got ${String(out.company!.id)}`).toBe(true);
@@ -115,7 +114,7 @@ test(...rule('CONVERT-4', 'company.id makes the new Person join that Company', a
 test(...rule('CONVERT-5', 'the name of an existing Company makes the Person join it, without a second Company', async ({ api, ns }) => {
   const name = ns.name('existing company');
   const company = await companyByConversion(api, ns, name);
-  const lead = await createLead(api, ns, 'joins-by-name');
+  const lead = await make.lead({ api, ns }, {}, 'joins-by-name');
   const out = await converted(api, lead, { person: { name: ns.name('person') }, company: { name, exact_match: true } });
   expect(out.company, 'the answer names the Company joined').toBeTruthy();
   expect(sameId(out.company!.id, company.id), `the existing Company ${String(company.id)} is joined, not a second one of that name (got ${String(out.company!.id)})`).toBe(true);
@@ -123,7 +122,7 @@ test(...rule('CONVERT-5', 'the name of an existing Company makes the Person join
 }));
 
 test(...rule('CONVERT-6', 'a new company name creates a Company of that name and the Person joins it', async ({ api, ns }) => {
-  const lead = await createLead(api, ns, 'new-company');
+  const lead = await make.lead({ api, ns }, {}, 'new-company');
   const name = ns.name('brand new company');
   const out = await converted(api, lead, { person: { name: ns.name('person') }, company: { name, exact_match: true } });
   expect(out.company, 'a Company is created').toBeTruthy();
@@ -133,7 +132,7 @@ test(...rule('CONVERT-6', 'a new company name creates a Company of that name and
 }));
 
 test(...rule('CONVERT-7', 'an empty company name creates no Company', async ({ api, ns }) => {
-  const lead = await createLead(api, ns, 'no-company', { company_name: `${ns.id} lead co` });
+  const lead = await make.lead({ api, ns }, { company_name: `${ns.id} lead co` }, 'no-company');
   const out = await converted(api, lead, { person: { name: ns.name('person') }, company: { name: '' } });
   expect(none(out.company), `no Company: company is absent or null, got ${JSON.stringify(out.company)?.slice(0, 200)}`).toBe(true);
   expect(none(out.person.company_id), `the Person joins no Company (company_id ${String(out.person.company_id)})`).toBe(true);
@@ -141,7 +140,7 @@ test(...rule('CONVERT-7', 'an empty company name creates no Company', async ({ a
 
 test(...rule('CONVERT-8', 'company id and name together are refused, or not both honoured', async ({ api, ns }) => {
   const company = await companyByConversion(api, ns, ns.name('id and name'));
-  const lead = await createLead(api, ns, 'both');
+  const lead = await make.lead({ api, ns }, {}, 'both');
   const otherName = ns.name('other company');
   const res = await convert(api, lead.id, { person: { name: ns.name('person') }, company: { id: company.id, name: otherName, exact_match: true } });
   if (res.status >= 200 && res.status < 300) {
@@ -157,7 +156,7 @@ test(...rule('CONVERT-8', 'company id and name together are refused, or not both
 test(...rule('CONVERT-9', 'without exact_match, fuzzy matching may return candidate companies (recorded, not judged)', async ({ api, ns }, testInfo) => {
   const base = ns.name('fuzzy');
   await companyByConversion(api, ns, `${base} Holding`);
-  const lead = await createLead(api, ns, 'fuzzy-lead');
+  const lead = await make.lead({ api, ns }, {}, 'fuzzy-lead');
   const res = await convert(api, lead.id, { person: { name: ns.name('person') }, company: { name: base } });
   const body = res.body as Record<string, unknown> | undefined;
   const listed = body && typeof body === 'object' ? Object.entries(body).filter(([k, v]) => Array.isArray(v) && !['person', 'company', 'opportunity'].includes(k)).map(([k]) => k) : [];
@@ -166,7 +165,7 @@ test(...rule('CONVERT-9', 'without exact_match, fuzzy matching may return candid
 }));
 
 test(...rule('CONVERT-10', 'without details.opportunity no Opportunity is created', async ({ api, ns }) => {
-  const lead = await createLead(api, ns, 'no-opportunity', { monetary_value: 900 });
+  const lead = await make.lead({ api, ns }, { monetary_value: 900 }, 'no-opportunity');
   const out = await converted(api, lead, { person: { name: ns.name('person') }, company: { name: ns.name('company'), exact_match: true } });
   expect(none(out.opportunity), `opportunity is absent or null, got ${JSON.stringify(out.opportunity)?.slice(0, 200)}`).toBe(true);
 }));
@@ -175,7 +174,7 @@ test(...rule('CONVERT-11', 'an opportunity with pipeline_id and no pipeline_stag
   const pipelines = await opportunityPipelines(api);
   test.skip(pipelines.length === 0, 'GET /pipelines lists no opportunity pipeline with stages');
   for (const pipeline of pipelines.slice(0, 2)) {
-    const lead = await createLead(api, ns, `stage-${String(pipeline.id)}`);
+    const lead = await make.lead({ api, ns }, {}, `stage-${String(pipeline.id)}`);
     const out = await converted(api, lead, { person: { name: ns.name('person') }, opportunity: { name: ns.name('opportunity'), pipeline_id: pipeline.id } });
     expect(out.opportunity, 'an Opportunity is created').toBeTruthy();
     expect(sameId(out.opportunity!.pipeline_id, pipeline.id), `pipeline_id ${String(pipeline.id)}`).toBe(true);
@@ -190,7 +189,7 @@ test(...rule('CONVERT-12', 'the opportunity members sent come back on the create
   const stage = pipeline.stages[pipeline.stages.length - 1];
   const user = profile.fixtures.users[0];
   const sent: Details = { name: ns.name('opportunity'), pipeline_id: pipeline.id, pipeline_stage_id: stage.id, monetary_value: 4321, ...(user ? { assignee_id: user.id } : {}) };
-  const lead = await createLead(api, ns, 'opportunity-members');
+  const lead = await make.lead({ api, ns }, {}, 'opportunity-members');
   const out = await converted(api, lead, { person: { name: ns.name('person') }, opportunity: sent });
   const opp = out.opportunity;
   expect(opp, 'an Opportunity is created').toBeTruthy();
@@ -210,7 +209,7 @@ test(...rule('CONVERT-13', 'the convert answer carries option names instead of o
     ...(dropdown ? [{ custom_field_definition_id: dropdown.id, value: dropdown.options[0].id }] : []),
     ...(multi ? [{ custom_field_definition_id: multi.id, value: multi.options.map((o) => o.id) }] : []),
   ];
-  const lead = await createLead(api, ns, 'computed', { custom_fields: cf });
+  const lead = await make.lead({ api, ns }, { custom_fields: cf }, 'computed');
   const out = await converted(api, lead, { person: { name: ns.name('person') }, company: { name: ns.name('company'), exact_match: true }, opportunity: { name: ns.name('opportunity') } });
   let seen = 0;
   const problems: string[] = [];

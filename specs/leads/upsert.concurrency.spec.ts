@@ -11,8 +11,9 @@
  *   no Lead is created.
  */
 import type { Lead } from '../../contracts/index.js';
-import { byEmail, byName, concurrently, createLead, leadEmail, readLead, sameId, UPSERT_PATH } from '../support/leads.js';
-import { expect, rule, test } from '../support/test.js';
+import { byEmail, byName, concurrently, readLead, UPSERT_PATH } from '../support/leads.js';
+import { expect, rule, test } from '../support/fixtures/test.js';
+import { make, sameId, leadEmail } from '../support/make.js';
 
 const RACERS = 25;
 
@@ -29,7 +30,7 @@ test(...rule('UPSERT-1', `${RACERS} concurrent identical upserts that match noth
 }, { also: ['UPSERT-2', 'UPSERT-3'] }));
 
 test(...rule('UPSERT-1', `${RACERS} concurrent upserts matching one Lead all update it and lose no update`, async ({ api, ns }) => {
-  const lead = await createLead(api, ns, 'target');
+  const lead = await make.lead({ api, ns }, {}, 'target');
   const email = lead.email!.email;
   const members = ['title', 'details', 'company_name', 'prefix', 'first_name', 'middle_name', 'last_name', 'suffix'] as const;
   const sent = new Map<string, string[]>();

@@ -7,15 +7,17 @@
  *
  * Runs: this property sends up to 25 requests per run (plus shrinking); it runs
  * `target.fc.runs / 2` times (150 sequences with the default 300). A failure attaches
- * `counterexample.txt` (seed, path, the command sequence); replay with CRM_FC_SEED=<seed>.
+ * `counterexample.txt` (seed, path, the command sequence); replay with the line it gives.
  */
 import fc from 'fast-check';
 import type { Lead } from '../../contracts/index.js';
 import { makePools, upsertCommands, type UpsertModel, type UpsertSystem } from '../../generators/leads.js';
-import { describeExchange } from '../support/api.js';
-import { loadConfig } from '../support/config.js';
-import { checkProperty, convertPath, createLead, leadMatchField, scaledRuns, UPSERT_PATH } from '../support/leads.js';
-import { rule, test } from '../support/test.js';
+import { describeExchange } from '../support/core/recorder.js';
+import { loadConfig } from '../support/core/config.js';
+import { convertPath, leadMatchField, UPSERT_PATH } from '../support/leads.js';
+import { checkProperty, scaledRuns } from '../support/property.js';
+import { rule, test } from '../support/fixtures/test.js';
+import { make } from '../support/make.js';
 
 const CROWD = 31;
 const withRef = !!loadConfig().profile.fixtures.lead_match_field;
@@ -24,7 +26,7 @@ test(...rule('UPSERT-3', 'a model of upsert and convert predicts every answer: c
   const refField = leadMatchField(profile);
   const crowdName = ns.name('crowd');
   const crowd: Lead[] = [];
-  for (let i = 0; i < CROWD; i++) crowd.push(await createLead(api, ns, `crowd-${i}`, { name: crowdName }));
+  for (let i = 0; i < CROWD; i++) crowd.push(await make.lead({ api, ns }, { name: crowdName }, `crowd-${i}`));
 
   const system: UpsertSystem = {
     refField,
@@ -43,15 +45,14 @@ test(...rule('UPSERT-3', 'a model of upsert and convert predicts every answer: c
   };
 
   let run = 0;
-  const property = fc.asyncProperty(fc.commands(upsertCommands({ withRef: !!refField, tags: ns.tags }), { maxCommands: 25, size: 'medium' }), async (commands) => {
+  await checkProperty(testInfo, target, fc.commands(upsertCommands({ withRef: !!refField, tags: ns.tags }), { maxCommands: 25, size: 'medium' }), async (commands) => {
     run++;
     const setup = () => ({
       model: { pools: makePools(`${ns.id} r${run}`), leads: [], converted: [], crowd: { name: crowdName, ids: crowd.map((l) => String(l.id)) } } as UpsertModel,
       real: system,
     });
     await fc.asyncModelRun(setup, commands);
-  });
-  await checkProperty(testInfo, property, { numRuns: scaledRuns(target.fc.runs, 2, 3), timeLimitMs: 100_000, label: 'upsert/convert model' });
+  }, { name: 'upsert/convert model', numRuns: scaledRuns(target.fc.runs, 2, 3), timeLimitMs: 100_000 });
 }, {
   also: ['UPSERT-2', 'UPSERT-4', 'UPSERT-5', 'UPSERT-6', 'UPSERT-7', 'UPSERT-8', ...(withRef ? ['UPSERT-9'] : []), 'UPSERT-12', 'UPSERT-13', 'CONVERT-2', 'CONVERT-14', 'CONVERT-15'],
   timeout: 150_000,

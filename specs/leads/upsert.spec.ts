@@ -8,15 +8,16 @@
  */
 import type { Lead } from '../../contracts/index.js';
 import {
-  byEmail, byName, createLead, customFieldOn, customValue, expectAmbiguous, expectLead, expectWithoutIds, leadEmail,
-  leadMatchField, leadProperties, readLead, sameId, upsert,
+  byEmail, byName, customFieldOn, customValue, expectAmbiguous, expectLead, expectWithoutIds, leadMatchField, readLead, upsert,
 } from '../support/leads.js';
-import { expect, rule, test } from '../support/test.js';
+import type { ApiClient } from '../support/core/http.js';
+import { expect, rule, test, type Namespace } from '../support/fixtures/test.js';
+import { make, sameId, leadEmail, leadProperties } from '../support/make.js';
 
 /** Creates `count` Leads sharing `name` (each matched on its own unique e-mail so that it is created). */
-async function leadsNamed(api: Parameters<typeof createLead>[0], ns: Parameters<typeof createLead>[1], name: string, count: number): Promise<Lead[]> {
+async function leadsNamed(api: ApiClient, ns: Namespace, name: string, count: number): Promise<Lead[]> {
   const out: Lead[] = [];
-  for (let i = 0; i < count; i++) out.push(await createLead(api, ns, `same-${i}`, { name }));
+  for (let i = 0; i < count; i++) out.push(await make.lead({ api, ns }, { name }, `same-${i}`));
   return out;
 }
 
@@ -57,7 +58,7 @@ test(...rule('UPSERT-11', 'a successful upsert answers a Lead, for a create and 
 }));
 
 test(...rule('UPSERT-3', 'an upsert matching exactly one Lead by name updates that Lead', async ({ api, ns }) => {
-  const lead = await createLead(api, ns, 'one');
+  const lead = await make.lead({ api, ns }, {}, 'one');
   const res = await upsert(api, { details: 'updated by name', title: 'Lead buyer' }, byName(lead.name));
   const updated = expectLead(res, 'an upsert matching one Lead');
   expect(sameId(updated.id, lead.id), `the matching Lead ${String(lead.id)} is updated, not another (got ${String(updated.id)})`).toBe(true);
@@ -78,7 +79,7 @@ test(...rule('UPSERT-7', 'name is a match criterion: a new name creates, the sam
 }));
 
 test(...rule('UPSERT-8', 'email is a match criterion: the Lead with that e-mail is updated, an unused e-mail creates', async ({ api, ns }) => {
-  const lead = await createLead(api, ns, 'mail');
+  const lead = await make.lead({ api, ns }, {}, 'mail');
   const email = lead.email!.email;
   const updated = expectLead(await upsert(api, { details: 'matched by e-mail' }, byEmail(email)), 'an upsert matching the e-mail of one Lead');
   expect(sameId(updated.id, lead.id), `the Lead with e-mail ${email} (${String(lead.id)}) is updated, got ${String(updated.id)}`).toBe(true);
@@ -100,18 +101,18 @@ test(...rule('UPSERT-9', 'the profile\'s Lead custom field is a match criterion'
   const updated = expectLead(await upsert(api, { details: 'matched by custom field' }, match), 'one Lead has the value');
   expect(sameId(updated.id, created.id), `the Lead with ${field!.fieldName} = ${ref} is updated`).toBe(true);
   expect(updated.details).toBe('matched by custom field');
-  const dup = await createLead(api, ns, 'cf-dup', { custom_fields: cf });
+  const dup = await make.lead({ api, ns }, { custom_fields: cf }, 'cf-dup');
   expectAmbiguous(await upsert(api, { details: 'x' }, match), [created.id, dup.id]);
 }));
 
 test(...rule('UPSERT-12', 'an update by upsert leaves the fields not in properties as they were', async ({ api, ns, profile }) => {
   const text = profile.fixtures.custom_fields.text;
   const cfText = text && (text.available_on.length === 0 || text.available_on.includes('lead')) ? [{ custom_field_definition_id: text.id, value: 'kept' }] : undefined;
-  const lead = await createLead(api, ns, 'keep', {
+  const lead = await make.lead({ api, ns }, {
     details: 'original details', title: 'Original title', company_name: `${ns.id} keep co`,
     phone_numbers: [{ number: '+1 555 0100', category: 'mobile' }], monetary_value: 75,
     ...(cfText ? { custom_fields: cfText } : {}),
-  });
+  }, 'keep');
   const updated = expectLead(await upsert(api, { details: 'only details changed' }, byName(lead.name)), 'the update');
   expect(sameId(updated.id, lead.id), 'the Lead is updated').toBe(true);
   expect(updated.details, 'the member sent changes').toBe('only details changed');
@@ -133,7 +134,7 @@ test(...rule('UPSERT-4', 'two Leads matching by name answer 422 with both ids', 
 
 test(...rule('UPSERT-4', 'two Leads matching by e-mail answer 422 with both ids', async ({ api, ns }) => {
   const email = leadEmail(ns, 'shared');
-  const a = await createLead(api, ns, 'mail-a', { email: { email, category: 'work' } });
+  const a = await make.lead({ api, ns }, { email: { email, category: 'work' } }, 'mail-a');
   // The second Lead with that e-mail is created through a match on its unique name.
   const name = ns.name('mail-b');
   const b = expectLead(await upsert(api, { name, email: { email, category: 'work' }, tags: ns.tags }, byName(name)), 'a second Lead with the same e-mail');

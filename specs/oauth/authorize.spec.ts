@@ -5,8 +5,9 @@
  * a code never is. The login is judged in fresh browser contexts (OAUTH-3, OAUTH-13); the other
  * tests run in the worker's logged-in session.
  */
-import { describeOutcome, expect, rule, test } from '../support/browser.js';
-import { payloadOf } from '../support/callback-receiver.js';
+import { describeOutcome } from '../support/oauth-page.js';
+import { expect, rule, test } from '../support/fixtures/test.js';
+import { payloadOf } from '../support/resources/callback-receiver.js';
 import { expectAuthorizationFailed } from './flow.js';
 
 test(...rule('OAUTH-1', 'an authorization request with response_type=token fails (error to the callback or an error page, never a code)', async ({ oauth, ns }) => {

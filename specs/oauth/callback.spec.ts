@@ -5,8 +5,9 @@
  * The browser is the worker's logged-in session: the login is judged by the authorize specs.
  */
 import { CallbackError, CallbackSuccess } from '../../contracts/requests.js';
-import { describeOutcome, expect, rule, test } from '../support/browser.js';
-import { payloadOf } from '../support/callback-receiver.js';
+import { describeOutcome } from '../support/oauth-page.js';
+import { expect, rule, test } from '../support/fixtures/test.js';
+import { payloadOf } from '../support/resources/callback-receiver.js';
 import { awkwardState } from './flow.js';
 
 test(...rule('OAUTH-4', 'after Authorize the browser POSTs to redirect_uri a payload with code', async ({ oauth, ns }) => {

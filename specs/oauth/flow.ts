@@ -2,8 +2,9 @@
  * Judgements shared by the OAuth specs. Values of codes and tokens never appear in a message:
  * only whether a member is present.
  */
-import { payloadOf, type CallbackReceiver } from '../support/callback-receiver.js';
-import { describeOutcome, expect, type FlowOutcome } from '../support/browser.js';
+import { payloadOf, type CallbackReceiver } from '../support/resources/callback-receiver.js';
+import { describeOutcome, type FlowOutcome } from '../support/oauth-page.js';
+import { expect } from '../support/fixtures/test.js';
 
 /**
  * A state with characters that need encoding in a URL, in HTML and in a form body; all printable

@@ -6,8 +6,9 @@
  * authorize specs). Refusals carry no status in the spec: any non-2xx answer is one.
  */
 import { TokenResponse } from '../../contracts/resources.js';
-import { expectJson } from '../support/test.js';
-import { expect, rule, test, OAUTH_SCOPE } from '../support/browser.js';
+import { expectJson } from '../support/fixtures/test.js';
+import { expect, rule, test } from '../support/fixtures/test.js';
+import { OAUTH_SCOPE } from '../support/fixtures/oauth.js';
 
 test(...rule('OAUTH-10', 'the token answer is JSON with access_token, token_type exactly "Bearer" and the granted scope', async ({ oauth, ns }) => {
   const { code } = await oauth.obtainCode({ state: ns.id, inSession: true });

@@ -10,10 +10,10 @@
  * is created. When the profile says the target limits bulk calls (`capabilities.bulk_rate_limit`)
  * the burst must meet at least one 429.
  */
-import type { ApiClient, ApiResponse } from '../support/api.js';
-import { describeExchange } from '../support/api.js';
-import { BULK_PATH, reserveBulkWindow, type Quiet } from '../support/rate-limit.js';
-import { expect, rule, test } from '../support/test.js';
+import type { ApiClient, ApiResponse } from '../support/core/http.js';
+import { describeExchange } from '../support/core/recorder.js';
+import { BULK_PATH, reserveBulkWindow, type Quiet } from '../support/core/rate-limit.js';
+import { expect, rule, test } from '../support/fixtures/test.js';
 
 const BURST = 8;
 /** How long the interface may take to accept requests again after the burst. */

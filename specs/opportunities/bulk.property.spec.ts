@@ -9,22 +9,21 @@
  * so this property runs `target.fc.runs / 36` times (at least 5; 9 with the default 300): with
  * up to 10 entries a run, that is still some 45 entries of every kind, in 3 seconds of the run's
  * bulk budget.
- * A failure attaches `counterexample.txt`; replay with CRM_FC_SEED=<seed>.
+ * A failure attaches `counterexample.txt`; replay with the line it gives (CRM_FC_SEED, CRM_FC_PATH).
  */
-import fc from 'fast-check';
 import { bulkMix, describeTemplate, materialize } from '../../generators/bulk.js';
-import { describeExchange } from '../support/api.js';
-import { bulkAnswerProblems, bulkContext, checkProperty, scaledRuns } from '../support/leads.js';
-import { bulkCreate } from '../support/rate-limit.js';
-import { rule, test } from '../support/test.js';
+import { describeExchange } from '../support/core/recorder.js';
+import { checkProperty, scaledRuns } from '../support/property.js';
+import { bulkAnswerProblems, bulkContext } from './bulk.js';
+import { bulkCreate } from '../support/core/rate-limit.js';
+import { rule, test } from '../support/fixtures/test.js';
 
 test(...rule('BULK-3', 'random mixes of 0..10 valid and defective entries get 200 and one item per entry, in request order', async ({ api, ns, profile, target }, testInfo) => {
   const ctx = await bulkContext(api, profile);
-  const property = fc.asyncProperty(bulkMix, async (templates) => {
+  await checkProperty(testInfo, target, bulkMix, async (templates) => {
     const sent = templates.map((t) => materialize(t, ctx, () => ns.name('bulk'), ns.tags));
     const res = await bulkCreate(api, { opportunities: sent });
     const problems = bulkAnswerProblems(sent, templates, res);
     if (problems.length) throw new Error(`${problems.join('\n')}\nentries: ${templates.map(describeTemplate).join(', ')}\n${describeExchange(res.exchange)}`);
-  });
-  await checkProperty(testInfo, property, { numRuns: scaledRuns(target.fc.runs, 36, 5), timeLimitMs: 90_000, label: 'bulk create mixes' });
+  }, { name: 'bulk create mixes', numRuns: scaledRuns(target.fc.runs, 36, 5), timeLimitMs: 90_000 });
 }, { also: ['BULK-4', 'BULK-5'], timeout: 150_000 }));

@@ -3,17 +3,20 @@
  * (bulk fields, slash-separated close_date, first stage by default), § Shared shapes (computed
  * custom field values).
  *
- * Every bulk call goes through the run-wide limiter (specs/support/rate-limit.ts): at most 3 per
+ * Every bulk call goes through the run-wide limiter (specs/support/core/rate-limit.ts): at most 3 per
  * second across all workers, 429 answers honoured. Every entry carries the namespace's tags and a
  * namespaced name. Which entries fail is not fixed by the spec: an entry with a defect may be
  * created or failed, but it is one of the two shapes, at its own position.
  */
 import { BulkFailedEntry, BulkOpportunity, BulkTooLarge, type BulkOpportunity as BulkOpp } from '../../contracts/index.js';
 import { slashDate, type EntryTemplate } from '../../generators/bulk.js';
-import { describeExchange, type ApiResponse } from '../support/api.js';
-import { bulkAnswerProblems, bulkContext, customValue, sameId } from '../support/leads.js';
-import { bulkCreate } from '../support/rate-limit.js';
-import { expect, rule, test, type Namespace } from '../support/test.js';
+import { describeExchange } from '../support/core/recorder.js';
+import type { ApiResponse } from '../support/core/http.js';
+import { customValue } from '../support/leads.js';
+import { bulkAnswerProblems, bulkContext } from './bulk.js';
+import { bulkCreate } from '../support/core/rate-limit.js';
+import { expect, rule, test, type Namespace } from '../support/fixtures/test.js';
+import { sameId } from '../support/make.js';
 
 /** Valid entries: a namespaced name, the namespace's tags, `extra`. */
 const entries = (ns: Namespace, count: number, extra: Record<string, unknown> = {}) =>

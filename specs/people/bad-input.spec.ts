@@ -2,7 +2,7 @@
  * spec § Errors (WIRE-5) for `POST /people`: malformed JSON and ill-typed members are refused
  * with a 4xx, never a 5xx. The status of these refusals is not shown: any 4xx.
  */
-import { expect, rule, test } from '../support/test.js';
+import { expect, rule, test } from '../support/fixtures/test.js';
 
 const cases: { label: string; body?: (tags: string[]) => unknown; raw?: string }[] = [
   { label: 'a malformed JSON body', raw: '{"name": "unterminated",' },

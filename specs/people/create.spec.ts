@@ -7,14 +7,14 @@
  * The status of a create is not shown either: any 2xx is accepted.
  */
 import { Person } from '../../contracts/index.js';
-import { createPerson, expectCreated, postPerson } from '../support/records.js';
-import { expect, expectJson, rule, test } from '../support/test.js';
+import { expect, expectJson, rule, test } from '../support/fixtures/test.js';
+import { make, post, expectCreated } from '../support/make.js';
 
 const entries = (list: unknown, key: string) =>
   (Array.isArray(list) ? list : []).map((e: Record<string, unknown>) => `${String(e?.[key])} (${String(e?.category)})`).sort();
 
 test(...rule('PEOPLE-1', 'POST /people answers a Person', async ({ api, ns }) => {
-  const res = await postPerson(api, ns, { emails: [{ email: `${ns.id}@example.com`, category: 'work' }] });
+  const res = await post.person({ api, ns }, { emails: [{ email: `${ns.id}@example.com`, category: 'work' }] });
   expectCreated(res, 'Person');
   expectJson(res);
   expect(res).toMatchContract(Person);
@@ -27,7 +27,7 @@ test(...rule('PEOPLE-2', 'the name, emails, address and phone_numbers sent come 
     address: { street: '12 Analytical Row', city: 'London', state: 'Greater London', postal_code: 'NW1 6XE', country: 'GB' },
     phone_numbers: [{ number: '+14155550123', category: 'work' }, { number: '+14155550199', category: 'mobile' }],
   };
-  const res = await postPerson(api, ns, sent);
+  const res = await post.person({ api, ns }, sent);
   expectCreated(res, 'Person');
   expect(res).toMatchContract(Person);
   const p = res.body;
@@ -39,7 +39,7 @@ test(...rule('PEOPLE-2', 'the name, emails, address and phone_numbers sent come 
 }));
 
 test(...rule('PEOPLE-3', 'fields not sent come back as null and lists as []', async ({ api, ns }) => {
-  const res = await postPerson(api, ns);
+  const res = await post.person({ api, ns });
   expectCreated(res, 'Person');
   const p = res.body as unknown as Record<string, unknown>;
   // Name parts are left out: a server may derive first/last name from `name`; assignee and
@@ -61,7 +61,7 @@ test(...rule('PEOPLE-4', 'person create answers option names instead of option i
   test.skip(!usable(dropdown) || !usable(multi), 'the profile names no dropdown and multi-select custom fields (with two options or more) available on people');
   const choice = dropdown!.options[1];
   const chosen = [multi!.options[0], multi!.options[multi!.options.length - 1]];
-  const person = await createPerson(api, ns, {
+  const person = await make.person({ api, ns }, {
     custom_fields: [
       { custom_field_definition_id: dropdown!.id, value: choice.id },
       { custom_field_definition_id: multi!.id, value: chosen.map((o) => o.id) },

@@ -1,6 +1,6 @@
 /** spec § Endpoints → Pipelines, § Resources → Pipeline: read-only pipelines with stages. */
 import { Pipeline, PipelineList } from '../../contracts/index.js';
-import { expect, expectJson, rule, test } from '../support/test.js';
+import { expect, expectJson, rule, test } from '../support/fixtures/test.js';
 
 test(...rule('PIPE-1', 'GET /pipelines answers an array of Pipeline', async ({ api }) => {
   const res = await api.get('/pipelines');

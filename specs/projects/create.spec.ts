@@ -3,13 +3,14 @@
  * (computed custom field values). The status of a create is not shown: any 2xx with a Project.
  */
 import { Project } from '../../contracts/index.js';
-import { createCompany, createProject, idOf, inNs, search } from '../support/search.js';
-import { expect, rule, test } from '../support/test.js';
+import { idOf, inNs, search } from '../support/search.js';
+import { expect, rule, test } from '../support/fixtures/test.js';
+import { make } from '../support/make.js';
 
 test(...rule('PROJ-1', 'POST /projects answers a Project carrying the name, details, owner, related resource, tags and custom field sent', async ({ api, ns, profile }) => {
   const user = profile.fixtures.users[0]?.id;
   const text = profile.fixtures.custom_fields.text;
-  const company = (await createCompany(api, ns)) ?? (profile.fixtures.company_with_activities ? { id: profile.fixtures.company_with_activities.company_id } : undefined);
+  const company = await make.company({ api, ns });
   const body: Record<string, unknown> = {
     name: ns.name('project with every field'),
     details: `details of ${ns.id}`,
@@ -18,7 +19,7 @@ test(...rule('PROJ-1', 'POST /projects answers a Project carrying the name, deta
     ...(company ? { related_resource: { id: company.id, type: 'company' } } : {}),
     ...(text ? { custom_fields: [{ custom_field_definition_id: text.id, value: `code ${ns.id}` }] } : {}),
   };
-  const p = await createProject(api, ns, body);
+  const p = await make.project({ api, ns }, body);
   expect(p.name, 'name').toBe(body.name);
   expect(p.details, 'details').toBe(body.details);
   expect([...p.tags].sort(), 'tags').toEqual([...ns.tags, `${ns.id}-extra`].sort());
@@ -35,7 +36,7 @@ test(...rule('PROJ-1', 'POST /projects answers a Project carrying the name, deta
 }));
 
 test(...rule('PROJ-2', 'a created Project has status Open', async ({ api, ns }) => {
-  const p = await createProject(api, ns, { name: ns.name('open project') });
+  const p = await make.project({ api, ns }, { name: ns.name('open project') });
   expect(p.status, 'status of a new Project').toBe('Open');
 }));
 
@@ -52,7 +53,7 @@ test(...rule('PROJ-4', 'project create answers computed custom field values: dro
   const { dropdown, multi_select: multi } = profile.fixtures.custom_fields;
   test.skip(!dropdown?.options.length || !multi || multi.options.length < 2, 'the profile names no dropdown and multi-select custom fields with options (fixtures.custom_fields)');
   const [m1, m2] = multi!.options;
-  const p = await createProject(api, ns, {
+  const p = await make.project({ api, ns }, {
     custom_fields: [
       { custom_field_definition_id: dropdown!.id, value: dropdown!.options[0].id },
       { custom_field_definition_id: multi!.id, value: [m1.id, m2.id] },

@@ -2,8 +2,8 @@
  * spec § Errors (WIRE-5) for `DELETE /people/{id}/related`: malformed JSON and an ill-typed
  * `resource` are refused with a 4xx, never a 5xx. The status is not shown.
  */
-import { createPerson } from '../support/records.js';
-import { expect, rule, test } from '../support/test.js';
+import { expect, rule, test } from '../support/fixtures/test.js';
+import { make } from '../support/make.js';
 
 const cases: { label: string; body?: unknown; raw?: string }[] = [
   { label: 'a malformed JSON body', raw: '{"resource": {"id": 1,' },
@@ -13,7 +13,7 @@ const cases: { label: string; body?: unknown; raw?: string }[] = [
 
 for (const c of cases) {
   test(...rule('WIRE-5', `DELETE /people/{id}/related with ${c.label} is refused with a 4xx`, async ({ api, ns }) => {
-    const person = await createPerson(api, ns);
+    const person = await make.person({ api, ns });
     const path = `/people/${person.id}/related`;
     const res = c.raw !== undefined
       ? await api.send({ method: 'DELETE', path, rawBody: c.raw, headers: { 'Content-Type': 'application/json' } })

@@ -14,14 +14,14 @@
  * which a server that deleted the Person would not do unless it answers 2xx for unknown records.
  */
 import { Company, Project, RelationshipRemoved } from '../../contracts/index.js';
-import type { ApiClient } from '../support/api.js';
-import { createCompany, createPerson, expectCreated, sameId } from '../support/records.js';
-import { expect, expectJson, rule, test, type Namespace } from '../support/test.js';
+import type { ApiClient } from '../support/core/http.js';
+import { expect, expectJson, rule, test, type Namespace } from '../support/fixtures/test.js';
+import { make, sameId, expectCreated } from '../support/make.js';
 
 /** A Company and a Person whose company_id is that Company. */
 async function personInCompany(api: ApiClient, ns: Namespace) {
-  const company = await createCompany(api, ns);
-  const person = await createPerson(api, ns, { company_id: company.id });
+  const company = await make.company({ api, ns });
+  const person = await make.person({ api, ns }, { company_id: company.id });
   return { company, person };
 }
 
@@ -66,7 +66,7 @@ test(...rule('REL-2', 'removing a person\'s company keeps the Person: a second r
 }));
 
 test(...rule('REL-4', 'after the removal a Project related to the Person no longer names it', async ({ api, ns }) => {
-  const person = await createPerson(api, ns);
+  const person = await make.person({ api, ns });
   const created = await api.post<Project>('/projects', { name: ns.name('project'), tags: ns.tags, related_resource: { id: person.id, type: 'person' } });
   expectCreated(created, 'Project');
   const project = created.body;

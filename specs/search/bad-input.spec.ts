@@ -4,7 +4,7 @@
  * connection (a SHOULD: a failure is reported as a warning).
  */
 import type { Kind } from '../support/search.js';
-import { expect, expectJson, rule, test } from '../support/test.js';
+import { expect, expectJson, rule, test } from '../support/fixtures/test.js';
 
 const KINDS: Kind[] = ['projects', 'tasks'];
 const label = (kind: Kind) => (kind === 'projects' ? 'project search' : 'task search');

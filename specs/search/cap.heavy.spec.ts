@@ -6,7 +6,7 @@
  */
 import { Pool } from 'undici';
 import { inNs, search } from '../support/search.js';
-import { expect, rule, test } from '../support/test.js';
+import { expect, rule, test } from '../support/fixtures/test.js';
 
 const TOTAL = 100_001;
 const CAP = 100_000;

@@ -4,10 +4,9 @@
  * this test's namespace; searches are restricted to it by the namespace tag, or by tags unique
  * to the namespace where the tags criterion itself is under test.
  */
-import {
-  createInOrder, expectSameRecords, extension, follow, idOf, inNs, needTaskCreate, search, type Kind, type Rec,
-} from '../support/search.js';
-import { expect, rule, test } from '../support/test.js';
+import { createInOrder, expectSameRecords, follow, idOf, inNs, needTaskCreate, search, type Kind, type Rec } from '../support/search.js';
+import { expect, rule, test } from '../support/fixtures/test.js';
+import { extension } from '../support/make.js';
 
 const KINDS: Kind[] = ['projects', 'tasks'];
 const label = (kind: Kind) => (kind === 'projects' ? 'project search' : 'task search');
@@ -19,7 +18,7 @@ for (const kind of KINDS) {
     const x = `${ns.id}-x`;
     const users = profile.fixtures.users.map((u) => u.id);
     const u1 = users[0];
-    const [r1, r2, r3] = await createInOrder(kind, api, ns, profile, [
+    const [r1, r2, r3] = await createInOrder(kind, { api, ns, profile }, [
       { tags: [x], ...(u1 !== undefined ? { assignee_id: u1 } : {}) },
       { ...(u1 !== undefined ? { assignee_id: u1 } : {}) },
       { tags: [x] },
@@ -38,7 +37,7 @@ for (const kind of KINDS) {
   test(...rule('SEARCH-8', `${label(kind)}: tags as a list selects the records carrying at least one of the tags`, async ({ api, ns, profile }) => {
     if (kind === 'tasks') needTaskCreate(profile);
     const [a, b] = [`${ns.id}-a`, `${ns.id}-b`];
-    const [ra, rb, rab] = await createInOrder(kind, api, ns, profile, [{ tags: [a] }, { tags: [b] }, { tags: [a, b] }, {}]);
+    const [ra, rb, rab] = await createInOrder(kind, { api, ns, profile }, [{ tags: [a] }, { tags: [b] }, { tags: [a, b] }, {}]);
     expectSameRecords(await search(api, kind, { tags: [a, b] }), [ra, rb, rab], `tags [${a}, ${b}]: any of the two`);
     expectSameRecords(await search(api, kind, { tags: [a] }), [ra, rab], `tags [${a}]`);
     expectSameRecords(await search(api, kind, { tags: [b] }), [rb, rab], `tags [${b}]`);
@@ -47,14 +46,14 @@ for (const kind of KINDS) {
   test(...rule('SEARCH-8', `${label(kind)}: tags as { option: "ANY", value } selects the records carrying at least one of the tags`, async ({ api, ns, profile }) => {
     if (kind === 'tasks') needTaskCreate(profile);
     const [a, b] = [`${ns.id}-a`, `${ns.id}-b`];
-    const [ra, rb, rab] = await createInOrder(kind, api, ns, profile, [{ tags: [a] }, { tags: [b] }, { tags: [a, b] }, {}]);
+    const [ra, rb, rab] = await createInOrder(kind, { api, ns, profile }, [{ tags: [a] }, { tags: [b] }, { tags: [a, b] }, {}]);
     expectSameRecords(await search(api, kind, { tags: { option: 'ANY', value: [a, b] } }), [ra, rb, rab], `tags ANY [${a}, ${b}]`);
     expectSameRecords(await search(api, kind, { tags: { option: 'ANY', value: [b] } }), [rb, rab], `tags ANY [${b}]`);
   }));
 
   test(...rule('SEARCH-9', `${label(kind)}: followed 1 selects the followed records and 2 the others`, async ({ api, ns, profile }) => {
     if (kind === 'tasks') needTaskCreate(profile);
-    const made = await createInOrder(kind, api, ns, profile, [{}, {}, {}]);
+    const made = await createInOrder(kind, { api, ns, profile }, [{}, {}, {}]);
     const before = await search(api, kind, inNs(ns, { followed: 1 }));
     const canFollow = !!extension(profile, 'follow');
     if (canFollow) await follow(api, profile, kind, made[0].id);
@@ -73,7 +72,7 @@ for (const kind of KINDS) {
 
   test(...rule('SEARCH-14', `${label(kind)}: ids selects exactly the records with those ids`, async ({ api, ns, profile }) => {
     if (kind === 'tasks') needTaskCreate(profile);
-    const [r1, r2, r3] = await createInOrder(kind, api, ns, profile, [{}, {}, {}]);
+    const [r1, r2, r3] = await createInOrder(kind, { api, ns, profile }, [{}, {}, {}]);
     expectSameRecords(await search(api, kind, inNs(ns, { ids: [r1.id, r3.id] })), [r1, r3], 'ids [r1, r3]');
     expectSameRecords(await search(api, kind, { ids: [r2.id] }), [r2], 'ids [r2] alone');
   }));
@@ -83,7 +82,7 @@ for (const kind of KINDS) {
     const users = profile.fixtures.users.map((u) => u.id);
     test.skip(!users.length, 'the profile names no users (fixtures.users) to own records');
     const [u1, u2] = users;
-    const made = await createInOrder(kind, api, ns, profile, [{ assignee_id: u1 }, { ...(u2 !== undefined ? { assignee_id: u2 } : {}) }, {}, { assignee_id: u1 }]);
+    const made = await createInOrder(kind, { api, ns, profile }, [{ assignee_id: u1 }, { ...(u2 !== undefined ? { assignee_id: u2 } : {}) }, {}, { assignee_id: u1 }]);
     const ownedBy = (u: unknown) => made.filter((r) => owner(r) === String(u));
     const unowned = made.filter((r) => owner(r) === null);
     expectSameRecords(await search(api, kind, inNs(ns, { assignee_ids: [u1] })), ownedBy(u1), `assignee_ids [${String(u1)}]`);

@@ -6,7 +6,7 @@
  */
 import type { CustomFieldFixture } from '../../contracts/index.js';
 import { createInOrder, expectSameRecords, inNs, needTaskCreate, search, type Kind, type Rec } from '../support/search.js';
-import { expect, rule, test } from '../support/test.js';
+import { expect, rule, test } from '../support/fixtures/test.js';
 
 const KINDS: Kind[] = ['projects', 'tasks'];
 const label = (kind: Kind) => (kind === 'projects' ? 'project search' : 'task search');
@@ -25,7 +25,7 @@ for (const kind of KINDS) {
     const { dropdown, multi_select: multi } = profile.fixtures.custom_fields;
     test.skip(!usable(dropdown, kind, 1) && !usable(multi, kind, 1), `the profile names no dropdown or multi-select custom field with options available on ${kind}`);
     if (usable(dropdown, kind, 2)) {
-      const [, empty, , absent] = await createInOrder(kind, api, ns, profile, [
+      const [, empty, , absent] = await createInOrder(kind, { api, ns, profile }, [
         { tags: [`${ns.id}-dd`], ...cf(dropdown, dropdown.options[0].id) },
         { tags: [`${ns.id}-dd`], ...cf(dropdown, null) },
         { tags: [`${ns.id}-dd`], ...cf(dropdown, dropdown.options[1].id) },
@@ -36,7 +36,7 @@ for (const kind of KINDS) {
       expectSameRecords(found, [empty, absent], `dropdown ${String(dropdown.id)} allow_empty: the records set to null and without the field`);
     }
     if (usable(multi, kind, 2)) {
-      const [, none, , absent] = await createInOrder(kind, api, ns, profile, [
+      const [, none, , absent] = await createInOrder(kind, { api, ns, profile }, [
         { tags: [`${ns.id}-ms`], ...cf(multi, [multi.options[0].id]) },
         { tags: [`${ns.id}-ms`], ...cf(multi, []) },
         { tags: [`${ns.id}-ms`], ...cf(multi, [multi.options[0].id, multi.options[1].id]) },
@@ -51,7 +51,7 @@ for (const kind of KINDS) {
     if (kind === 'tasks') needTaskCreate(profile);
     const num = profile.fixtures.custom_fields.number;
     test.skip(!usable(num, kind), `the profile names no number custom field available on ${kind} (fixtures.custom_fields.number)`);
-    const made = await createInOrder(kind, api, ns, profile, [5, 10, 15, 20, null].map((v) => cf(num!, v)));
+    const made = await createInOrder(kind, { api, ns, profile }, [5, 10, 15, 20, null].map((v) => cf(num!, v)));
     const at = (lo: number, hi: number) => made.filter((r) => typeof valueOf(r, num!) === 'number' && (valueOf(r, num!) as number) >= lo && (valueOf(r, num!) as number) <= hi);
     const range = (minimum_value: number, maximum_value: number) => inNs(ns, { custom_fields: [{ custom_field_definition_id: num!.id, minimum_value, maximum_value }] });
     expectSameRecords(await search(api, kind, range(10, 15)), at(10, 15), 'values 10..15 (both bounds are values of records)');
@@ -66,7 +66,7 @@ for (const kind of KINDS) {
     const { dropdown, multi_select: multi } = profile.fixtures.custom_fields;
     test.skip(!usable(dropdown, kind, 1) || !usable(multi, kind, 2), `the profile names no dropdown and multi-select custom fields with options available on ${kind}`);
     const [m1, m2] = multi!.options;
-    const [made] = await createInOrder(kind, api, ns, profile, [{
+    const [made] = await createInOrder(kind, { api, ns, profile }, [{
       custom_fields: [
         { custom_field_definition_id: dropdown!.id, value: dropdown!.options[0].id },
         { custom_field_definition_id: multi!.id, value: [m1.id, m2.id] },

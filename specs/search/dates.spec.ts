@@ -6,7 +6,7 @@
  * created until the server's clock has moved on (polling with a deadline, never a fixed sleep).
  */
 import { create, createUntilLater, distinct, expectSameRecords, inNs, needTaskCreate, search, type Kind, type Rec } from '../support/search.js';
-import { expect, rule, test } from '../support/test.js';
+import { expect, rule, test } from '../support/fixtures/test.js';
 
 const KINDS: Kind[] = ['projects', 'tasks'];
 const label = (kind: Kind) => (kind === 'projects' ? 'project search' : 'task search');
@@ -14,8 +14,8 @@ const label = (kind: Kind) => (kind === 'projects' ? 'project search' : 'task se
 for (const kind of KINDS) {
   test(...rule('SEARCH-10', `${label(kind)}: minimum/maximum created and modified dates bound the records' own timestamps, inclusively`, async ({ api, ns, profile }) => {
     if (kind === 'tasks') needTaskCreate(profile);
-    const first = await create(kind, api, ns, profile);
-    await createUntilLater(() => create(kind, api, ns, profile), first.date_created);
+    const first = await create(kind, { api, ns, profile });
+    await createUntilLater(() => create(kind, { api, ns, profile }), first.date_created);
     // The records as the search shows them now (a modification date may have moved on).
     const all = await search(api, kind, inNs(ns));
     for (const [field, name] of [['date_created', 'created'], ['date_modified', 'modified']] as const) {
@@ -39,7 +39,7 @@ test(...rule('TSEARCH-6', 'task search: minimum_due_date and maximum_due_date bo
   needTaskCreate(profile);
   const day = 86_400;
   const d = [1_893_456_000, 1_893_456_000 + day, 1_893_456_000 + 2 * day];
-  const made = await Promise.all([d[1], d[0], d[2], null].map((due) => create('tasks', api, ns, profile, due === null ? {} : { due_date: due })));
+  const made = await Promise.all([d[1], d[0], d[2], null].map((due) => create('tasks', { api, ns, profile }, due === null ? {} : { due_date: due })));
   const dueOf = (r: Rec) => (typeof r.due_date === 'number' ? r.due_date : null);
   const where = (p: (t: number) => boolean) => made.filter((r) => dueOf(r) !== null && p(dueOf(r)!));
   const check = async (filter: Record<string, number>, want: Rec[], what: string) =>

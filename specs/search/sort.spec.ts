@@ -9,12 +9,12 @@
  * - records without a value (null) are left out of order assertions (null placement is open).
  */
 import {
-  create, createCompany, createInOrder, createProject, createUntilLater, distinct, expectGroupedOrder, expectKeyOrder, expectSameRecords,
-  idsOf, inNs, needTaskCreate, search, type Kind, type Rec,
+  create, createInOrder, createUntilLater, distinct, expectGroupedOrder, expectKeyOrder, expectSameRecords, idsOf, inNs, needTaskCreate, search, type Kind, type Rec,
 } from '../support/search.js';
-import { expect, rule, test } from '../support/test.js';
-import type { ApiClient } from '../support/api.js';
-import type { Namespace } from '../support/test.js';
+import { expect, rule, test } from '../support/fixtures/test.js';
+import type { ApiClient } from '../support/core/http.js';
+import type { Namespace } from '../support/fixtures/test.js';
+import { make } from '../support/make.js';
 
 const KINDS: Kind[] = ['projects', 'tasks'];
 const label = (kind: Kind) => (kind === 'projects' ? 'project search' : 'task search');
@@ -28,7 +28,7 @@ async function sorted(api: ApiClient, kind: Kind, ns: Namespace, sortBy: string,
 for (const kind of KINDS) {
   test(...rule('SEARCH-6', `${label(kind)}: sort_direction defaults to asc and desc reverses the order`, async ({ api, ns, profile }) => {
     if (kind === 'tasks') needTaskCreate(profile);
-    const [c, a, b] = await createInOrder(kind, api, ns, profile, ['cccc', 'aaaa', 'bbbb'].map((l) => ({ name: ns.name(l) })));
+    const [c, a, b] = await createInOrder(kind, { api, ns, profile }, ['cccc', 'aaaa', 'bbbb'].map((l) => ({ name: ns.name(l) })));
     expect(idsOf(await sorted(api, kind, ns, 'name')), 'sort_by name without sort_direction').toEqual(idsOf([a, b, c]));
     expect(idsOf(await sorted(api, kind, ns, 'name', 'asc')), 'sort_by name asc').toEqual(idsOf([a, b, c]));
     expect(idsOf(await sorted(api, kind, ns, 'name', 'desc')), 'sort_by name desc').toEqual(idsOf([c, b, a]));
@@ -38,7 +38,7 @@ for (const kind of KINDS) {
 
   test(...rule(rid, `${label(kind)}: sort_by name orders by name in both directions`, async ({ api, ns, profile }) => {
     if (kind === 'tasks') needTaskCreate(profile);
-    const [d, b, a, c] = await createInOrder(kind, api, ns, profile, ['dddd', 'bbbb', 'aaaa', 'cccc'].map((l) => ({ name: ns.name(l) })));
+    const [d, b, a, c] = await createInOrder(kind, { api, ns, profile }, ['dddd', 'bbbb', 'aaaa', 'cccc'].map((l) => ({ name: ns.name(l) })));
     expect(idsOf(await sorted(api, kind, ns, 'name', 'asc')), 'name asc').toEqual(idsOf([a, b, c, d]));
     expect(idsOf(await sorted(api, kind, ns, 'name', 'desc')), 'name desc').toEqual(idsOf([d, c, b, a]));
   }));
@@ -48,7 +48,7 @@ for (const kind of KINDS) {
     // Later records get names earlier in the alphabet, so that name order is not time order.
     const labels = ['zzzz', 'yyyy', 'xxxx', 'wwww', 'vvvv', 'uuuu', 'tttt', 'ssss', 'rrrr', 'qqqq', 'pppp', 'nnnn', 'mmmm', 'kkkk', 'jjjj', 'hhhh'];
     let n = 0;
-    const next = () => create(kind, api, ns, profile, { name: ns.name(labels[n++ % labels.length]) });
+    const next = () => create(kind, { api, ns, profile }, { name: ns.name(labels[n++ % labels.length]) });
     const first = [await next(), await next()];
     await createUntilLater(next, Math.max(...first.map((r) => r.date_created)));
     await next();
@@ -68,7 +68,7 @@ for (const kind of KINDS) {
     test.skip(users.length < 2, 'the profile names fewer than two users (fixtures.users)');
     const [u1, u2] = users;
     // Name order interleaves the owners.
-    await createInOrder(kind, api, ns, profile, [['aaaa', u1], ['bbbb', u2], ['cccc', u1], ['dddd', u2], ['eeee', u1]].map(([l, u]) => ({ name: ns.name(String(l)), assignee_id: u })));
+    await createInOrder(kind, { api, ns, profile }, [['aaaa', u1], ['bbbb', u2], ['cccc', u1], ['dddd', u2], ['eeee', u1]].map(([l, u]) => ({ name: ns.name(String(l)), assignee_id: u })));
     const key = (r: Rec) => (r.assignee_id === null || r.assignee_id === undefined ? null : String(r.assignee_id));
     const asc = await sorted(api, kind, ns, 'assigned_to', 'asc');
     expect(asc.length, 'sort_by assigned_to gives every record').toBe(5);
@@ -79,14 +79,14 @@ for (const kind of KINDS) {
     if (kind === 'tasks') needTaskCreate(profile);
     let targets: { id: unknown; type: string }[];
     if (kind === 'tasks') {
-      targets = (await Promise.all([createProject(api, ns), createProject(api, ns)])).map((p) => ({ id: p.id, type: 'project' }));
+      targets = (await Promise.all([make.project({ api, ns }), make.project({ api, ns })])).map((p) => ({ id: p.id, type: 'project' }));
     } else {
-      const companies = [await createCompany(api, ns), await createCompany(api, ns)];
+      const companies = [await make.company({ api, ns }), await make.company({ api, ns })];
       test.skip(companies.some((c) => !c), 'POST /companies did not create the two companies to relate projects to');
       targets = companies.map((c) => ({ id: c!.id, type: 'company' }));
     }
     const [g1, g2] = targets;
-    await createInOrder(kind, api, ns, profile, [['aaaa', g1], ['bbbb', g2], ['cccc', g1], ['dddd', g2], ['eeee', g1]].map(([l, g]) => ({ name: ns.name(String(l)), related_resource: g })));
+    await createInOrder(kind, { api, ns, profile }, [['aaaa', g1], ['bbbb', g2], ['cccc', g1], ['dddd', g2], ['eeee', g1]].map(([l, g]) => ({ name: ns.name(String(l)), related_resource: g })));
     const key = (r: Rec) => {
       const rr = r.related_resource as { id: unknown; type: unknown } | null;
       return rr && rr.id !== null && rr.id !== undefined ? `${String(rr.type)} ${String(rr.id)}` : null;
@@ -100,7 +100,7 @@ for (const kind of KINDS) {
     if (kind === 'tasks') needTaskCreate(profile);
     // New projects are all Open (a one-group check); tasks may be Open or Completed.
     const statuses = kind === 'tasks' ? ['Open', 'Completed', 'Open', 'Completed', 'Open'] : [undefined, undefined, undefined];
-    const made = await createInOrder(kind, api, ns, profile, statuses.map((s, i) => ({
+    const made = await createInOrder(kind, { api, ns, profile }, statuses.map((s, i) => ({
       name: ns.name(['aaaa', 'bbbb', 'cccc', 'dddd', 'eeee'][i]), ...(s ? { status: s } : {}), ...(s === 'Completed' ? { completed_date: T0 } : {}),
     })));
     const asc = await sorted(api, kind, ns, 'status', 'asc');
@@ -112,7 +112,7 @@ for (const kind of KINDS) {
 
 test(...rule('TSEARCH-2', 'task search: sort_by priority groups the tasks of each priority, desc in the reverse order of asc', async ({ api, ns, profile }) => {
   needTaskCreate(profile);
-  await createInOrder('tasks', api, ns, profile, [['aaaa', 'High'], ['bbbb', 'None'], ['cccc', 'High'], ['dddd', 'None'], ['eeee', 'High']].map(([l, p]) => ({ name: ns.name(l), priority: p })));
+  await createInOrder('tasks', { api, ns, profile }, [['aaaa', 'High'], ['bbbb', 'None'], ['cccc', 'High'], ['dddd', 'None'], ['eeee', 'High']].map(([l, p]) => ({ name: ns.name(l), priority: p })));
   const asc = await sorted(api, 'tasks', ns, 'priority', 'asc');
   expect(asc.length, 'sort_by priority gives every task').toBe(5);
   expectGroupedOrder(asc, await sorted(api, 'tasks', ns, 'priority', 'desc'), (r) => (r.priority === null ? null : String(r.priority)), 'sort_by priority');
@@ -123,7 +123,7 @@ for (const field of ['due_date', 'reminder_date', 'completed_date'] as const) {
     needTaskCreate(profile);
     // Distinct dates, in an order that is neither name order nor creation order.
     const dates = [T0 + 3 * DAY, T0 + DAY, T0 + 4 * DAY, T0 + 2 * DAY];
-    const made = await createInOrder('tasks', api, ns, profile, dates.map((d, i) => ({
+    const made = await createInOrder('tasks', { api, ns, profile }, dates.map((d, i) => ({
       name: ns.name(['aaaa', 'dddd', 'bbbb', 'cccc'][i]), [field]: d, ...(field === 'completed_date' ? { status: 'Completed' } : {}),
     })));
     expect(distinct(made.map((r) => r[field] as number)).length, `the tasks keep the four distinct ${field} values sent`).toBe(4);

@@ -7,9 +7,10 @@
  * tests are skipped: the specs that create their own tasks check the same rules exactly.
  */
 import { compareOrder, compareSets, pagingOf } from '../../generators/search-model.js';
-import { expectSameRecords, extension, idsOf, search, searchAll, type Filter, type Rec } from '../support/search.js';
-import { expect, rule, test } from '../support/test.js';
-import type { ApiClient } from '../support/api.js';
+import { expectSameRecords, idsOf, search, searchAll, type Filter, type Rec } from '../support/search.js';
+import { expect, rule, test } from '../support/fixtures/test.js';
+import type { ApiClient } from '../support/core/http.js';
+import { extension } from '../support/make.js';
 
 const CREATES = 'the target can create tasks (capabilities.extensions.create_task): the specs with their own tasks check this rule exactly';
 /** Pages of 20 read at most: an account with more tasks is narrowed to its newest ones. */

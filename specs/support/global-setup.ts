@@ -1,12 +1,12 @@
 /**
  * Runs once before the workers start: cleans the Allure results of the previous run, starts
- * the run-wide bulk limiter (specs/support/rate-limit.ts; workers find it through the
+ * the run-wide bulk limiter (specs/support/core/rate-limit.ts; workers find it through the
  * environment) and prints what the run targets. The returned function is the global teardown.
  */
 import { rmSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { loadConfig, ROOT } from './config.js';
-import { COORDINATOR_ENV, marginFor, startBulkCoordinator } from './rate-limit.js';
+import { loadConfig, ROOT } from './core/config.js';
+import { COORDINATOR_ENV, marginFor, startBulkCoordinator } from './core/rate-limit.js';
 
 export default async function globalSetup(): Promise<() => Promise<void>> {
   const cfg = loadConfig();

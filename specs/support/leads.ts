@@ -1,31 +1,22 @@
 /**
- * Helpers of the lead upsert, lead conversion and bulk specs (spec § Lead upsert, § Lead
- * conversion, § Bulk create of Opportunities): namespaced lead values, upsert and convert
- * calls, checks of ambiguous answers and computed custom field values, truly concurrent
- * requests (undici), and property runs with a counterexample attachment.
+ * Helpers of the lead upsert and lead conversion specs (spec § Lead upsert, § Lead conversion):
+ * upsert and convert calls, match criteria, checks of ambiguous answers and computed custom field
+ * values, and truly concurrent requests (undici). Leads are created by make.lead (make.ts).
  */
-import type { TestInfo } from '@playwright/test';
-import fc from 'fast-check';
 import { Pool } from 'undici';
-import { BulkFailedEntry, BulkOpportunity, Lead, idsInBody } from '../../contracts/index.js';
-import { describeTemplate, type BulkContext, type EntryTemplate } from '../../generators/bulk.js';
+import { Lead, idsInBody } from '../../contracts/index.js';
 import type { CustomFieldFixture, TargetProfile } from '../../contracts/profile.js';
-import { curlLine, describeExchange, type ApiClient, type ApiResponse, type Exchange } from './api.js';
-import { loadConfig } from './config.js';
-import { redactHeaders, redactText, redactValue } from './redact.js';
-import { conforms, expect, isAccepted, type Namespace } from './test.js';
+import type { ApiClient, ApiResponse } from './core/http.js';
+import { curlLine, describeExchange, type Exchange } from './core/recorder.js';
+import { redactHeaders, redactText, redactValue } from './core/redact.js';
+import { conforms, expect, isAccepted } from './fixtures/matchers.js';
+import { sameId } from './make.js';
 
 export const UPSERT_PATH = '/leads/upsert';
 export const convertPath = (leadId: unknown) => `/leads/${encodeURIComponent(String(leadId))}/convert`;
 
 export type Match = { field_name: string; field_value: unknown };
 type Body = Record<string, unknown>;
-
-/** Same identifier, whatever its JSON type (the spec does not fix the id format). */
-export const sameId = (a: unknown, b: unknown): boolean => a !== null && a !== undefined && b !== null && b !== undefined && String(a) === String(b);
-
-/** A lower-case e-mail address unique to the test (values differ in more than case). */
-export const leadEmail = (ns: Namespace, label: string) => `${ns.id}.${label}`.toLowerCase().replace(/[^a-z0-9.]+/g, '-') + '@example.com';
 
 export const byName = (name: string): Match => ({ field_name: 'name', field_value: name });
 export const byEmail = (email: string): Match => ({ field_name: 'email', field_value: email });
@@ -41,34 +32,18 @@ export function customFieldOn(fixture: CustomFieldFixture | undefined, entity: s
   return fixture && fixture.available_on.includes(entity) && fixture.options.length > 0 ? fixture : undefined;
 }
 
-/** Lead properties with a namespaced name, a unique e-mail and the namespace's tags. */
-export function leadProperties(ns: Namespace, label: string, overrides: Body = {}): Body {
-  return { name: ns.name(label), email: { email: leadEmail(ns, `${label}-${Math.random().toString(36).slice(2, 8)}`), category: 'work' }, tags: ns.tags, ...overrides };
-}
-
 export function upsert(api: ApiClient, properties: Body, match: Match): Promise<ApiResponse<Lead>> {
   return api.put<Lead>(UPSERT_PATH, { properties, match });
 }
 
 /** Checks a successful upsert: 2xx (the spec shows no status) and a Lead. */
 export function expectLead(res: ApiResponse, what: string): Lead {
-  // Quick checks first (see conforms in test.ts): tests create dozens of Leads.
+  // Quick checks first (see conforms in fixtures/matchers.ts): tests create dozens of Leads.
   if (!isAccepted(res) || !conforms(res, Lead)) {
     expect(res, `${what}: the upsert succeeds`).not.toBeRefused();
     expect(res).toMatchContract(Lead);
   }
   return res.body as Lead;
-}
-
-/**
- * Creates a Lead by an upsert that matches nothing: a match on the Lead's own (unique) e-mail.
- * Returns the created Lead.
- */
-export async function createLead(api: ApiClient, ns: Namespace, label: string, overrides: Body = {}): Promise<Lead> {
-  const properties = leadProperties(ns, label, overrides);
-  const email = (properties.email as { email?: string } | null)?.email ?? leadEmail(ns, `${label}-fresh-${Math.random().toString(36).slice(2, 8)}`);
-  const res = await upsert(api, properties, byEmail(email));
-  return expectLead(res, `creating a Lead "${String(properties.name)}"`);
 }
 
 /** Reads a Lead through the spec's endpoints: an upsert with empty properties that matches it. */
@@ -139,7 +114,7 @@ export interface RawRequest {
  * the test like the API client's.
  */
 export async function concurrently(api: ApiClient, requests: RawRequest[]): Promise<ApiResponse[]> {
-  const cfg = loadConfig();
+  const cfg = api.cfg;
   const origin = new URL(cfg.apiUrl).origin;
   const headers: Record<string, string> = { Accept: 'application/json', 'Content-Type': 'application/json', 'User-Agent': 'crm-conformance', ...api.authHeaders(cfg.credentials.accessToken ? 'header' : 'bearer') };
   const pool = new Pool(origin, { connections: requests.length, pipelining: 1, connect: { rejectUnauthorized: false } });
@@ -180,90 +155,4 @@ export async function concurrently(api: ApiClient, requests: RawRequest[]): Prom
   } finally {
     await pool.close();
   }
-}
-
-/**
- * Runs a fast-check property. The seed (CRM_FC_SEED, or a fresh one) and the run count are
- * attached as `property.txt`; on failure `counterexample.txt` carries the seed, the path, the
- * shrunk value and the error, and the test fails with fast-check's report. Replay with
- * `CRM_FC_SEED=<seed>` (and the same CRM_FC_RUNS).
- */
-export async function checkProperty<Ts>(testInfo: TestInfo, property: fc.IAsyncProperty<Ts>, params: { numRuns: number; timeLimitMs: number; label: string }): Promise<void> {
-  const cfg = loadConfig();
-  const seed = cfg.fc.seed ?? ((Date.now() ^ (Math.random() * 0x7fffffff)) | 0);
-  const details = await fc.check(property, {
-    seed,
-    numRuns: params.numRuns,
-    // Shrinking against a live target is slow: stop in time to report what was found.
-    interruptAfterTimeLimit: params.timeLimitMs,
-    markInterruptAsFailure: false,
-    endOnFailure: false,
-  });
-  await testInfo.attach('property.txt', { body: `${params.label}\nseed: ${seed}\nruns: ${details.numRuns} of ${params.numRuns}${details.interrupted ? ' (interrupted by the time limit)' : ''}\nreplay: CRM_FC_SEED=${seed} npx playwright test ${testInfo.file.replace(/^.*?specs\//, 'specs/')}\n`, contentType: 'text/plain' });
-  if (!details.failed) return;
-  const report = redactText(fc.defaultReportMessage(details) ?? 'property failed');
-  const cause = details.errorInstance instanceof Error ? details.errorInstance.message : details.errorInstance === undefined ? '' : String(details.errorInstance);
-  const error = redactText(cause);
-  const body = [
-    `property: ${params.label}`,
-    `seed: ${details.seed}`,
-    `path: ${details.counterexamplePath}`,
-    `replay: CRM_FC_SEED=${details.seed} npx playwright test ${testInfo.file.replace(/^.*?specs\//, 'specs/')}  (fast-check: { seed: ${details.seed}, path: "${details.counterexamplePath}" })`,
-    `counterexample: ${redactText(fc.stringify(details.counterexample))}`,
-    '',
-    `error of the shrunk counterexample: ${error}`,
-    '',
-    report,
-  ].join('\n');
-  await testInfo.attach('counterexample.txt', { body, contentType: 'text/plain' });
-  throw new Error(`${params.label} failed (seed ${details.seed}, path ${details.counterexamplePath}; see counterexample.txt)\n${report}\n\nError of the shrunk counterexample:\n${error}`);
-}
-
-/** The number of property runs for a heavy property: `target.fc.runs` divided by `divisor`, at least `min`. */
-export const scaledRuns = (runs: number, divisor: number, min: number) => Math.max(min, Math.ceil(runs / divisor));
-
-/** What the bulk generators need to know about the target: opportunity pipelines, an unknown pipeline id, users, custom fields. */
-export async function bulkContext(api: ApiClient, profile: TargetProfile): Promise<BulkContext> {
-  const res = await api.get<{ id: string | number; type: string; stages: { id: string | number }[] }[]>('/pipelines');
-  expect(res, 'GET /pipelines').toHaveStatus(200);
-  const pipelines = res.body.filter((p) => p.type === 'opportunity' && Array.isArray(p.stages) && p.stages.length > 0).map((p) => ({ id: p.id, stages: p.stages.map((s) => s.id) }));
-  const ids = res.body.map((p) => p.id);
-  const unknownPipelineId = ids.every((id) => typeof id === 'number') ? Math.max(0, ...(ids as number[])) + 987_654 : `unknown-pipeline-${Date.now()}`;
-  const cf = profile.fixtures.custom_fields;
-  return {
-    pipelines,
-    unknownPipelineId,
-    users: profile.fixtures.users.map((u) => u.id),
-    customFields: { dropdown: customFieldOn(cf.dropdown, 'opportunity'), multi_select: customFieldOn(cf.multi_select, 'opportunity') },
-  };
-}
-
-/**
- * Problems of a bulk answer, position by position: a valid entry must come back created (the
- * Opportunity with a numeric id and the bulk fields, its name at its own position); a dubious
- * one either created (same checks) or failed (`{ success: false, message: {…} }`).
- */
-export function bulkAnswerProblems(sent: Record<string, unknown>[], templates: EntryTemplate[], res: ApiResponse): string[] {
-  if (res.status !== 200) return [`a well-formed request of ${sent.length} entries gets 200, got ${res.status}`];
-  if (!Array.isArray(res.body)) return ['the answer is an array'];
-  const got = res.body as unknown[];
-  if (got.length !== sent.length) return [`the answer has one item per entry: ${sent.length} sent, ${got.length} answered`];
-  const problems: string[] = [];
-  got.forEach((item, i) => {
-    const t = templates[i];
-    const created = BulkOpportunity.safeParse(item);
-    const failed = BulkFailedEntry.safeParse(item);
-    const label = `[${i}] ${describeTemplate(t)}`;
-    if (created.success) {
-      if (typeof sent[i].name === 'string' && created.data.name !== sent[i].name) problems.push(`${label}: the created entry at position ${i} is named ${JSON.stringify(created.data.name)}, the entry sent there ${JSON.stringify(sent[i].name)} (order of the request)`);
-      return;
-    }
-    if (!t.defect) {
-      const issues = created.error.issues.slice(0, 4).map((x) => `$[${i}].${x.path.join('.')}: ${x.message}`).join('; ');
-      problems.push(`${label}: a valid entry must be created as an Opportunity with a numeric id and the bulk fields; ${failed.success ? 'it failed' : 'got'} ${JSON.stringify(item).slice(0, 300)} (${issues})`);
-      return;
-    }
-    if (!failed.success) problems.push(`${label}: an entry is either created or failed as { success: false, message: { <field>: [ { error } ] } }; got ${JSON.stringify(item).slice(0, 300)}`);
-  });
-  return problems;
 }

@@ -1,63 +1,10 @@
 /**
- * Shared create helpers for People and Companies (spec § People, § Companies). Every record
- * carries the test's namespace tags (`ns.tags`) and a name from `ns.name(…)`, so records of
- * parallel tests and runs never collide and can be found again.
- *
- *     const person = await createPerson(api, ns, { emails: [{ email: 'a@example.com', category: 'work' }] });
- *     const res = await postCompany(api, ns, { email_domain: 'example.com' });   // the raw answer, for tests that judge it
+ * Helpers of the activity specs (spec § Companies → activities, § Activities): the listing of a
+ * company's activities, and the activities of the profile's `company_with_activities`.
  */
-import type { Activity, Company, Person } from '../../contracts/index.js';
-import type { ApiClient, ApiResponse } from './api.js';
-import { expect, isAccepted, type Namespace } from './test.js';
-
-type Body = Record<string, unknown>;
-
-/** `base` with the namespace's name and tags; `overrides.tags` are added to `ns.tags`. */
-export function recordBody(ns: Namespace, label: string, overrides: Body = {}): Body {
-  const extraTags = Array.isArray(overrides.tags) ? (overrides.tags as unknown[]) : [];
-  return { name: ns.name(label), ...overrides, tags: [...ns.tags, ...extraTags.filter((t) => !ns.tags.includes(t as string))] };
-}
-
-/** The body of a Person create: a namespaced name, `ns.tags`, and the overrides. */
-export const personBody = (ns: Namespace, overrides: Body = {}): Body => recordBody(ns, 'person', overrides);
-/** The body of a Company create: a namespaced name, `ns.tags`, and the overrides. */
-export const companyBody = (ns: Namespace, overrides: Body = {}): Body => recordBody(ns, 'company', overrides);
-
-/** `POST /people` with {@link personBody}; the answer as is. */
-export function postPerson(api: ApiClient, ns: Namespace, overrides: Body = {}): Promise<ApiResponse<Person>> {
-  return api.post<Person>('/people', personBody(ns, overrides));
-}
-
-/** `POST /companies` with {@link companyBody}; the answer as is. */
-export function postCompany(api: ApiClient, ns: Namespace, overrides: Body = {}): Promise<ApiResponse<Company>> {
-  return api.post<Company>('/companies', companyBody(ns, overrides));
-}
-
-/** Checks a create was accepted (the spec shows no status: any 2xx) and answered an object with an id. */
-export function expectCreated(res: ApiResponse, what: string): void {
-  const body = res.body as { id?: unknown } | undefined;
-  const hasId = body !== null && typeof body === 'object' && body.id !== undefined && body.id !== null;
-  if (isAccepted(res) && hasId) return;
-  expect(res, `${what} is created (2xx)`).not.toBeRefused();
-  expect(hasId, `the answer to the ${what} create carries an id`).toBe(true);
-}
-
-/** Creates a Person (name from `ns`, `ns.tags`) and returns it; fails the test when the create is refused. */
-export async function createPerson(api: ApiClient, ns: Namespace, overrides: Body = {}): Promise<Person> {
-  const res = await postPerson(api, ns, overrides);
-  expectCreated(res, 'Person');
-  return res.body;
-}
-
-/** Creates a Company (name from `ns`, `ns.tags`) and returns it; fails the test when the create is refused. */
-export async function createCompany(api: ApiClient, ns: Namespace, overrides: Body = {}): Promise<Company> {
-  const res = await postCompany(api, ns, overrides);
-  expectCreated(res, 'Company');
-  return res.body;
-}
-
-/** Same identifier, whatever its JSON type (the spec does not fix the id format). */
-export const sameId = (a: unknown, b: unknown): boolean => a !== null && a !== undefined && b !== null && b !== undefined && String(a) === String(b);
+import type { Activity } from '../../contracts/index.js';
+import type { ApiClient, ApiResponse } from './core/http.js';
+import { expect } from './fixtures/matchers.js';
 
 /** `POST /companies/{id}/activities` filtered by `activity_types` (spec § Companies). */
 export function postCompanyActivities(api: ApiClient, companyId: unknown, activityTypes: { id: unknown; category: string }[]): Promise<ApiResponse<Activity[]>> {

@@ -4,21 +4,13 @@
  * extensions of the profile), searching (one page, or every page), and the order checks that
  * assert only what the spec fixes (key groups, never tie order).
  */
-import type { TestInfo } from '@playwright/test';
-import fc from 'fast-check';
-import { Project, ProjectList, Task, TaskList, type TargetProfile } from '../../contracts/index.js';
-import { recordBody, recordSet, requestSpec, toFilter, type CriteriaSpec, type RecordSet, type SearchWorld } from '../../generators/search-domain.js';
-import {
-  FIXED_ORDER, compareOrder, comparePage, compareReversed, compareSets, expectedMatches, pageIsFixed, pagingOf, type ModelContext,
-} from '../../generators/search-model.js';
-import type { ApiClient, ApiResponse } from './api.js';
-import { bulkCreate } from './rate-limit.js';
-import type { TargetConfig } from './config.js';
-import { redactText } from './redact.js';
-import { conforms, expect, expectJson, hasStatus, isJsonAnswer, test, type Namespace } from './test.js';
+import { ProjectList, TaskList, type TargetProfile } from '../../contracts/index.js';
+import type { ApiClient, ApiResponse } from './core/http.js';
+import { conforms, expect, expectJson, hasStatus, isJsonAnswer, test, type Namespace } from './fixtures/test.js';
+import { extension, make, NO_FOLLOW, NO_TASK_CREATE, type Ctx as MakeCtx, type Extension, type Rec } from './make.js';
 
 export type Kind = 'projects' | 'tasks';
-export type Rec = Record<string, unknown> & { id: string | number; name: string; date_created: number; date_modified: number; tags: string[] };
+export type { Rec };
 export type Filter = Record<string, unknown>;
 
 /** Ids as strings (identifiers may be numbers or strings). */
@@ -29,22 +21,6 @@ export const sortedIds = (rs: { id: unknown }[]): string[] => idsOf(rs).sort();
 /** Restricts a search to the records of this test's namespace. */
 export const inNs = (ns: Namespace, filter: Filter = {}): Filter => ({ tags: [ns.id], ...filter });
 
-/* ---------------- extensions of the profile ---------------- */
-
-export interface Extension { method: string; path: string }
-
-/** Parses "METHOD /path" of `profile.capabilities.extensions`. */
-export function extension(profile: TargetProfile, name: 'create_task' | 'follow'): Extension | undefined {
-  const raw = profile.capabilities.extensions[name];
-  if (!raw) return undefined;
-  const m = /^\s*([A-Z]+)\s+(\S+)\s*$/.exec(raw);
-  if (!m) throw new Error(`profile capabilities.extensions.${name} = "${raw}": expected "METHOD /path"`);
-  return { method: m[1], path: m[2] };
-}
-
-export const NO_TASK_CREATE = 'the target profile names no task-create extension (capabilities.extensions.create_task): the spec gives no way to create a Task';
-export const NO_FOLLOW = 'the target profile names no follow extension (capabilities.extensions.follow): the spec gives no way to follow a record';
-
 /** Skips the running test when the target cannot create tasks. */
 export function needTaskCreate(profile: TargetProfile): Extension {
   const ext = extension(profile, 'create_task');
@@ -54,52 +30,28 @@ export function needTaskCreate(profile: TargetProfile): Extension {
 
 /* ---------------- creating records ---------------- */
 
-const okStatus = [200, 201];
+type Ctx = MakeCtx & { profile: NonNullable<MakeCtx['profile']> };
 
-/** POST /projects with the namespace tags (plus `body.tags`); checks the answer is a Project. */
-export async function createProject(api: ApiClient, ns: Namespace, body: Record<string, unknown> = {}): Promise<Rec> {
-  const sent = { name: ns.name('project'), ...body, tags: [...ns.tags, ...((body.tags as string[] | undefined) ?? [])] };
-  const res = await api.post<Rec>('/projects', sent);
-  // Quick checks first (see conforms in test.ts): a record set makes dozens of these.
-  if (!hasStatus(res, okStatus) || !conforms(res, Project)) {
-    expect(res).toHaveStatus(okStatus);
-    expect(res).toMatchContract(Project);
-  }
-  return res.body;
-}
-
-/** Creates a Task through the profile's extension (the spec shows only the task search). */
-export async function createTask(api: ApiClient, ns: Namespace, profile: TargetProfile, body: Record<string, unknown> = {}): Promise<Rec> {
-  const ext = extension(profile, 'create_task');
-  if (!ext) throw new Error(NO_TASK_CREATE);
-  const sent = { name: ns.name('task'), ...body, tags: [...ns.tags, ...((body.tags as string[] | undefined) ?? [])] };
-  const res = await api.send<Rec>({ method: ext.method, path: ext.path, body: sent });
-  if (!hasStatus(res, okStatus) || !conforms(res, Task)) {
-    expect(res, 'the task-create extension of the profile answers 2xx').toHaveStatus(okStatus);
-    expect(res).toMatchContract(Task);
-  }
-  return res.body;
-}
-
-export function create(kind: Kind, api: ApiClient, ns: Namespace, profile: TargetProfile, body: Record<string, unknown> = {}): Promise<Rec> {
-  return kind === 'projects' ? createProject(api, ns, body) : createTask(api, ns, profile, body);
+/** A project or a task (make.ts), with the namespace's tags and a namespaced name. */
+export function create(kind: Kind, ctx: Ctx, body: Record<string, unknown> = {}): Promise<Rec> {
+  return kind === 'projects' ? make.project(ctx, body) : make.task(ctx, body);
 }
 
 /** Creates records one after the other (so that creation order is the order of `bodies`). */
-export async function createInOrder(kind: Kind, api: ApiClient, ns: Namespace, profile: TargetProfile, bodies: Record<string, unknown>[]): Promise<Rec[]> {
+export async function createInOrder(kind: Kind, ctx: Ctx, bodies: Record<string, unknown>[]): Promise<Rec[]> {
   const out: Rec[] = [];
-  for (const b of bodies) out.push(await create(kind, api, ns, profile, b));
+  for (const b of bodies) out.push(await create(kind, ctx, b));
   return out;
 }
 
 /** Creates records concurrently, a few at a time. */
-export async function createMany(kind: Kind, api: ApiClient, ns: Namespace, profile: TargetProfile, bodies: Record<string, unknown>[], concurrency = 8): Promise<Rec[]> {
+export async function createMany(kind: Kind, ctx: Ctx, bodies: Record<string, unknown>[], concurrency = 8): Promise<Rec[]> {
   const out: Rec[] = new Array(bodies.length);
   let next = 0;
   const worker = async () => {
     while (next < bodies.length) {
       const i = next++;
-      out[i] = await create(kind, api, ns, profile, bodies[i]);
+      out[i] = await create(kind, ctx, bodies[i]);
     }
   };
   await Promise.all(Array.from({ length: Math.min(concurrency, bodies.length) }, worker));
@@ -130,36 +82,6 @@ export async function follow(api: ApiClient, profile: TargetProfile, kind: Kind,
   const path = ext.path.replace('{entity_type}', kind).replace('{entity_id}', encodeURIComponent(String(id)));
   const res = await api.send({ method: ext.method, path });
   expect(res, `the follow extension answers 2xx for ${kind} ${String(id)}`).toHaveStatus([200, 201, 204]);
-}
-
-/**
- * Creates `count` Opportunities (at most 10) through the spec's bulk create, in one request within
- * the run-wide bulk limit; undefined for each one the target did not create.
- */
-export async function createOpportunities(api: ApiClient, ns: Namespace, count: number): Promise<(Rec | undefined)[]> {
-  const res = await bulkCreate<unknown[]>(api, { opportunities: Array.from({ length: count }, () => ({ name: ns.name('opportunity'), tags: ns.tags })) });
-  const body = res.status === 200 && Array.isArray(res.body) ? res.body : [];
-  return Array.from({ length: count }, (_, i) => {
-    const entry = body[i] as Rec | undefined;
-    return entry && typeof entry === 'object' && 'id' in entry && entry.id !== null && entry.id !== undefined ? entry : undefined;
-  });
-}
-
-/**
- * `count` Opportunities to relate records to: the profile's fixture opportunities when it lists
- * enough (relating a namespaced record to a shared opportunity changes nothing another test
- * reads), else new ones from one bulk call; undefined for each one the target did not create.
- */
-export async function opportunitiesToRelate(api: ApiClient, ns: Namespace, profile: TargetProfile, count: number): Promise<({ id: string | number } | undefined)[]> {
-  const fixtures = profile.fixtures.opportunities;
-  if (fixtures.length >= count) return fixtures.slice(0, count);
-  return createOpportunities(api, ns, count);
-}
-
-/** Creates a Company through the spec's POST /companies; undefined when the target refuses. */
-export async function createCompany(api: ApiClient, ns: Namespace): Promise<Rec | undefined> {
-  const res = await api.post<Rec>('/companies', { name: ns.name('company'), tags: ns.tags });
-  return res.status >= 200 && res.status < 300 && res.body && typeof res.body === 'object' && 'id' in res.body ? res.body : undefined;
 }
 
 /* ---------------- searching ---------------- */
@@ -240,200 +162,4 @@ export function expectKeyOrder<K extends string | number>(got: Rec[], keyOf: (r:
 /** Distinct values, sorted. */
 export function distinct(values: number[]): number[] {
   return [...new Set(values)].sort((a, b) => a - b);
-}
-
-/* ---------------- property-based checks ---------------- */
-
-
-/** What exists for a property's record set: users, custom fields, records to relate to. */
-export async function buildWorld(kind: Kind, api: ApiClient, ns: Namespace, profile: TargetProfile): Promise<SearchWorld> {
-  const entity = kind === 'projects' ? 'project' : 'task';
-  const { dropdown, multi_select: multi, number } = profile.fixtures.custom_fields;
-  const on = (d: { available_on: string[] } | undefined) => !!d && (!d.available_on.length || d.available_on.includes(entity));
-  let relatables: { id: string | number; type: string }[] = [];
-  let opportunities: { id: string | number; type: string }[] = [];
-  if (kind === 'projects') {
-    const companies = [await createCompany(api, ns), await createCompany(api, ns)].filter((c): c is Rec => !!c);
-    relatables = companies.map((c) => ({ id: c.id, type: 'company' }));
-  } else {
-    relatables = (await Promise.all([createProject(api, ns), createProject(api, ns)])).map((p) => ({ id: p.id, type: 'project' }));
-    const [opp] = await opportunitiesToRelate(api, ns, profile, 1);
-    if (opp) opportunities = [{ id: opp.id, type: 'opportunity' }];
-  }
-  return {
-    kind,
-    nsTag: ns.id,
-    extraTags: [0, 1, 2].map((i) => `${ns.id}-t${i}`),
-    users: profile.fixtures.users.map((u) => u.id),
-    dropdown: on(dropdown) && dropdown!.options.length ? { id: dropdown!.id, options: dropdown!.options.map((o) => o.id) } : undefined,
-    multi: on(multi) && multi!.options.length ? { id: multi!.id, options: multi!.options.map((o) => o.id) } : undefined,
-    number: on(number) ? { id: number!.id } : undefined,
-    statuses: kind === 'projects' ? profile.fixtures.project_statuses : [],
-    relatables,
-    opportunities,
-    canFollow: !!extension(profile, 'follow'),
-  };
-}
-
-/**
- * Creates a generated record set: the first half, then records from the spares until the
- * server's clock has moved on by a second (so that date bounds and date sorts see two
- * distinct values), then the second half; follows the records the seeds say. Returns the
- * records as an unfiltered search of the namespace shows them, and the followed ids.
- */
-export async function createRecordSet(kind: Kind, api: ApiClient, ns: Namespace, profile: TargetProfile, set: RecordSet, world: SearchWorld): Promise<{ records: Rec[]; followed: Set<string> }> {
-  const body = (s: RecordSet['main'][number]) => ({ name: ns.name(s.label), ...recordBody(s, world) });
-  const half = Math.ceil(set.main.length / 2);
-  const made: { rec: Rec; follow: boolean }[] = [];
-  const first = await createMany(kind, api, ns, profile, set.main.slice(0, half).map(body));
-  first.forEach((rec, i) => made.push({ rec, follow: set.main[i].follow }));
-  let spare = 0;
-  const probes = await createUntilLater(async () => {
-    const s = set.spares[spare++];
-    if (!s) throw new Error(`the server's date_created did not move on during ${set.spares.length} creates`);
-    return create(kind, api, ns, profile, body(s));
-  }, Math.max(...first.map((r) => r.date_created)));
-  probes.forEach((rec, i) => made.push({ rec, follow: set.spares[i].follow }));
-  const second = await createMany(kind, api, ns, profile, set.main.slice(half).map(body));
-  second.forEach((rec, i) => made.push({ rec, follow: set.main[half + i].follow }));
-  // Records the target follows by itself, then the ones the seeds follow.
-  const followed = new Set(idsOf(await searchAll(api, kind, inNs(ns, { followed: 1 }))));
-  if (world.canFollow) {
-    for (const m of made.filter((x) => x.follow && !followed.has(idOf(x.rec)))) {
-      await follow(api, profile, kind, m.rec.id);
-      followed.add(idOf(m.rec));
-    }
-  }
-  const records = await searchAll(api, kind, inNs(ns));
-  expectSameRecords(records, made.map((m) => m.rec), 'the namespace search gives every record of the generated set');
-  return { records, followed };
-}
-
-/** The seed of a property: CRM_FC_SEED, or a fresh one. */
-export function propertySeed(target: TargetConfig): number {
-  return target.fc.seed ?? (Date.now() ^ Math.floor(Math.random() * 0x7fffffff)) | 0;
-}
-
-/** A discrepancy found by a property: the filter sent and what was wrong. */
-export class PropertyFailure extends Error {
-  constructor(readonly filter: unknown, readonly problems: string[]) {
-    super(`${problems.join('\n')}\n  filter: ${JSON.stringify(filter)}`);
-  }
-}
-
-/**
- * Runs an asynchronous property with the run's seed and number of runs. On failure it
- * attaches `counterexample.txt` (seed, path, generated value, filter, problems) and fails with
- * a message that says how to replay.
- */
-export async function checkProperty<T>(testInfo: TestInfo, target: TargetConfig, seed: number, name: string, arb: fc.Arbitrary<T>, predicate: (value: T) => Promise<void>, rulesOf: (value: T) => string[] = () => []): Promise<void> {
-  const runs = target.fc.runs;
-  const details = await fc.check(fc.asyncProperty(arb, predicate), { seed, numRuns: runs });
-  testInfo.annotations.push({ type: 'note', description: `property "${name}": ${details.numRuns} runs, seed ${seed}` });
-  if (!details.failed) return;
-  const err = details.errorInstance;
-  const filter = err instanceof PropertyFailure ? err.filter : undefined;
-  const message = err instanceof Error ? err.message : String(err);
-  const replay = `CRM_FC_SEED=${seed} CRM_FC_RUNS=${runs} npx playwright test ${testInfo.file.replace(/^.*?(specs\/)/, '$1')} -g "${testInfo.title.replace(/"/g, '\\"')}"`;
-  const text = [
-    `property: ${name}`,
-    `seed: ${seed}`,
-    `path: ${details.counterexamplePath}`,
-    `runs: ${details.numRuns} (CRM_FC_RUNS=${runs}), shrinks: ${details.numShrinks}`,
-    `generated value: ${JSON.stringify(details.counterexample?.[0])}`,
-    ...(filter !== undefined ? [`filter sent: ${JSON.stringify(filter)}`] : []),
-    `problem:\n${message}`,
-    `replay: ${replay}`,
-  ].join('\n');
-  await testInfo.attach('counterexample.txt', { body: redactText(text), contentType: 'text/plain' });
-  // The failure also counts against the rules of the criteria in the (shrunk) counterexample.
-  const implicated = details.counterexample ? [...new Set(rulesOf(details.counterexample[0]))] : [];
-  for (const id of implicated) testInfo.annotations.push({ type: 'rule', description: id });
-  const about = implicated.length ? ` (rules of its criteria: ${implicated.join(', ')})` : '';
-  throw new Error(redactText(`${name}: counterexample${about} (seed ${seed}, path ${details.counterexamplePath}):\n${message}\nReplay with: ${replay}`));
-}
-
-/** The rules of the criteria of a generated request (to name them when a counterexample fails). */
-export function criteriaRules(kind: Kind, c: CriteriaSpec): string[] {
-  const byCriterion: Record<keyof CriteriaSpec, string> = {
-    ids: 'SEARCH-14', name: 'PSEARCH-3', owners: 'SEARCH-15', statusIds: 'PSEARCH-4', statuses: 'PSEARCH-4', tags: 'SEARCH-8', followed: 'SEARCH-9',
-    created: 'SEARCH-10', modified: 'SEARCH-10', due: 'TSEARCH-6', dropdownEmpty: 'SEARCH-11', multiEmpty: 'SEARCH-11', score: 'SEARCH-12',
-    opportunities: 'TSEARCH-3', projects: 'TSEARCH-4', taskStatuses: 'TSEARCH-5',
-  };
-  const keys = Object.keys(c) as (keyof CriteriaSpec)[];
-  // Every search is restricted to the namespace by a tags criterion when none is generated.
-  return [...keys.map((k) => byCriterion[k]), ...(keys.length > 1 || (keys.length === 1 && keys[0] !== 'tags') ? ['SEARCH-5'] : [])].filter((r) => kind === 'projects' ? !r.startsWith('TSEARCH') : !r.startsWith('PSEARCH'));
-}
-
-/** The record set of a property: created once in the test's namespace, from the run's seed. */
-async function propertyWorld(kind: Kind, f: { api: ApiClient; ns: Namespace; profile: TargetProfile; target: TargetConfig }) {
-  const { api, ns, profile, target } = f;
-  const seed = propertySeed(target);
-  const world = await buildWorld(kind, api, ns, profile);
-  const set = fc.sample(recordSet(), { seed, numRuns: 1 })[0];
-  const { records, followed } = await createRecordSet(kind, api, ns, profile, set, world);
-  const ctx: ModelContext = { kind, statusIds: Object.fromEntries(world.statuses.map((s) => [s.name, String(s.id)])), followed };
-  return { seed, world, records, ctx };
-}
-
-/** Property: random criteria select exactly what the model of the spec selects (as sets, over all pages). */
-export async function criteriaProperty(kind: Kind, f: { api: ApiClient; ns: Namespace; profile: TargetProfile; target: TargetConfig }, testInfo: TestInfo): Promise<void> {
-  const { api, target } = f;
-  const { seed, world, records, ctx } = await propertyWorld(kind, f);
-  await checkProperty(testInfo, target, seed, `random ${kind} criteria select what the spec's model selects`, requestSpec(world, { density: 0.17, paging: false }), async (spec) => {
-    const filter = toFilter(spec, world, records);
-    const want = expectedMatches(filter, records, ctx);
-    const got = await searchAll(api, kind, filter, 20, 20);
-    const problems = compareSets(got, want);
-    if (problems.length) throw new PropertyFailure(filter, [...problems, `expected ids: ${JSON.stringify(idsOf(want))}`, `got ids: ${JSON.stringify(idsOf(got))}`]);
-  }, (spec) => criteriaRules(kind, spec.criteria));
-}
-
-/**
- * Property: random sort, direction, page size and number (with a few criteria) give the pages
- * the spec fixes. Where the order is fixed (names, timestamps without nulls) the requested
- * page is compared key by key; otherwise every page is read and checked as a set, for the
- * order the spec does fix (sorted non-null keys; contiguous groups, reversed by desc), and for
- * consistency with the requested page.
- */
-export async function orderProperty(kind: Kind, f: { api: ApiClient; ns: Namespace; profile: TargetProfile; target: TargetConfig }, testInfo: TestInfo): Promise<void> {
-  const { api, target } = f;
-  const { seed, world, records, ctx } = await propertyWorld(kind, f);
-  await checkProperty(testInfo, target, seed, `random ${kind} sorts and pages give what the spec fixes`, requestSpec(world, { density: 0.1, paging: true }), async (spec) => {
-    const filter = toFilter(spec, world, records);
-    const paging = pagingOf(kind, filter);
-    const matched = expectedMatches(filter, records, ctx);
-    const page = await search(api, kind, filter);
-    const problems: string[] = [];
-    if (pageIsFixed(paging.sortBy, matched)) {
-      problems.push(...comparePage(page, matched, paging));
-    } else {
-      const { page_number: _n, ...rest } = filter;
-      const all = await searchAll(api, kind, { ...rest, page_size: paging.pageSize }, paging.pageSize, 100);
-      problems.push(...compareSets(all, matched), ...compareOrder(all, paging.sortBy, paging.direction));
-      const start = (paging.pageNumber - 1) * paging.pageSize;
-      const slice = idsOf(all.slice(start, start + paging.pageSize));
-      if (JSON.stringify(idsOf(page)) !== JSON.stringify(slice)) problems.push(`page ${paging.pageNumber} ${JSON.stringify(idsOf(page))} differs from the same positions of the pages read one after the other ${JSON.stringify(slice)}`);
-      if (!FIXED_ORDER.has(paging.sortBy)) {
-        const opposite = paging.direction === 'asc' ? 'desc' : 'asc';
-        const other = await searchAll(api, kind, { ...rest, page_size: paging.pageSize, sort_direction: opposite }, paging.pageSize, 100);
-        problems.push(...compareSets(other, matched));
-        problems.push(...(paging.direction === 'asc' ? compareReversed(all, other, paging.sortBy) : compareReversed(other, all, paging.sortBy)));
-      }
-    }
-    if (problems.length) throw new PropertyFailure(filter, [...problems, `matching ids: ${JSON.stringify(idsOf(matched))}`]);
-  }, (spec) => {
-    // A shrunk counterexample keeps what it needs: criteria it still has are to blame; the
-    // defaults (sort, direction, page size and number) only when it has no criterion left.
-    const criteriaLeft = Object.keys(spec.criteria).length > 0;
-    const sortRule = kind === 'projects' ? 'PSEARCH-2' : 'TSEARCH-2';
-    const defaultSortRule = kind === 'projects' ? 'PSEARCH-1' : 'TSEARCH-1';
-    return [
-      ...criteriaRules(kind, spec.criteria),
-      ...(spec.sortBy !== undefined ? [sortRule] : criteriaLeft ? [] : [defaultSortRule]),
-      ...(spec.direction === 'desc' || (spec.direction === undefined && !criteriaLeft) ? ['SEARCH-6'] : []),
-      ...(spec.pageSize === undefined && !criteriaLeft ? ['SEARCH-3'] : []),
-      ...(spec.pageNumber === undefined && !criteriaLeft ? ['SEARCH-2'] : []),
-    ];
-  });
 }

@@ -5,7 +5,7 @@
  * non-2xx answer is a refusal. Every input sends exactly one invalid parameter.
  */
 import { WebhookInvalid } from '../../contracts/index.js';
-import { expect, rule, test } from '../support/webhook-receiver.js';
+import { expect, rule, test } from '../support/fixtures/test.js';
 
 /** Strings that are not a URL of a receiving endpoint, whatever the URL grammar details. */
 const INVALID_TARGETS = ['not a url', 'example.com/hook', 'http://', '', 'https://exa mple.com/hook'];

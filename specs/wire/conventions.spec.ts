@@ -1,5 +1,5 @@
 /** spec § What the service does (wire format), § Versioning. */
-import { expect, expectJson, rule, test } from '../support/test.js';
+import { expect, expectJson, rule, test } from '../support/fixtures/test.js';
 
 test(...rule('WIRE-1', 'GET /account and GET /pipelines answer JSON with Content-Type application/json', async ({ api }) => {
   for (const path of ['/account', '/pipelines']) {

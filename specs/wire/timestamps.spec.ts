@@ -6,8 +6,9 @@
  * tells seconds (≈1.7e9) from milliseconds (≈1.7e12). Stored timestamps (activities, file
  * metadata) must be integers of a plausible size in seconds.
  */
-import { createCompany, createPerson, fixtureActivities } from '../support/records.js';
-import { expect, rule, test } from '../support/test.js';
+import { fixtureActivities } from '../support/records.js';
+import { expect, rule, test } from '../support/fixtures/test.js';
+import { make } from '../support/make.js';
 
 const DAY = 86_400;
 const MAX_SECONDS = 9_999_999_999;
@@ -25,10 +26,10 @@ function expectSeconds(value: unknown, what: string): void {
 }
 
 test(...rule('WIRE-2', 'date_created and date_modified of a new Person and a new Company are integer seconds near now', async ({ api, ns }) => {
-  const person = await createPerson(api, ns);
+  const person = await make.person({ api, ns });
   expectNow(person.date_created, 'Person.date_created');
   expectNow(person.date_modified, 'Person.date_modified');
-  const company = await createCompany(api, ns);
+  const company = await make.company({ api, ns });
   expectNow(company.date_created, 'Company.date_created');
   expectNow(company.date_modified, 'Company.date_modified');
 }));

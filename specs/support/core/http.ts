@@ -5,7 +5,6 @@
  * (CRM_REQUEST_TIMEOUT_MS), bodies are bounded (CRM_MAX_RESPONSE_BYTES), and the error names
  * the problem ("no answer within 15 s", "connection reset", "body larger than N bytes").
  */
-import type { APIRequestContext } from '@playwright/test';
 import { Agent, request, type Dispatcher } from 'undici';
 import { createHash } from 'node:crypto';
 import { readFileSync, writeFileSync } from 'node:fs';
@@ -13,27 +12,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { brotliDecompressSync, gunzipSync, inflateSync } from 'node:zlib';
 import { loadConfig, type TargetConfig } from './config.js';
-import { REDACTED, redactHeaders, redactText, redactValue } from './redact.js';
+import { clip, curlLine, Recorder, type Exchange } from './recorder.js';
+import { redactHeaders, redactText, redactValue } from './redact.js';
 
 /** How a request authenticates. */
 export type Auth = 'header' | 'bearer' | 'none' | { headers: Record<string, string> };
-
-export interface Exchange {
-  method: string;
-  url: string;
-  requestHeaders: Record<string, string>;
-  requestBody?: unknown;
-  status: number;
-  responseHeaders: Record<string, string>;
-  responseBody?: unknown;
-  durationMs: number;
-  /** Network failure (timeout, reset, oversized body) instead of an answer. */
-  error?: string;
-  /** What is wrong with an answer that did arrive (invalid JSON, wrong Content-Type). */
-  problem?: string;
-  /** A shell line replaying the request; secrets appear as $CRM_* variables. */
-  curl: string;
-}
 
 export interface ApiResponse<T = unknown> {
   status: number;
@@ -60,61 +43,6 @@ export interface SendOptions {
   timeout?: number;
   /** Retry after 429 honouring Retry-After (default: the client's setting). */
   honour429?: boolean;
-}
-
-const MAX_RECORDED_BODY = 8_000;
-/** Exchanges of a test kept whole; older ones keep their request line, status and problem only. */
-export const FULL_EXCHANGES = 100;
-
-/**
- * Exchanges and created records of one test. A property test sends thousands of requests: the
- * last {@link FULL_EXCHANGES} keep their headers, bodies and replay line (what a failure shows),
- * the earlier ones are slimmed to method, URL, status, duration and problem, so that the count,
- * the statuses and every problem stay while the evidence files stay small.
- */
-export class Recorder {
-  readonly exchanges: Exchange[] = [];
-  readonly created: { path: string; id: unknown }[] = [];
-  private slimmed = 0;
-
-  /** Slims the exchanges that have fallen out of the last FULL_EXCHANGES (after each answer). */
-  settle(): void {
-    const keepFrom = this.exchanges.length - FULL_EXCHANGES;
-    for (; this.slimmed < keepFrom; this.slimmed++) {
-      const x = this.exchanges[this.slimmed];
-      if (x.error || x.problem) continue;
-      x.requestHeaders = {};
-      x.responseHeaders = {};
-      delete x.requestBody;
-      delete x.responseBody;
-      x.curl = '';
-    }
-  }
-}
-
-function clip(value: unknown): unknown {
-  const text = typeof value === 'string' ? value : JSON.stringify(value);
-  if (text !== undefined && text.length > MAX_RECORDED_BODY) return `${text.slice(0, MAX_RECORDED_BODY)}… (${text.length} characters)`;
-  return value;
-}
-
-const shellQuote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
-
-export function curlLine(method: string, url: string, headers: Record<string, string>, body?: string): string {
-  const cfg = loadConfig();
-  const envRef: Record<string, string> = {};
-  if (cfg.credentials.accessToken) envRef[cfg.credentials.accessToken] = '$CRM_ACCESS_TOKEN';
-  if (cfg.credentials.bearerToken) envRef[cfg.credentials.bearerToken] = '$CRM_BEARER_TOKEN';
-  if (cfg.oauth.clientSecret) envRef[cfg.oauth.clientSecret] = '$CRM_CLIENT_SECRET';
-  const sub = (s: string) => {
-    let out = s;
-    for (const [secret, ref] of Object.entries(envRef)) out = out.split(secret).join(ref);
-    return redactText(out);
-  };
-  const parts = [`curl -sS -X ${method}`, `"${sub(url)}"`];
-  for (const [k, v] of Object.entries(headers)) parts.push(`-H "${k}: ${sub(v).replace(/"/g, '\\"')}"`);
-  if (body !== undefined) parts.push(`--data-raw ${shellQuote(sub(body.length > MAX_RECORDED_BODY ? body.slice(0, MAX_RECORDED_BODY) + '…' : body))}`);
-  return parts.join(' ');
 }
 
 /** A request that got no usable answer: the message names the problem (timeout, reset, size…). */
@@ -207,23 +135,20 @@ const isJsonType = (type: string) => /^application\/(?:[\w.+-]+\+)?json\b/i.test
 export class ApiClient {
   readonly cfg: TargetConfig;
   private readonly defaults: { auth: Auth; honour429: boolean; timeout: number };
-  /**
-   * `ctx` is accepted for compatibility and not used: requests go through undici (see
-   * dispatcher()). The default timeout is CRM_REQUEST_TIMEOUT_MS (15 s).
-   */
+  /** The default timeout is CRM_REQUEST_TIMEOUT_MS (15 s); requests go through undici (see dispatcher()). */
   constructor(
-    readonly ctx?: APIRequestContext,
     readonly recorder: Recorder = new Recorder(),
     defaults: Partial<{ auth: Auth; honour429: boolean; timeout: number }> = {},
+    cfg: TargetConfig = loadConfig(),
   ) {
-    this.cfg = loadConfig();
+    this.cfg = cfg;
     this.defaults = { auth: 'header', honour429: true, timeout: this.cfg.requestTimeoutMs, ...defaults };
     if (this.defaults.auth === 'header' && !this.cfg.credentials.accessToken) this.defaults.auth = 'bearer';
   }
 
   /** The same client with other defaults (e.g. `{ auth: 'none' }`), recording into the same test. */
   with(defaults: Partial<{ auth: Auth; honour429: boolean; timeout: number }>): ApiClient {
-    return new ApiClient(this.ctx, this.recorder, { ...this.defaults, ...defaults });
+    return new ApiClient(this.recorder, { ...this.defaults, ...defaults }, this.cfg);
   }
 
   authHeaders(auth: Auth): Record<string, string> {
@@ -401,14 +326,3 @@ function decode(bytes: Buffer, encoding: string | undefined, maxBytes: number, f
   }
   return bytes;
 }
-
-/** One-line summary of an exchange for failure messages. */
-export function describeExchange(x: Exchange): string {
-  const body = x.responseBody === undefined ? '(empty body)' : JSON.stringify(x.responseBody);
-  const sent = x.requestBody === undefined ? '' : `\n  sent: ${JSON.stringify(x.requestBody).slice(0, 600)}`;
-  if (x.error) return `${x.method} ${x.url} → no usable answer: ${x.error}${sent}\n  replay: ${x.curl}`;
-  const problem = x.problem ? ` (${x.problem})` : '';
-  return `${x.method} ${x.url} → ${x.status}${problem}${sent}\n  got: ${body.slice(0, 1200)}\n  replay: ${x.curl}`;
-}
-
-export { REDACTED };

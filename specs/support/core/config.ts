@@ -12,10 +12,10 @@ import { existsSync, readFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { z } from 'zod';
-import { TargetProfile } from '../../contracts/profile.js';
-import { hasRule } from '../../rules/index.js';
+import { TargetProfile } from '../../../contracts/profile.js';
+import { hasRule } from '../../../rules/index.js';
 
-export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
+export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
 export const API_PREFIX = '/developer_api/v1';
 
 /** Raised for a bad configuration value; the message names the variable and what is wrong. */
@@ -47,6 +47,7 @@ const Env = z.object({
   CRM_ALLOW_WRITES: flag.optional(),
   CRM_FC_SEED: z.string().regex(/^-?\d+$/, 'must be an integer seed').transform(Number).optional(),
   CRM_FC_RUNS: positiveInt.refine((n) => n >= 1, 'must be at least 1').optional(),
+  CRM_FC_PATH: z.string().regex(/^\d+(:\d+)*$/, 'must be a fast-check path such as 12:0:3 (from counterexample.txt)').optional(),
   CRM_HEAVY: flag.optional(),
   CRM_WORKERS: positiveInt.refine((n) => n >= 1 && n <= 64, 'must be a number of workers from 1 to 64').optional(),
   CRM_STRICT: flag.optional(),
@@ -97,7 +98,8 @@ export interface TargetConfig {
   profileSource: string;
   loopback: boolean;
   allowWrites: boolean;
-  fc: { seed?: number; runs: number };
+  /** fast-check: seed (CRM_FC_SEED), runs of each property (CRM_FC_RUNS), a counterexample's path to replay (CRM_FC_PATH). */
+  fc: { seed?: number; runs: number; path?: string };
   heavy: boolean;
   /** Workers of the API lane (CRM_WORKERS, default 2); the bulk and OAuth lanes have one each. */
   workers: number;
@@ -260,7 +262,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): TargetConfig {
     profileSource: source,
     loopback,
     allowWrites,
-    fc: { seed: e.CRM_FC_SEED, runs: e.CRM_FC_RUNS ?? DEFAULT_FC_RUNS },
+    fc: { seed: e.CRM_FC_SEED, runs: e.CRM_FC_RUNS ?? DEFAULT_FC_RUNS, path: e.CRM_FC_PATH },
     heavy: (e.CRM_HEAVY ?? false) || profile.capabilities.heavy,
     workers: e.CRM_WORKERS ?? 2,
     strict: e.CRM_STRICT ?? false,
@@ -288,7 +290,7 @@ export interface Endpoint {
  * Points this process at another instance of the target: CRM_BASE_URL and CRM_AUTH_URL are
  * replaced and the configuration is read again, so that everything derived from the target (the
  * API client, the silence latch, the bulk schedule) follows it. A worker serves one project
- * only: the `endpoint` option of a project (specs/support/test.ts) calls this once, at its start.
+ * only: the `instance` option of a project (specs/support/fixtures/test.ts) calls this once, at its start.
  */
 export function useEndpoint(endpoint: Endpoint, env: NodeJS.ProcessEnv = process.env): TargetConfig {
   env.CRM_BASE_URL = endpoint.baseUrl;

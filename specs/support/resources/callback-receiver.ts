@@ -13,7 +13,8 @@ import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { addSecret } from './config.js';
+import { addSecret, type TargetConfig } from '../core/config.js';
+import type { WorkerResource } from './chromium.js';
 
 /** One request the receiver got. */
 export interface CallbackHit {
@@ -171,4 +172,43 @@ export class CallbackReceiver {
 /** The payload of a hit: the form of a POST, else the query (a GET callback). */
 export function payloadOf(hit: CallbackHit): Record<string, string> {
   return hit.method === 'POST' ? hit.form : hit.query;
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/**
+ * The worker's receiver, bound where the target reaches it: loopback on an ephemeral port, or,
+ * with CRM_PUBLIC_URL, the fixed local port it forwards to (CRM_CALLBACK_PORT).
+ */
+async function bindReceiver(cfg: TargetConfig): Promise<WorkerResource<CallbackReceiver>> {
+  const template = cfg.profile.oauth.redirect_uris[0] ?? '{public}/oauth/callback';
+  const path = template.startsWith('{public}') ? new URL(template.replace('{public}', 'http://x.invalid'), 'http://x.invalid').pathname : new URL(template).pathname;
+  if (!cfg.publicUrl) {
+    return { value: await CallbackReceiver.start({ https: cfg.callback.https, path }) };
+  }
+  const pub = new URL(cfg.publicUrl);
+  const port = cfg.callback.port ?? (pub.port ? Number(pub.port) : undefined);
+  if (!port) return { reason: `CRM_PUBLIC_URL=${cfg.publicUrl} is set but the local port of the OAuth callback receiver is not: set CRM_CALLBACK_PORT (the port CRM_PUBLIC_URL forwards to)` };
+  // Another worker may hold the port for a while: retry with a deadline.
+  const deadline = Date.now() + 15_000;
+  for (;;) {
+    try {
+      return { value: await CallbackReceiver.start({ https: cfg.callback.https, path, host: '0.0.0.0', port, publicUrl: cfg.publicUrl }) };
+    } catch (err) {
+      if (Date.now() > deadline || !/in use/.test((err as Error).message)) throw err;
+      await sleep(500);
+    }
+  }
+}
+
+/** The worker fixture `callbackReceiver` (specs/support/fixtures/test.ts): the receiver, or why there is none. */
+export async function startCallbackReceiver(cfg: TargetConfig, use: (r: WorkerResource<CallbackReceiver>) => Promise<void>): Promise<void> {
+  let r: WorkerResource<CallbackReceiver>;
+  try {
+    r = await bindReceiver(cfg);
+  } catch (err) {
+    r = { reason: `the OAuth callback receiver did not start: ${(err as Error).message}` };
+  }
+  await use(r);
+  await r.value?.close();
 }

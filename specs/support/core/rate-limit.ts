@@ -25,7 +25,7 @@
  */
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { ApiClient, ApiResponse } from './api.js';
+import type { ApiClient, ApiResponse } from './http.js';
 import { loadConfig } from './config.js';
 
 export const COORDINATOR_ENV = 'CONFORMANCE_BULK_COORDINATOR';

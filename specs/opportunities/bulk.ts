@@ -1,0 +1,56 @@
+/**
+ * Helpers of the bulk specs (spec § Bulk create of Opportunities, § Errors): what the bulk
+ * generators need to know about the target, and the position-by-position check of a bulk answer.
+ */
+import { BulkFailedEntry, BulkOpportunity } from '../../contracts/index.js';
+import type { TargetProfile } from '../../contracts/profile.js';
+import { describeTemplate, type BulkContext, type EntryTemplate } from '../../generators/bulk.js';
+import type { ApiClient, ApiResponse } from '../support/core/http.js';
+import { expect } from '../support/fixtures/matchers.js';
+import { customFieldOn } from '../support/leads.js';
+
+/** What the bulk generators need to know about the target: opportunity pipelines, an unknown pipeline id, users, custom fields. */
+export async function bulkContext(api: ApiClient, profile: TargetProfile): Promise<BulkContext> {
+  const res = await api.get<{ id: string | number; type: string; stages: { id: string | number }[] }[]>('/pipelines');
+  expect(res, 'GET /pipelines').toHaveStatus(200);
+  const pipelines = res.body.filter((p) => p.type === 'opportunity' && Array.isArray(p.stages) && p.stages.length > 0).map((p) => ({ id: p.id, stages: p.stages.map((s) => s.id) }));
+  const ids = res.body.map((p) => p.id);
+  const unknownPipelineId = ids.every((id) => typeof id === 'number') ? Math.max(0, ...(ids as number[])) + 987_654 : `unknown-pipeline-${Date.now()}`;
+  const cf = profile.fixtures.custom_fields;
+  return {
+    pipelines,
+    unknownPipelineId,
+    users: profile.fixtures.users.map((u) => u.id),
+    customFields: { dropdown: customFieldOn(cf.dropdown, 'opportunity'), multi_select: customFieldOn(cf.multi_select, 'opportunity') },
+  };
+}
+
+/**
+ * Problems of a bulk answer, position by position: a valid entry must come back created (the
+ * Opportunity with a numeric id and the bulk fields, its name at its own position); a dubious
+ * one either created (same checks) or failed (`{ success: false, message: {…} }`).
+ */
+export function bulkAnswerProblems(sent: Record<string, unknown>[], templates: EntryTemplate[], res: ApiResponse): string[] {
+  if (res.status !== 200) return [`a well-formed request of ${sent.length} entries gets 200, got ${res.status}`];
+  if (!Array.isArray(res.body)) return ['the answer is an array'];
+  const got = res.body as unknown[];
+  if (got.length !== sent.length) return [`the answer has one item per entry: ${sent.length} sent, ${got.length} answered`];
+  const problems: string[] = [];
+  got.forEach((item, i) => {
+    const t = templates[i];
+    const created = BulkOpportunity.safeParse(item);
+    const failed = BulkFailedEntry.safeParse(item);
+    const label = `[${i}] ${describeTemplate(t)}`;
+    if (created.success) {
+      if (typeof sent[i].name === 'string' && created.data.name !== sent[i].name) problems.push(`${label}: the created entry at position ${i} is named ${JSON.stringify(created.data.name)}, the entry sent there ${JSON.stringify(sent[i].name)} (order of the request)`);
+      return;
+    }
+    if (!t.defect) {
+      const issues = created.error.issues.slice(0, 4).map((x) => `$[${i}].${x.path.join('.')}: ${x.message}`).join('; ');
+      problems.push(`${label}: a valid entry must be created as an Opportunity with a numeric id and the bulk fields; ${failed.success ? 'it failed' : 'got'} ${JSON.stringify(item).slice(0, 300)} (${issues})`);
+      return;
+    }
+    if (!failed.success) problems.push(`${label}: an entry is either created or failed as { success: false, message: { <field>: [ { error } ] } }; got ${JSON.stringify(item).slice(0, 300)}`);
+  });
+  return problems;
+}

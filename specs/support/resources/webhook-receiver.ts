@@ -1,0 +1,170 @@
+/**
+ * A real receiver for webhook notifications (spec § Events): the worker's receiver (an HTTP
+ * server on 127.0.0.1 that records every request it gets, resources/webhook-recording.ts), the
+ * receiving paths of a test (channels: wait for a notification by polling with a deadline), and
+ * matchers of payloads.
+ *
+ * Where the target reaches the receiver: `target.publicUrl` (CRM_PUBLIC_URL) when set, else
+ * the loopback address (each worker its own ephemeral port). With CRM_PUBLIC_URL the run shares
+ * one receiver on a fixed local port (resources/webhook-hub.ts). Any path is recorded, so other
+ * receivers of the suite (an OAuth callback) could share it.
+ *
+ * The payload of a notification is "not shown" by the spec: nothing here assumes a shape.
+ * A notification is tied to a record when the record's id or unique name appears anywhere in
+ * it ({@link mentions}); the secret's pairs are accepted nested anywhere or at the top level
+ * ({@link missingSecretPairs}).
+ */
+import { createHash } from 'node:crypto';
+import { createServer, type Server } from 'node:http';
+import { isDeepStrictEqual } from 'node:util';
+import type { WebhookCreate } from '../../../contracts/index.js';
+import type { TargetConfig } from '../core/config.js';
+import { fixedPort, HubClient } from './webhook-hub.js';
+import { listen, Recording, type ReceivedRequest } from './webhook-recording.js';
+
+export type { ReceivedRequest };
+
+/** Longest a test waits for one notification (delivery time-outs are "not shown"). */
+export const NOTIFICATION_DEADLINE_MS = 20_000;
+
+/**
+ * The worker's receiver. Loopback (no CRM_PUBLIC_URL): its own server on an ephemeral port.
+ * CRM_PUBLIC_URL: the run's shared hub on the fixed port, read through its control endpoints.
+ */
+export class WebhookReceiver {
+  private server?: Server;
+  private recording?: Recording;
+  private hub?: HubClient;
+  private constructor(readonly base: string) {}
+
+  static async start(cfg: TargetConfig): Promise<WebhookReceiver> {
+    const key = createHash('sha256').update(`crm-conformance-receiver:${cfg.runId}:${cfg.credentials.accessToken ?? cfg.credentials.bearerToken ?? ''}`).digest('hex');
+    if (!cfg.publicUrl) {
+      const recording = new Recording(key);
+      const server = createServer(recording.handle);
+      server.keepAliveTimeout = 5_000;
+      const port = await listen(server, 0);
+      const r = new WebhookReceiver(`http://127.0.0.1:${port}`);
+      r.server = server;
+      r.recording = recording;
+      return r;
+    }
+    const r = new WebhookReceiver(cfg.publicUrl);
+    r.hub = new HubClient(fixedPort(cfg.publicUrl), key);
+    await r.hub.join();
+    return r;
+  }
+
+  /** The URL at which the target reaches `path`. */
+  url(path: string): string {
+    return this.base + path;
+  }
+
+  /** Requests received under a path (a copy). */
+  async requests(prefix: string): Promise<ReceivedRequest[]> {
+    return this.recording ? this.recording.requests(prefix) : this.hub!.control('requests', prefix);
+  }
+
+  /** Answers the held requests under a path. */
+  async release(prefix: string): Promise<void> {
+    if (this.recording) this.recording.release(prefix);
+    else await this.hub!.control('release', prefix).catch(() => undefined);
+  }
+
+  get pollMs(): number {
+    return this.recording ? 25 : 100;
+  }
+
+  async close(): Promise<void> {
+    this.recording?.releaseAll();
+    const server = this.server;
+    if (!server) return;
+    await new Promise<void>((ok) => { server.closeAllConnections(); server.close(() => ok()); });
+  }
+}
+
+/** The worker fixture `webhookReceiver` of the one `test` (specs/support/fixtures/test.ts), loaded when a test asks for it. */
+export async function startWebhookReceiver(cfg: TargetConfig, use: (r: WebhookReceiver) => Promise<void>): Promise<void> {
+  const receiver = await WebhookReceiver.start(cfg);
+  await use(receiver);
+  await receiver.close();
+}
+
+/** Every scalar of a JSON value. */
+function scalars(v: unknown, out: unknown[] = []): unknown[] {
+  if (Array.isArray(v)) v.forEach((x) => scalars(x, out));
+  else if (v && typeof v === 'object') Object.values(v).forEach((x) => scalars(x, out));
+  else out.push(v);
+  return out;
+}
+
+/** Every object of a JSON value, the value itself included. */
+function objects(v: unknown, out: Record<string, unknown>[] = []): Record<string, unknown>[] {
+  if (Array.isArray(v)) v.forEach((x) => objects(x, out));
+  else if (v && typeof v === 'object') {
+    out.push(v as Record<string, unknown>);
+    Object.values(v).forEach((x) => objects(x, out));
+  }
+  return out;
+}
+
+/** Does the payload name any of these values (a record id as number or string, a unique name) anywhere? */
+export function mentions(payload: unknown, ...needles: unknown[]): boolean {
+  const wanted = new Set(needles.filter((n) => n !== undefined && n !== null && n !== '').map(String));
+  return scalars(payload).some((s) => (typeof s === 'string' || typeof s === 'number') && wanted.has(String(s)));
+}
+
+/** The secret pairs the payload lacks: each pair must appear unchanged in some object of it (nested or top level). */
+export function missingSecretPairs(payload: unknown, secret: Record<string, unknown>): string[] {
+  const objs = objects(payload);
+  return Object.entries(secret)
+    .filter(([k, v]) => !objs.some((o) => Object.prototype.hasOwnProperty.call(o, k) && isDeepStrictEqual(o[k], v)))
+    .map(([k]) => k);
+}
+
+/** The values of every custom field value entry of that definition found in the payload. */
+export function customFieldValues(payload: unknown, definitionId: unknown): unknown[] {
+  return objects(payload).filter((o) => 'custom_field_definition_id' in o && String(o.custom_field_definition_id) === String(definitionId)).map((o) => o.value);
+}
+
+const brief = (r: ReceivedRequest) => `#${r.seq} ${r.method} ${r.path} ${r.text.slice(0, 300)}`;
+
+/** The receiving paths of one test. */
+export class Channel {
+  constructor(private readonly receiver: WebhookReceiver, readonly path: string, readonly label: string) {}
+
+  /** The target URL to subscribe. */
+  get url(): string {
+    return this.receiver.url(this.path);
+  }
+
+  /** Everything received on this channel so far. */
+  all(): Promise<ReceivedRequest[]> {
+    return this.receiver.requests(this.path);
+  }
+
+  /**
+   * Waits until a request matching `pred` has arrived, polling until the deadline (no fixed
+   * sleep); fails naming what was awaited and what arrived instead.
+   */
+  async waitFor(what: string, pred: (r: ReceivedRequest) => boolean, timeoutMs = NOTIFICATION_DEADLINE_MS): Promise<ReceivedRequest> {
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      const got = await this.all();
+      const hit = got.find(pred);
+      if (hit) return hit;
+      if (Date.now() >= deadline) {
+        const seen = got.length ? `${got.length} other request(s) arrived there:\n  ${got.slice(-5).map(brief).join('\n  ')}` : 'nothing arrived there';
+        throw new Error(`no notification ${what} arrived at ${this.url} within ${timeoutMs} ms; ${seen}`);
+      }
+      await new Promise((r) => setTimeout(r, this.receiver.pollMs));
+    }
+  }
+
+  /** Answers this channel's held requests. */
+  release(): Promise<void> {
+    return this.receiver.release(this.path);
+  }
+}
+
+export type SubscribeParams = Omit<WebhookCreate, 'target'> & { target?: string };
