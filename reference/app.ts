@@ -1,10 +1,24 @@
 /**
  * What every area module of the reference server gets: the store, the options (credentials,
- * faults, variant mode), events for webhooks, and helpers shared by the areas.
+ * open choices, faults), events for webhooks, and the hooks faults use.
+ *
+ * - `app.choice('webhook.payload')`: the alternative this server takes for an open choice of the
+ *   spec (rules/choices/, reference/choices.ts), typed to that choice's alternative names.
+ * - `app.at(point, value, ctx)`, `app.seam(seam, ctx, next)`: named hook points and seams where
+ *   behavioural faults hook in (reference/faults/types.ts); with no fault on they are the identity
+ *   and `next()`. Response-reshaping faults are route post-processors installed by the server.
+ * - `app.emit(type, event, record, previous?)`: announces a record change (webhook delivery);
+ *   for 'update', pass `previous` (the record as presented before the change) so notifications
+ *   can name the changed attributes.
  */
 import { EventEmitter } from 'node:events';
-import { Store, nowSeconds } from './store.js';
+import { Store, nowSeconds, type IdPolicy } from './store.js';
 import type { Router } from './http.js';
+import type { ChoiceId, Choices } from './choices.js';
+import type { Fault, FaultDef, PointCtx, PointName, PointValue, SeamName, SeamPoints } from './faults/types.js';
+
+export type { FaultDef, Fault };
+
 
 export interface Credentials {
   accessToken: string;
@@ -20,21 +34,27 @@ export interface ReferenceOptions {
   credentials: Credentials;
   /** Names of switched-on faults (REFERENCE_FAULTS). */
   faults: ReadonlySet<string>;
-  /**
-   * Variant mode (REFERENCE_VARIANT=1): a conformant server that makes every choice the spec
-   * leaves open differently from the default mode (ids, ties, error bodies, extra fields …).
-   */
-  variant: boolean;
+  /** The alternative taken for every open choice (REFERENCE_CHOICES, reference/choices.ts). */
+  choices: Choices;
 }
 
-/** A switchable fault: a small realistic bug breaking the named rules. */
-export interface FaultDef {
-  name: string;
-  rules: string[];
-  description: string;
-}
+export type RecordEvent = {
+  type: string;
+  event: 'new' | 'update' | 'delete';
+  record: Record<string, unknown>;
+  /** For 'update': the record as presented before the change, when the area gives it. */
+  previous?: Record<string, unknown>;
+};
 
-export type RecordEvent = { type: string; event: 'new' | 'update' | 'delete'; record: Record<string, unknown> };
+/** Ids of new records per `ids.sequence` alternative (seeded fixtures keep their profile ids). */
+const ID_POLICIES: Record<Choices['ids.sequence'], IdPolicy> = {
+  sequential: { start: 1000, step: 1 },
+  gapped: { start: 7_000_001, step: 7 },
+  large: { start: 3_000_000_001, step: 1_001 },
+};
+
+type HookFn = (value: unknown, ctx: unknown, app: App) => unknown;
+type SeamFn = (ctx: unknown, next: () => unknown, app: App) => unknown;
 
 export class App {
   readonly store: Store;
@@ -43,30 +63,55 @@ export class App {
   readonly issuedTokens = new Set<string>();
   /** Base URL of the API server as clients reach it (for signed upload URLs); set at start. */
   publicBaseUrl = '';
-  constructor(readonly options: ReferenceOptions) {
-    this.store = new Store(options.variant ? { start: 7_000_001, step: 7 } : { start: 1000, step: 1 });
+  private readonly hooks = new Map<string, HookFn[]>();
+  private readonly seams = new Map<string, SeamFn[]>();
+
+  /** `active`: the switched-on faults with their hooks (the server resolves the names). */
+  constructor(readonly options: ReferenceOptions, active: readonly Fault[] = []) {
+    this.store = new Store(ID_POLICIES[options.choices['ids.sequence']]);
     this.events.setMaxListeners(0);
+    for (const f of active) {
+      for (const [p, fn] of Object.entries(f.at ?? {})) if (fn) this.hooks.set(p, [...(this.hooks.get(p) ?? []), fn as HookFn]);
+      for (const [s, fn] of Object.entries(f.seam ?? {})) if (fn) this.seams.set(s, [...(this.seams.get(s) ?? []), fn as SeamFn]);
+    }
   }
-  /** Is this fault switched on? */
-  fault(name: string): boolean {
-    return this.options.faults.has(name);
+
+  /** The alternative this server takes for an open choice of the spec. */
+  choice<I extends ChoiceId>(id: I): Choices[I] {
+    return this.options.choices[id];
   }
-  get variant(): boolean {
-    return this.options.variant;
+
+  /** A value passed through a named hook point: the identity unless a switched-on fault transforms it. */
+  at<P extends PointName>(point: P, value: PointValue<P>, ctx: PointCtx<P>): PointValue<P> {
+    const fns = this.hooks.get(point);
+    if (fns === undefined) return value;
+    let v: unknown = value;
+    for (const fn of fns) v = fn(v, ctx, this);
+    return v as PointValue<P>;
   }
+
+  /** Runs `next` through a named seam: at once unless a switched-on fault defers or wraps it. */
+  seam<S extends SeamName, T>(seam: S, ctx: SeamPoints[S], next: () => T): T | Promise<T> {
+    const fns = this.seams.get(seam);
+    if (fns === undefined) return next();
+    let run: () => unknown = next;
+    for (const fn of fns) { const inner = run; run = () => fn(ctx, inner, this); }
+    return run() as T | Promise<T>;
+  }
+
   now(): number {
-    return this.fault('timestamps-in-ms') ? Date.now() : nowSeconds();
+    return this.at('clock.now', nowSeconds(), undefined);
   }
-  /** Announces a record change (webhook delivery listens). */
-  emit(type: string, event: RecordEvent['event'], record: Record<string, unknown>): void {
-    this.events.emit('record', { type, event, record } satisfies RecordEvent);
+
+  /** Announces a record change (webhook delivery listens). For 'update', give `previous`. */
+  emit(type: string, event: RecordEvent['event'], record: Record<string, unknown>, previous?: Record<string, unknown>): void {
+    this.events.emit('record', { type, event, record, previous } satisfies RecordEvent);
   }
 }
 
-/** One area of the API: its routes, its seeded fixtures, its faults. */
+/** One area of the API: its routes, its seeded fixtures. Its faults live in reference/faults/<area>.ts. */
 export interface AreaModule {
   name: string;
-  faults?: FaultDef[];
   /** Seeds fixtures the spec gives no way to create (ids match reference/profile.json). */
   seed?(app: App): void;
   /** Routes on the API host, relative to /developer_api/v1 unless `root` routes. */

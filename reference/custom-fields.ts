@@ -1,9 +1,9 @@
 /**
- * Custom field definitions of the reference account (seeded; ids match reference/profile.json)
+ * Custom field definitions of the reference account (seeded from reference/profile.json)
  * and the computed values the spec describes: "dropdown and multi-select option ids are
  * replaced by the option names".
  */
-import type { App } from './app.js';
+import { FIXTURES } from './profile.js';
 
 export interface CustomFieldDefinition {
   id: number;
@@ -18,15 +18,17 @@ export interface CustomFieldValue {
   value: unknown;
 }
 
-const ALL = ['lead', 'person', 'company', 'opportunity', 'project', 'task'];
+/** Names of the seeded definitions (the profile does not carry names). */
+const NAMES = { dropdown: 'Region', multi_select: 'Channels', text: 'Reference code', number: 'Score' } as const;
 
+/** The definitions of reference/profile.json, and the Lead field used for upsert matching. */
 export const CUSTOM_FIELDS: CustomFieldDefinition[] = [
-  { id: 201, name: 'Region', data_type: 'Dropdown', options: [{ id: 2011, name: 'North' }, { id: 2012, name: 'South' }, { id: 2013, name: 'East' }], available_on: ALL },
-  { id: 202, name: 'Channels', data_type: 'MultiSelect', options: [{ id: 2021, name: 'Email' }, { id: 2022, name: 'Phone' }, { id: 2023, name: 'Chat' }], available_on: ALL },
-  { id: 203, name: 'Reference code', data_type: 'String', options: [], available_on: ALL },
-  { id: 204, name: 'Score', data_type: 'Float', options: [], available_on: ALL },
-  /** Lead custom field usable for upsert matching: `match.field_name = "custom_field_205"`. */
-  { id: 205, name: 'External ID', data_type: 'String', options: [], available_on: ['lead'] },
+  ...(Object.keys(NAMES) as (keyof typeof NAMES)[]).map((kind) => {
+    const f = FIXTURES.custom_fields[kind];
+    return { id: f.id, name: NAMES[kind], data_type: f.data_type as CustomFieldDefinition['data_type'], options: f.options, available_on: f.available_on };
+  }),
+  /** Lead custom field usable for upsert matching: `match.field_name = "custom_field_<id>"`. */
+  { id: FIXTURES.lead_match_field.definition_id, name: 'External ID', data_type: 'String', options: [], available_on: ['lead'] },
 ];
 
 export function definition(id: unknown): CustomFieldDefinition | undefined {
@@ -35,9 +37,11 @@ export function definition(id: unknown): CustomFieldDefinition | undefined {
 
 /**
  * Normalises the `custom_fields` of a create/update body: keeps entries of known definitions,
- * in definition order, one per definition. Unknown definitions are dropped.
+ * one per definition (the last one sent wins), in the order of the definitions or, with
+ * `as-sent` (the open choice `records.custom-field-order`), existing values first, then new
+ * ones in the order sent. Unknown definitions are dropped.
  */
-export function normalizeCustomFields(input: unknown, existing: CustomFieldValue[] = []): CustomFieldValue[] {
+export function normalizeCustomFields(input: unknown, existing: CustomFieldValue[] = [], order: 'definition-order' | 'as-sent' = 'definition-order'): CustomFieldValue[] {
   const byId = new Map<number, CustomFieldValue>(existing.map((c) => [Number(c.custom_field_definition_id), c]));
   if (Array.isArray(input)) {
     for (const raw of input) {
@@ -48,12 +52,12 @@ export function normalizeCustomFields(input: unknown, existing: CustomFieldValue
       byId.set(def.id, { custom_field_definition_id: def.id, value: value ?? null });
     }
   }
-  return [...byId.values()].sort((a, b) => Number(a.custom_field_definition_id) - Number(b.custom_field_definition_id));
+  const values = [...byId.values()];
+  return order === 'as-sent' ? values : values.sort((a, b) => Number(a.custom_field_definition_id) - Number(b.custom_field_definition_id));
 }
 
 /** Option ids → option names, for the endpoints that return computed values. */
-export function computeCustomFields(app: App, fields: CustomFieldValue[]): CustomFieldValue[] {
-  if (app.fault('computed-values-off')) return fields;
+export function computeCustomFields(fields: CustomFieldValue[]): CustomFieldValue[] {
   return fields.map((f) => {
     const def = definition(f.custom_field_definition_id);
     if (!def || (def.data_type !== 'Dropdown' && def.data_type !== 'MultiSelect')) return f;

@@ -69,6 +69,20 @@ export class Router {
     if (best) return best;
     return allowed.length ? { allowed } : undefined;
   }
+
+  /** Is `METHOD pattern` registered (exactly as added)? */
+  has(method: string, pattern: string): boolean {
+    const parts = pattern.split('/').filter(Boolean).join('/');
+    return this.routes.some((r) => r.method === method && r.parts.join('/') === parts);
+  }
+
+  /** Replaces the handler of `METHOD pattern` (registered exactly so) by `wrap(handler)` (route faults). */
+  wrap(method: string, pattern: string, wrap: (handler: Handler) => Handler): void {
+    const parts = pattern.split('/').filter(Boolean).join('/');
+    const route = this.routes.find((r) => r.method === method && r.parts.join('/') === parts);
+    if (!route) throw new Error(`no route ${method} ${pattern} to wrap`);
+    route.handler = wrap(route.handler);
+  }
 }
 
 export const MAX_BODY = 5 * 1024 * 1024;

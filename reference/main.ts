@@ -3,9 +3,15 @@
  * Environment: REFERENCE_PORT, REFERENCE_AUTH_PORT (empty ⇒ same origin), REFERENCE_AUTH_HOST,
  * REFERENCE_ACCESS_TOKEN, REFERENCE_USER_EMAIL, REFERENCE_BEARER_TOKEN, REFERENCE_CLIENT_ID,
  * REFERENCE_CLIENT_SECRET, REFERENCE_LOGIN_EMAIL, REFERENCE_LOGIN_PASSWORD,
- * REFERENCE_FAULTS=a,b (switchable faults), REFERENCE_VARIANT=1 (variant mode).
+ * REFERENCE_FAULTS=a,b (switchable faults), REFERENCE_CHOICES (the alternatives taken for the
+ * spec's open choices: default, variant, alt:<k>, <seed>, <id>=<alternative>; reference/choices.ts),
+ * REFERENCE_VARIANT=1 (the variant set, as REFERENCE_CHOICES=variant).
+ * At start it prints the choices taken as one replayable line:
+ *   [reference] choices  REFERENCE_CHOICES=webhook.payload=ids-only,…  (from "alt:2")
  */
 import { faultCatalog, startReference } from './server.js';
+import { describeChoices, parseChoices } from './choices.js';
+import { referenceCredentials } from './env.js';
 
 const env = process.env;
 const pick = (name: string, fallback: string) => (env[name] && env[name] !== '' ? env[name]! : fallback);
@@ -15,24 +21,16 @@ if (process.argv.includes('--list-faults')) {
   process.exit(0);
 }
 
-const credentials = {
-  accessToken: pick('REFERENCE_ACCESS_TOKEN', 'reference-access-token'),
-  userEmail: pick('REFERENCE_USER_EMAIL', 'integrator@reference.example'),
-  bearerToken: pick('REFERENCE_BEARER_TOKEN', 'reference-bearer-token'),
-  clientId: pick('REFERENCE_CLIENT_ID', 'reference-client'),
-  clientSecret: pick('REFERENCE_CLIENT_SECRET', 'reference-client-secret'),
-  loginEmail: pick('REFERENCE_LOGIN_EMAIL', 'owner@reference.example'),
-  loginPassword: pick('REFERENCE_LOGIN_PASSWORD', 'reference-password'),
-};
+const credentials = referenceCredentials(env);
 const faults = new Set((env.REFERENCE_FAULTS ?? '').split(',').map((s) => s.trim()).filter(Boolean));
-const variant = env.REFERENCE_VARIANT === '1';
 const authPortRaw = env.REFERENCE_AUTH_PORT;
 
 try {
+  const choices = parseChoices(env.REFERENCE_CHOICES, env.REFERENCE_VARIANT === '1');
   const running = await startReference({
     credentials,
     faults,
-    variant,
+    choices,
     port: Number(pick('REFERENCE_PORT', '4010')),
     authPort: authPortRaw === undefined ? 4011 : authPortRaw === '' ? undefined : Number(authPortRaw),
     authHost: pick('REFERENCE_AUTH_HOST', 'localhost'),
@@ -41,7 +39,12 @@ try {
   console.log(`[reference] API      ${running.apiUrl}/developer_api/v1`);
   console.log(`[reference] OAuth    ${running.authUrl}/oauth/authorize`);
   if (faults.size) console.log(`[reference] faults   ${[...faults].join(', ')}`);
-  if (variant) console.log('[reference] variant mode');
+  const asked = [env.REFERENCE_VARIANT === '1' ? 'REFERENCE_VARIANT=1' : '', env.REFERENCE_CHOICES ? `REFERENCE_CHOICES=${env.REFERENCE_CHOICES}` : ''].filter(Boolean).join(' ');
+  const line = `[reference] choices  REFERENCE_CHOICES=${describeChoices(choices)}${asked ? `  (from ${asked})` : ''}`;
+  console.log(line);
+  // Also on stderr when not the default, so that a Playwright run (which shows the server's
+  // stderr only) prints the line that replays it.
+  if (asked) console.error(line);
   if (standalone) {
     // Only the built-in development defaults are printed, never credentials passed in.
     console.log(`[reference] try: curl -H 'X-SVC-AccessToken: ${credentials.accessToken}' -H 'X-SVC-Application: developer_api' -H 'X-SVC-UserEmail: ${credentials.userEmail}' ${running.apiUrl}/developer_api/v1/account`);

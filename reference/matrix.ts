@@ -10,6 +10,7 @@
  * `{ "name": "…", "faults": ["…"], "port": 20001, "authPort": 20002 }`.
  * Prints `[reference] API <n> instances` once every instance listens.
  */
+import { parseChoices } from './choices.js';
 import { referenceCredentials } from './env.js';
 import { startReference, type RunningReference } from './server.js';
 
@@ -29,10 +30,10 @@ try {
   const instances = JSON.parse(env[INSTANCES_ENV] ?? '[]') as Instance[];
   if (!instances.length) throw new Error(`${INSTANCES_ENV} lists no instance`);
   const credentials = referenceCredentials(env);
-  const variant = env.REFERENCE_VARIANT === '1';
+  const choices = parseChoices(env.REFERENCE_CHOICES, env.REFERENCE_VARIANT === '1');
   const authHost = env.REFERENCE_AUTH_HOST || 'localhost';
   for (const i of instances) {
-    running.push(await startReference({ credentials, faults: new Set(i.faults), variant, port: i.port, authPort: i.authPort, authHost }));
+    running.push(await startReference({ credentials, faults: new Set(i.faults), choices, port: i.port, authPort: i.authPort, authHost }));
   }
   console.log(`[reference] API      ${instances.length} instances, ${running[0].apiUrl} … ${running.at(-1)!.apiUrl}`);
 } catch (err) {

@@ -5,7 +5,7 @@
  * the same shapes.
  */
 import type { App } from './app.js';
-import { computeCustomFields, normalizeCustomFields, type CustomFieldValue } from './custom-fields.js';
+import { CUSTOM_FIELDS, computeCustomFields, normalizeCustomFields, type CustomFieldValue } from './custom-fields.js';
 import { PIPELINES } from './routes/pipelines.js';
 import { CURRENT_USER_ID } from './routes/common.js';
 
@@ -35,9 +35,31 @@ function entries(v: unknown, key: 'email' | 'number' | 'url'): { [k: string]: st
     .map((e) => ({ [key]: e[key] as string, category: typeof e.category === 'string' ? (e.category as string) : 'work' }));
 }
 
-const nameParts = (b: Record<string, unknown>) => ({
-  prefix: s(b.prefix), first_name: s(b.first_name), middle_name: s(b.middle_name), last_name: s(b.last_name), suffix: s(b.suffix), title: s(b.title),
+/**
+ * An optional string member: a string, or null. Under `records.empty-strings` = null, an empty
+ * string is stored (and answered) as null ("absent or empty fields are returned as null").
+ */
+const optional = (app: App) => {
+  const emptyIsNull = app.choice('records.empty-strings') === 'null';
+  return (v: unknown): string | null => (typeof v !== 'string' ? null : v === '' && emptyIsNull ? null : v);
+};
+
+const nameParts = (o: (v: unknown) => string | null, b: Record<string, unknown>) => ({
+  prefix: o(b.prefix), first_name: o(b.first_name), middle_name: o(b.middle_name), last_name: o(b.last_name), suffix: o(b.suffix), title: o(b.title),
 });
+
+/**
+ * The custom field values of a create body, in the order of `records.custom-field-order`; under
+ * `records.custom-fields-listing` = every-definition, every definition available on the record's
+ * kind is listed, null when not set.
+ */
+function customFields(app: App, v: unknown, kind: string): CustomFieldValue[] {
+  const order = app.choice('records.custom-field-order');
+  const values = normalizeCustomFields(v, [], order);
+  if (app.choice('records.custom-fields-listing') === 'set-only') return values;
+  const unset = CUSTOM_FIELDS.filter((d) => d.available_on.includes(kind) && !values.some((c) => Number(c.custom_field_definition_id) === d.id));
+  return normalizeCustomFields(unset.map((d) => ({ custom_field_definition_id: d.id, value: null })), values, order);
+}
 
 function stamps(app: App) {
   const t = app.now();
@@ -45,36 +67,49 @@ function stamps(app: App) {
 }
 
 export function makePerson(app: App, b: Record<string, unknown>): Omit<Rec, 'id'> {
+  const o = optional(app);
   return {
-    name: s(b.name) ?? '', ...nameParts(b), address: address(b.address), assignee_id: id(b.assignee_id),
-    company_id: id(b.company_id), company_name: s(b.company_name), contact_type_id: id(b.contact_type_id), details: s(b.details),
+    name: s(b.name) ?? '', ...nameParts(o, b), address: address(b.address), assignee_id: id(b.assignee_id),
+    company_id: id(b.company_id), company_name: o(b.company_name), contact_type_id: id(b.contact_type_id), details: o(b.details),
     emails: entries(b.emails, 'email'), phone_numbers: entries(b.phone_numbers, 'number'), socials: entries(b.socials, 'url'),
-    websites: entries(b.websites, 'url'), tags: strings(b.tags), custom_fields: normalizeCustomFields(b.custom_fields), interaction_count: 0, ...stamps(app),
+    websites: entries(b.websites, 'url'), tags: strings(b.tags), custom_fields: customFields(app, b.custom_fields, 'person'), interaction_count: 0, ...stamps(app),
   };
 }
 
 export function makeCompany(app: App, b: Record<string, unknown>): Omit<Rec, 'id'> {
+  const o = optional(app);
   return {
     name: s(b.name) ?? '', address: address(b.address), assignee_id: id(b.assignee_id), contact_type_id: id(b.contact_type_id),
-    details: s(b.details), email_domain: s(b.email_domain), phone_numbers: entries(b.phone_numbers, 'number'),
+    details: o(b.details), email_domain: o(b.email_domain), phone_numbers: entries(b.phone_numbers, 'number'),
     primary_contact_id: id(b.primary_contact_id), socials: entries(b.socials, 'url'), websites: entries(b.websites, 'url'),
-    tags: strings(b.tags), custom_fields: normalizeCustomFields(b.custom_fields), interaction_count: 0, ...stamps(app),
+    tags: strings(b.tags), custom_fields: customFields(app, b.custom_fields, 'company'), interaction_count: 0, ...stamps(app),
   };
 }
+
+/** Record types by path segment (`/{entity}/…`): collection and singular type. */
+export const ENTITIES: Record<string, { collection: string; type: string }> = {
+  people: { collection: C.people, type: 'person' },
+  companies: { collection: C.companies, type: 'company' },
+  leads: { collection: C.leads, type: 'lead' },
+  opportunities: { collection: C.opportunities, type: 'opportunity' },
+  projects: { collection: C.projects, type: 'project' },
+  tasks: { collection: C.tasks, type: 'task' },
+};
 
 /** Lead status ids: `New` is the initial status. */
 export const LEAD_STATUSES = [{ id: 601, name: 'New' }, { id: 602, name: 'Contacted' }, { id: 603, name: 'Qualified' }];
 
 export function makeLead(app: App, b: Record<string, unknown>): Omit<Rec, 'id'> {
+  const o = optional(app);
   const email = b.email && typeof b.email === 'object' && typeof (b.email as Record<string, unknown>).email === 'string'
     ? { email: (b.email as Record<string, string>).email, category: (b.email as Record<string, string>).category ?? 'work' }
     : null;
   return {
-    name: s(b.name) ?? '', ...nameParts(b), address: address(b.address), assignee_id: id(b.assignee_id), company_name: s(b.company_name),
-    customer_source_id: id(b.customer_source_id), details: s(b.details), email, phone_numbers: entries(b.phone_numbers, 'number'),
+    name: s(b.name) ?? '', ...nameParts(o, b), address: address(b.address), assignee_id: id(b.assignee_id), company_name: o(b.company_name),
+    customer_source_id: id(b.customer_source_id), details: o(b.details), email, phone_numbers: entries(b.phone_numbers, 'number'),
     socials: entries(b.socials, 'url'), websites: entries(b.websites, 'url'), status: 'New', status_id: LEAD_STATUSES[0].id,
-    monetary_unit: s(b.monetary_unit), monetary_value: n(b.monetary_value), tags: strings(b.tags),
-    custom_fields: normalizeCustomFields(b.custom_fields), interaction_count: 0, ...stamps(app), date_last_contacted: null,
+    monetary_unit: o(b.monetary_unit), monetary_value: n(b.monetary_value), tags: strings(b.tags),
+    custom_fields: customFields(app, b.custom_fields, 'lead'), interaction_count: 0, ...stamps(app), date_last_contacted: null,
   };
 }
 
@@ -84,32 +119,35 @@ export function firstStage(pipelineId: unknown): number | null {
 }
 
 export function makeOpportunity(app: App, b: Record<string, unknown>): Omit<Rec, 'id'> {
+  const o = optional(app);
   const pipelineId = id(b.pipeline_id) ?? PIPELINES[0].id;
   return {
     name: s(b.name) ?? '', assignee_id: id(b.assignee_id), close_date: s(b.close_date), company_id: id(b.company_id),
-    company_name: s(b.company_name), customer_source_id: id(b.customer_source_id), details: s(b.details), loss_reason_id: null,
+    company_name: o(b.company_name), customer_source_id: id(b.customer_source_id), details: o(b.details), loss_reason_id: null,
     pipeline_id: pipelineId, pipeline_stage_id: id(b.pipeline_stage_id) ?? firstStage(pipelineId), primary_contact_id: id(b.primary_contact_id),
     priority: s(b.priority) ?? 'None', status: s(b.status) ?? 'Open', tags: strings(b.tags), interaction_count: 0,
-    monetary_value: n(b.monetary_value), win_probability: n(b.win_probability), custom_fields: normalizeCustomFields(b.custom_fields), ...stamps(app),
+    monetary_value: n(b.monetary_value), win_probability: n(b.win_probability), custom_fields: customFields(app, b.custom_fields, 'opportunity'), ...stamps(app),
   };
 }
 
 export function makeProject(app: App, b: Record<string, unknown>): Omit<Rec, 'id'> {
+  const o = optional(app);
   const rr = b.related_resource && typeof b.related_resource === 'object' ? (b.related_resource as Record<string, unknown>) : null;
   return {
     name: s(b.name) ?? '', related_resource: rr ? { id: id(rr.id), type: s(rr.type) } : null, assignee_id: id(b.assignee_id),
-    status: 'Open', details: s(b.details), tags: strings(b.tags), custom_fields: normalizeCustomFields(b.custom_fields), ...stamps(app),
+    status: 'Open', details: o(b.details), tags: strings(b.tags), custom_fields: customFields(app, b.custom_fields, 'project'), ...stamps(app),
   };
 }
 
 export function makeTask(app: App, b: Record<string, unknown>): Omit<Rec, 'id'> {
+  const o = optional(app);
   const rr = b.related_resource && typeof b.related_resource === 'object' ? (b.related_resource as Record<string, unknown>) : {};
   const status = b.status === 'Completed' ? 'Completed' : 'Open';
   return {
     name: s(b.name) ?? '', related_resource: { id: id(rr.id), type: s(rr.type) }, assignee_id: id(b.assignee_id),
     due_date: n(b.due_date), reminder_date: n(b.reminder_date), completed_date: n(b.completed_date) ?? (status === 'Completed' ? app.now() : null),
-    priority: s(b.priority) ?? 'None', status, details: s(b.details), tags: strings(b.tags),
-    custom_fields: normalizeCustomFields(b.custom_fields), ...stamps(app),
+    priority: s(b.priority) ?? 'None', status, details: o(b.details), tags: strings(b.tags),
+    custom_fields: customFields(app, b.custom_fields, 'task'), ...stamps(app),
   };
 }
 
@@ -117,9 +155,12 @@ export function makeTask(app: App, b: Record<string, unknown>): Omit<Rec, 'id'> 
 export function present(app: App, rec: Rec, options: { computed?: boolean } = {}): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(rec)) if (!k.startsWith('_')) out[k] = v;
-  if (options.computed && Array.isArray(rec.custom_fields)) out.custom_fields = computeCustomFields(app, rec.custom_fields as CustomFieldValue[]);
-  if (app.variant) out.conformance_variant_extra = true;
+  if (options.computed && Array.isArray(rec.custom_fields)) out.custom_fields = computeCustomFields(rec.custom_fields as CustomFieldValue[]);
+  if (app.choice('general.extra-fields') === 'extra-members') out.conformance_variant_extra = true;
   return out;
 }
 
 export { CURRENT_USER_ID };
+
+/** The answer of a create: the status of the open choice `general.create-status`. */
+export const created = (app: App, body: unknown) => ({ status: Number(app.choice('general.create-status')), body });

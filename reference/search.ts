@@ -3,85 +3,60 @@
  * § Tasks, § Limits): validation of the filter object, the criteria (combined with AND), the
  * sort, pagination and the 100,000-record cap.
  *
- * Open choices of the spec and what this server does (the variant mode, REFERENCE_VARIANT=1,
- * chooses differently):
- * - Maximum page size ("not shown"): 200. Above it the default mode refuses the request
- *   (422); the variant clamps the page size to 200.
- * - Ties of the sort key: broken by id ascending (variant: id descending), in both directions.
- * - Order of names: by UTF-16 code units (variant: case-insensitive first).
- * - Null sort keys (no owner, no due date …): last in asc and first in desc, i.e. desc is the
- *   exact reverse (variant: last in both directions).
- * - `assigned_to` orders by owner id (variant: by the owner's e-mail); `related_to` by related
- *   type then id (variant: id then type); `status` by name (variant: by status id); `priority`
- *   by name (variant: by rank None < Low < Medium < High).
- * - `custom_fields` entry with `allow_empty: false`: no restriction (variant: non-empty values
- *   only). An absent custom field value counts as empty ("absent or empty are returned as null").
- * - Minimum and maximum bounds (dates, custom field values) are inclusive; a record without a
- *   value never satisfies a bound.
- * - Mixed `assignee_ids` such as `[12, -2]` select the union (owner 12, or no owner).
- * - Tags and the project `name` criterion match case-sensitively (variant: ignoring case).
- * - Bad input (ill-typed members, page numbers below 1, unknown sort fields or directions, an
- *   unknown custom field definition) answers 422 `{ success: false, status, message }`
- *   (variant: 400 `{ errors: [...] }`). Unknown members are ignored; `null` means "absent".
+ * What the spec leaves open is taken from the open choices (rules/choices/search.ts,
+ * `app.choice('search.…')`): the largest page and what happens above it, the order of ties,
+ * of records without a sort value, of names, owners, related records, statuses and priorities,
+ * what `allow_empty: false` and an empty list criterion select, the case of tags and names,
+ * unknown members, and a header with the number of matches. Fixed here: bounds (dates, custom field values) are inclusive and a record
+ * without a value never satisfies one; an absent custom field value counts as empty ("absent or
+ * empty are returned as null"); mixed `assignee_ids` such as `[12, -2]` select the union; bad
+ * input (ill-typed members, page numbers below 1, unknown sort fields or directions, an unknown
+ * custom field definition) is refused with `invalid` (status and body: general choices);
+ * `null` means "absent".
+ *
+ * Faults hook in at the points declared in reference/faults/search.ts (`search.*`).
  *
  * Speed: the criteria are checked in one pass over the collection, then the matches are
  * sorted once on precomputed keys; only the requested page is presented.
  */
-import type { App, FaultDef } from './app.js';
+import type { App } from './app.js';
+import type { Reply } from './http.js';
 import { definition, isEmptyValue } from './custom-fields.js';
 import { invalid, asObject } from './routes/common.js';
 import type { Rec } from './model.js';
+import { FIXTURES } from './profile.js';
 
 /** "Records reachable in one search: first 100,000, whatever the pagination". */
 export const SEARCH_CAP = 100_000;
-/** Largest page size this server serves (the spec does not show one). */
-export const MAX_PAGE_SIZE = 200;
 export const DEFAULT_PAGE_SIZE = 20;
 /** `-2` in assignee_ids / project_ids: "no owner" / "no project". */
 export const NONE = -2;
 
-/** Project statuses of the reference account (ids match reference/profile.json). */
-export const PROJECT_STATUSES = [{ id: 301, name: 'Open' }, { id: 302, name: 'Completed' }];
-/** Users of the reference account (ids and e-mails match reference/profile.json). */
-export const USER_EMAILS: Record<number, string> = { 11: 'integrator@reference.example', 12: 'colleague@reference.example' };
+/** Project statuses of the reference account (reference/profile.json). */
+export const PROJECT_STATUSES: { id: number; name: string }[] = FIXTURES.project_statuses;
+/** Users of the reference account (reference/profile.json): id → e-mail. */
+export const USER_EMAILS: Record<number, string> = Object.fromEntries(FIXTURES.users.map((u) => [u.id, u.email]));
 
 const PRIORITY_RANK: Record<string, number> = { None: 0, Low: 1, Medium: 2, High: 3 };
 
 export type SortKey = string | number | null;
-type Key = SortKey | [SortKey, SortKey];
+export type Key = SortKey | [SortKey, SortKey];
+export type Predicate = (rec: Rec) => boolean;
+/** A criterion: validates the member's value (never null/undefined) and answers a predicate, or undefined when it restricts nothing. */
+export type Criterion = (value: unknown, app: App) => Predicate | undefined;
+export type SortKeyOf = (rec: Rec, app: App) => Key;
 
-/** One searchable resource: its sort fields, default sort and extra criteria. */
+/** One searchable resource: its sort fields, default sort and criteria. */
 export interface SearchDef {
-  /** `project` or `task`: used in messages. */
-  kind: string;
-  /** sort_by → key of a record (default and variant mode). */
-  sortKeys: Record<string, (rec: Rec, app: App) => Key>;
-  defaultSort: (app: App) => string;
-  /** Criteria beyond the shared ones: member name → validator returning a predicate. */
-  criteria: Record<string, (value: unknown, app: App) => ((rec: Rec) => boolean) | undefined>;
+  kind: 'project' | 'task';
+  /** sort_by → key of a record. */
+  sortKeys: Record<string, SortKeyOf>;
+  defaultSort: string;
+  /** Member name → criterion. */
+  criteria: Record<string, Criterion>;
 }
 
-/** Faults of the shared search behaviour (listed by the projects module; they act on both searches). */
-export const SEARCH_FAULTS: FaultDef[] = [
-  { name: 'search-pages-zero-based', rules: ['SEARCH-2', 'SEARCH-4'], description: 'page_number counts from 0: page 1 answers the second page' },
-  { name: 'search-default-page-size-10', rules: ['SEARCH-3'], description: 'the default page size is 10 instead of 20' },
-  { name: 'search-sort-direction-ignored', rules: ['SEARCH-6', 'PSEARCH-2', 'TSEARCH-2'], description: 'sort_direction is ignored: results are always ascending' },
-  { name: 'search-criteria-or', rules: ['SEARCH-5'], description: 'criteria combine with OR instead of AND' },
-  { name: 'search-tags-all', rules: ['SEARCH-8'], description: 'tags selects records carrying all the tags instead of at least one' },
-  { name: 'search-tags-object-ignored', rules: ['SEARCH-8'], description: 'the object form { option: "ANY", value } of tags is ignored (no restriction)' },
-  { name: 'search-followed-inverted', rules: ['SEARCH-9'], description: 'followed 1 selects the records not followed and 2 the followed ones' },
-  { name: 'search-max-bound-exclusive', rules: ['SEARCH-10', 'TSEARCH-6'], description: 'maximum_* date bounds are exclusive (a record at the bound is left out)' },
-  { name: 'search-allow-empty-ignored', rules: ['SEARCH-11'], description: 'custom_fields allow_empty is ignored (no restriction)' },
-  { name: 'search-custom-range-exclusive', rules: ['SEARCH-12'], description: 'custom_fields maximum_value is exclusive' },
-  { name: 'search-computed-values-off', rules: ['SEARCH-13'], description: 'search results carry option ids instead of computed option names' },
-  { name: 'search-ids-ignored', rules: ['SEARCH-14'], description: 'the ids criterion is ignored' },
-  { name: 'search-unowned-unsupported', rules: ['SEARCH-15'], description: 'assignee_ids -2 is taken as an owner id and selects no record without owner' },
-  { name: 'search-bad-page-500', rules: ['SEARCH-16'], description: 'a zero or negative page_number fails with 500 (negative array offset)' },
-  { name: 'search-sort-related-ignored', rules: ['PSEARCH-2', 'TSEARCH-2'], description: 'sort_by related_to is ignored: results are sorted by name' },
-  { name: 'search-cap-10k', rules: ['SEARCH-7'], description: 'results are limited to the first 10,000 records instead of 100,000 (caught with CRM_HEAVY=1)' },
-];
-
-/* ---------- validation helpers: each answers a predicate or throws a 4xx ---------- */
+/* ---------- validation helpers: each answers a value or throws a 4xx ---------- */
 
 const isInt = (v: unknown): v is number => typeof v === 'number' && Number.isInteger(v);
 const isIdent = (v: unknown): v is number | string => isInt(v) || (typeof v === 'string' && v !== '');
@@ -101,138 +76,157 @@ export function timestampBound(app: App, name: string, v: unknown): number {
   return v as number;
 }
 
-/** `followed`: 1 followed, 2 not followed. */
-function followedCriterion(app: App, v: unknown): (rec: Rec) => boolean {
-  if (v !== 1 && v !== 2) invalid(app, 'followed must be 1 (followed) or 2 (not followed)', 'followed');
-  const want = (v === 1) !== app.fault('search-followed-inverted');
-  return (rec) => !!rec._followed === want;
-}
+/** An empty list criterion: restricts nothing under the choice `search.empty-list` = no-restriction. */
+export const emptyMeansAll = (app: App, list: unknown[]): boolean => list.length === 0 && app.choice('search.empty-list') === 'no-restriction';
 
-/** `tags`: a list, or `{ option: "ANY", value: [...] }`; matches records carrying at least one. */
-function tagsCriterion(app: App, v: unknown): ((rec: Rec) => boolean) | undefined {
-  let tags: string[];
-  if (Array.isArray(v)) tags = stringList(app, 'tags', v);
-  else if (v && typeof v === 'object') {
+/** A predicate over a list criterion, or undefined when the empty list restricts nothing. */
+const listCriterion = <T>(app: App, list: T[], pred: (set: Set<string>) => Predicate): Predicate | undefined =>
+  emptyMeansAll(app, list) ? undefined : pred(new Set(list.map(String)));
+
+/** How tags compare (`search.tag-case`). */
+export const tagNorm = (app: App) => (app.choice('search.tag-case') === 'case-insensitive' ? (t: string) => t.toLowerCase() : (t: string) => t);
+
+/** The tags of a `tags` member: a list, or `{ option: "ANY", value: [...] }`. */
+export function tagsOf(app: App, v: unknown): string[] {
+  if (Array.isArray(v)) return stringList(app, 'tags', v);
+  if (v && typeof v === 'object') {
     const o = v as Record<string, unknown>;
     if (o.option !== 'ANY') invalid(app, 'tags.option must be "ANY"', 'tags');
-    tags = stringList(app, 'tags.value', o.value);
-    if (app.fault('search-tags-object-ignored')) return undefined;
-  } else return invalid(app, 'tags must be a list of strings or { option: "ANY", value: [...] }', 'tags');
-  // Case of tags: the default mode matches exactly, the variant ignores case.
-  const norm = app.variant ? (t: string) => t.toLowerCase() : (t: string) => t;
-  const wanted = new Set(tags.map(norm));
-  if (app.fault('search-tags-all')) return (rec) => [...wanted].every((t) => (rec.tags as string[]).some((x) => norm(x) === t));
-  return (rec) => (rec.tags as string[]).some((t) => wanted.has(norm(t)));
+    return stringList(app, 'tags.value', o.value);
+  }
+  return invalid(app, 'tags must be a list of strings or { option: "ANY", value: [...] }', 'tags');
 }
+
+/** `tags`: matches records carrying at least one of the tags. */
+const tagsCriterion: Criterion = (v, app) => {
+  const tags = tagsOf(app, v);
+  if (emptyMeansAll(app, tags)) return undefined;
+  const norm = tagNorm(app);
+  const wanted = new Set(tags.map(norm));
+  return (rec) => (rec.tags as string[]).some((t) => wanted.has(norm(t)));
+};
 
 /** `assignee_ids`: owners; -2 selects records with no owner. */
-function assigneeCriterion(app: App, v: unknown): (rec: Rec) => boolean {
+const assigneeCriterion: Criterion = (v, app) => {
   const ids = idList(app, 'assignee_ids', v);
-  const none = ids.some((x) => Number(x) === NONE) && !app.fault('search-unowned-unsupported');
-  const set = new Set(ids.map(String));
-  return (rec) => (rec.assignee_id === null || rec.assignee_id === undefined ? none : set.has(String(rec.assignee_id)));
-}
+  const none = ids.some((x) => Number(x) === NONE);
+  return listCriterion(app, ids, (set) => (rec) => (rec.assignee_id === null || rec.assignee_id === undefined ? none : set.has(String(rec.assignee_id))));
+};
+
+/** `followed`: 1 followed, 2 not followed. */
+const followedCriterion: Criterion = (v, app) => {
+  if (v !== 1 && v !== 2) invalid(app, 'followed must be 1 (followed) or 2 (not followed)', 'followed');
+  return (rec) => !!rec._followed === (v === 1);
+};
+
+/** The custom field value of a record (undefined when it has none). */
+export const customValue = (defId: number) => (rec: Rec) =>
+  (rec.custom_fields as { custom_field_definition_id: unknown; value: unknown }[]).find((c) => Number(c.custom_field_definition_id) === defId)?.value;
 
 /** `custom_fields`: each entry `allow_empty` or `minimum_value` + `maximum_value`. */
-function customFieldsCriterion(app: App, v: unknown): ((rec: Rec) => boolean) | undefined {
+const customFieldsCriterion: Criterion = (v, app) => {
   if (!Array.isArray(v)) return invalid(app, 'custom_fields must be a list of filter objects', 'custom_fields');
-  const preds: ((rec: Rec) => boolean)[] = [];
+  const preds: Predicate[] = [];
   for (const entry of v) {
     if (!entry || typeof entry !== 'object' || Array.isArray(entry)) invalid(app, 'each custom_fields entry must be an object', 'custom_fields');
     const e = entry as Record<string, unknown>;
     const def = isIdent(e.custom_field_definition_id) ? definition(e.custom_field_definition_id) : undefined;
     if (!def) invalid(app, 'custom_fields entry names an unknown custom_field_definition_id', 'custom_fields');
-    const defId = def!.id;
-    const valueOf = (rec: Rec) => (rec.custom_fields as { custom_field_definition_id: unknown; value: unknown }[]).find((c) => Number(c.custom_field_definition_id) === defId)?.value;
+    const valueOf = customValue(def!.id);
     const hasEmpty = e.allow_empty !== undefined && e.allow_empty !== null;
     const hasRange = (e.minimum_value !== undefined && e.minimum_value !== null) || (e.maximum_value !== undefined && e.maximum_value !== null);
     if (hasEmpty && typeof e.allow_empty !== 'boolean') invalid(app, 'allow_empty must be a boolean', 'custom_fields');
     for (const k of ['minimum_value', 'maximum_value'] as const) {
       if (e[k] !== undefined && e[k] !== null && (typeof e[k] !== 'number' || !Number.isFinite(e[k]))) invalid(app, `${k} must be a number`, 'custom_fields');
     }
-    if (hasEmpty && e.allow_empty === true && !app.fault('search-allow-empty-ignored')) preds.push((rec) => isEmptyValue(valueOf(rec)));
-    else if (hasEmpty && e.allow_empty === false && app.variant) preds.push((rec) => !isEmptyValue(valueOf(rec)));
+    if (hasEmpty) {
+      const onlyNonEmpty = app.choice('search.allow-empty-false') === 'non-empty-only';
+      const p: Predicate | undefined = e.allow_empty === true ? (rec) => isEmptyValue(valueOf(rec)) : onlyNonEmpty ? (rec) => !isEmptyValue(valueOf(rec)) : undefined;
+      const hooked = app.at('search.custom-field', p, { part: 'allow_empty', entry: e, valueOf });
+      if (hooked) preds.push(hooked);
+    }
     if (hasRange) {
       const min = typeof e.minimum_value === 'number' ? e.minimum_value : -Infinity;
       const max = typeof e.maximum_value === 'number' ? e.maximum_value : Infinity;
-      const exclusive = app.fault('search-custom-range-exclusive');
-      preds.push((rec) => {
+      const p: Predicate = (rec) => {
         const x = valueOf(rec);
-        return typeof x === 'number' && x >= min && (exclusive ? x < max : x <= max);
-      });
+        return typeof x === 'number' && x >= min && x <= max;
+      };
+      const hooked = app.at('search.custom-field', p, { part: 'range', entry: e, valueOf });
+      if (hooked) preds.push(hooked);
     }
   }
   return preds.length ? (rec) => preds.every((p) => p(rec)) : undefined;
-}
+};
 
-/**
- * Criteria shared by both searches. Each takes the member value (never null/undefined) and
- * returns a predicate, or undefined when it restricts nothing.
- */
-export function sharedCriteria(): SearchDef['criteria'] {
-  const bound = (field: string, op: 'min' | 'max') => (v: unknown, app: App) => {
-    const name = `${op === 'min' ? 'minimum' : 'maximum'}_${field.replace('date_', '')}_date`;
+/** A bound on a timestamp member (inclusive; a record without a value never satisfies it). */
+export function timestampCriterion(field: string, name: string, op: 'min' | 'max'): Criterion {
+  return (v, app) => {
     const t = timestampBound(app, name, v);
-    const exclusive = op === 'max' && app.fault('search-max-bound-exclusive');
-    return (rec: Rec) => {
+    return (rec) => {
       const x = rec[field];
-      if (typeof x !== 'number') return false;
-      return op === 'min' ? x >= t : exclusive ? x < t : x <= t;
+      return typeof x === 'number' && (op === 'min' ? x >= t : x <= t);
     };
   };
+}
+
+/** Timestamp member bounded by each bound criterion (for faults on bounds). */
+export const BOUND_FIELDS: Record<string, string> = {
+  minimum_created_date: 'date_created', maximum_created_date: 'date_created',
+  minimum_modified_date: 'date_modified', maximum_modified_date: 'date_modified',
+  minimum_due_date: 'due_date', maximum_due_date: 'due_date',
+};
+
+const bound = (name: string) => timestampCriterion(BOUND_FIELDS[name], name, name.startsWith('minimum') ? 'min' : 'max');
+
+/** Criteria shared by both searches. */
+export function sharedCriteria(): Record<string, Criterion> {
   return {
-    ids: (v, app) => {
-      const set = new Set(idList(app, 'ids', v).map(String));
-      return app.fault('search-ids-ignored') ? undefined : (rec) => set.has(String(rec.id));
-    },
-    assignee_ids: (v, app) => assigneeCriterion(app, v),
-    tags: (v, app) => tagsCriterion(app, v),
-    followed: (v, app) => followedCriterion(app, v),
-    minimum_created_date: bound('date_created', 'min'),
-    maximum_created_date: bound('date_created', 'max'),
-    minimum_modified_date: bound('date_modified', 'min'),
-    maximum_modified_date: bound('date_modified', 'max'),
-    custom_fields: (v, app) => customFieldsCriterion(app, v),
+    ids: (v, app) => listCriterion(app, idList(app, 'ids', v), (set) => (rec) => set.has(String(rec.id))),
+    assignee_ids: assigneeCriterion,
+    tags: tagsCriterion,
+    followed: followedCriterion,
+    minimum_created_date: bound('minimum_created_date'),
+    maximum_created_date: bound('maximum_created_date'),
+    minimum_modified_date: bound('minimum_modified_date'),
+    maximum_modified_date: bound('maximum_modified_date'),
+    custom_fields: customFieldsCriterion,
   };
 }
 
-/** A bound on another timestamp member (due dates of tasks). */
-export function timestampCriterion(field: string, name: string, op: 'min' | 'max', faultExclusive?: string) {
-  return (v: unknown, app: App) => {
-    const t = timestampBound(app, name, v);
-    const exclusive = op === 'max' && (app.fault('search-max-bound-exclusive') || (!!faultExclusive && app.fault(faultExclusive)));
-    return (rec: Rec) => {
-      const x = rec[field];
-      if (typeof x !== 'number') return false;
-      return op === 'min' ? x >= t : exclusive ? x < t : x <= t;
-    };
-  };
-}
-
-export function statusesCriterion(ignoreFault: string) {
-  return (v: unknown, app: App) => {
-    const names = new Set(stringList(app, 'statuses', v));
-    return app.fault(ignoreFault) ? undefined : (rec: Rec) => names.has(String(rec.status));
-  };
-}
+/** `statuses`: status names. */
+export const statusesCriterion: Criterion = (v, app) =>
+  listCriterion(app, stringList(app, 'statuses', v), (names) => (rec) => names.has(String(rec.status)));
 
 /* ---------- sort keys ---------- */
 
 export const keys = {
-  name: (rec: Rec, app: App): Key => (app.variant ? [String(rec.name).toLowerCase(), String(rec.name)] : String(rec.name)),
+  name: (rec: Rec, app: App): Key => (app.choice('search.name-order') === 'case-insensitive' ? [String(rec.name).toLowerCase(), String(rec.name)] : String(rec.name)),
   assignedTo: (rec: Rec, app: App): Key => {
     const a = rec.assignee_id;
     if (a === null || a === undefined) return null;
-    return app.variant ? USER_EMAILS[Number(a)] ?? String(a) : typeof a === 'number' ? a : String(a);
+    if (app.choice('search.assigned-to-order') === 'owner-email') return USER_EMAILS[Number(a)] ?? String(a);
+    return typeof a === 'number' ? a : String(a);
   },
   relatedTo: (rec: Rec, app: App): Key => {
-    if (app.fault('search-sort-related-ignored')) return String(rec.name);
     const rr = rec.related_resource as { id: number | string | null; type: string | null } | null;
     if (!rr || rr.id === null || rr.id === undefined) return null;
     const id = typeof rr.id === 'number' ? rr.id : String(rr.id);
-    return app.variant ? [id, rr.type ?? ''] : [rr.type ?? '', id];
+    return app.choice('search.related-to-order') === 'id-then-type' ? [id, rr.type ?? ''] : [rr.type ?? '', id];
   },
   number: (field: string) => (rec: Rec): Key => (typeof rec[field] === 'number' ? (rec[field] as number) : null),
+  status: (rec: Rec, app: App): Key => {
+    if (app.choice('search.status-order') === 'status-id') {
+      const s = PROJECT_STATUSES.find((x) => x.name === rec.status);
+      if (s) return s.id;
+    }
+    return String(rec.status);
+  },
+  priority: (rec: Rec, app: App): Key => {
+    if (rec.priority === null || rec.priority === undefined) return null;
+    const p = String(rec.priority);
+    return app.choice('search.priority-order') === 'rank' ? PRIORITY_RANK[p] ?? 99 : p;
+  },
 };
 
 function cmpScalar(a: SortKey, b: SortKey): number {
@@ -248,11 +242,30 @@ function cmpKey(a: Key, b: Key): number {
   return cmpScalar(a as SortKey, b as SortKey);
 }
 
+/** Where a record without a sort value goes (`search.null-placement`): sign of null vs a value, given the direction. */
+function nullSign(app: App, dir: 1 | -1): 1 | -1 {
+  switch (app.choice('search.null-placement')) {
+    case 'largest': return dir;
+    case 'smallest': return dir === 1 ? -1 : 1;
+    case 'always-last': return 1;
+    case 'always-first': return -1;
+  }
+}
+
+/** Order of ties (`search.tie-order`): sign applied to the id comparison. */
+function tieSign(app: App, dir: 1 | -1): 1 | -1 {
+  switch (app.choice('search.tie-order')) {
+    case 'id-asc': return 1;
+    case 'id-desc': return -1;
+    case 'with-direction': return dir;
+  }
+}
+
 /* ---------- the search ---------- */
 
 export interface SearchOptions {
-  /** Present one record of the page (computed custom field values). */
-  present(rec: Rec): Record<string, unknown>;
+  /** Present one record of the page (with computed custom field values or not). */
+  present(rec: Rec, computed: boolean): Record<string, unknown>;
 }
 
 const num = (app: App, name: string, v: unknown, dflt: number): number => {
@@ -261,81 +274,72 @@ const num = (app: App, name: string, v: unknown, dflt: number): number => {
   return v as number;
 };
 
-/** Runs a search over `records` (the whole collection) with the request body. */
-export function runSearch(app: App, def: SearchDef, records: Iterable<Rec>, body: unknown, options: SearchOptions): Record<string, unknown>[] {
+const PAGING = ['page_number', 'page_size', 'sort_by', 'sort_direction'];
+
+/** Header reporting the number of matches (`search.total-header`). */
+const TOTAL_HEADER = { none: undefined, 'x-total-count': 'x-total-count', 'x-pw-total': 'x-pw-total' } as const;
+
+/** Runs a search over `records` (the whole collection) with the request body: the page, and the total header of `search.total-header`. */
+export async function runSearch(app: App, def: SearchDef, records: Iterable<Rec>, body: unknown, options: SearchOptions): Promise<Reply> {
+  const page = await searchPage(app, def, records, body, options);
+  const header = TOTAL_HEADER[app.choice('search.total-header')];
+  return { status: 200, body: page.records, ...(header ? { headers: { [header]: String(page.total) } } : {}) };
+}
+
+async function searchPage(app: App, def: SearchDef, records: Iterable<Rec>, body: unknown, options: SearchOptions): Promise<{ records: Record<string, unknown>[]; total: number }> {
+  const { kind } = def;
   const b = asObject(body, 'the search filter');
+  if (app.choice('search.unknown-members') === 'refused') {
+    const unknown = Object.keys(b).filter((k) => !PAGING.includes(k) && !Object.hasOwn(def.criteria, k));
+    if (unknown.length) invalid(app, `unknown filter members: ${unknown.join(', ')}`, unknown[0]);
+  }
+  const defaults = app.at('search.defaults', { firstPage: 1, pageSize: DEFAULT_PAGE_SIZE, sortBy: def.defaultSort }, { kind });
   // Pagination.
-  const zeroBased = app.fault('search-pages-zero-based');
-  const pageNumber = num(app, 'page_number', b.page_number, zeroBased ? 0 : 1);
-  let pageSize = num(app, 'page_size', b.page_size, app.fault('search-default-page-size-10') ? 10 : DEFAULT_PAGE_SIZE);
-  if (pageNumber < (zeroBased ? 0 : 1)) {
-    if (app.fault('search-bad-page-500')) throw new RangeError(`Invalid array offset ${(pageNumber - 1) * pageSize}`);
-    invalid(app, 'page_number must be 1 or more (the first page is 1)', 'page_number');
+  const pageNumber = num(app, 'page_number', b.page_number, defaults.firstPage);
+  let pageSize = num(app, 'page_size', b.page_size, defaults.pageSize);
+  if (pageNumber < defaults.firstPage) {
+    await app.seam('search.bad-page', { pageNumber, pageSize }, () => invalid(app, 'page_number must be 1 or more (the first page is 1)', 'page_number'));
   }
   if (pageSize < 1) invalid(app, 'page_size must be 1 or more', 'page_size');
-  if (pageSize > MAX_PAGE_SIZE) {
-    if (app.variant) pageSize = MAX_PAGE_SIZE;
-    else invalid(app, `page_size must be at most ${MAX_PAGE_SIZE}`, 'page_size');
+  const maxPageSize = Number(app.choice('search.max-page-size'));
+  if (pageSize > maxPageSize) {
+    if (app.choice('search.page-size-over-max') === 'clamp') pageSize = maxPageSize;
+    else invalid(app, `page_size must be at most ${maxPageSize}`, 'page_size');
   }
-  /** Records skipped before the page. */
-  const skipPages = zeroBased ? pageNumber : pageNumber - 1;
   // Sort.
-  const sortBy = b.sort_by === undefined || b.sort_by === null ? def.defaultSort(app) : b.sort_by;
+  const sortBy = b.sort_by === undefined || b.sort_by === null ? defaults.sortBy : b.sort_by;
   if (typeof sortBy !== 'string' || !Object.hasOwn(def.sortKeys, sortBy)) {
-    return invalid(app, `sort_by must be one of ${Object.keys(def.sortKeys).join(', ')}`, 'sort_by');
+    invalid(app, `sort_by must be one of ${Object.keys(def.sortKeys).join(', ')}`, 'sort_by');
   }
-  const direction = b.sort_direction === undefined || b.sort_direction === null ? 'asc' : b.sort_direction;
-  if (direction !== 'asc' && direction !== 'desc') invalid(app, 'sort_direction must be asc or desc', 'sort_direction');
-  const dir = direction === 'desc' && !app.fault('search-sort-direction-ignored') ? -1 : 1;
+  const requested = b.sort_direction === undefined || b.sort_direction === null ? 'asc' : b.sort_direction;
+  if (requested !== 'asc' && requested !== 'desc') invalid(app, 'sort_direction must be asc or desc', 'sort_direction');
+  const dir = app.at('search.direction', requested as 'asc' | 'desc', { kind }) === 'desc' ? -1 : 1;
   // Criteria (validated before any record is looked at).
-  const preds: ((rec: Rec) => boolean)[] = [];
+  const preds: Predicate[] = [];
   for (const [member, make] of Object.entries(def.criteria)) {
     const v = b[member];
     if (v === undefined || v === null) continue;
-    const p = make(v, app);
+    const p = app.at('search.criterion', make(v, app), { kind, member, value: v });
     if (p) preds.push(p);
   }
-  const or = app.fault('search-criteria-or') && preds.length > 1;
+  const match = app.at('search.match', (rec: Rec) => preds.every((p) => p(rec)), { preds });
+  const keyOf = app.at('search.sort-key', def.sortKeys[sortBy], { kind, sortBy });
   const matches: { rec: Rec; key: Key }[] = [];
-  const keyOf = def.sortKeys[sortBy];
-  for (const rec of records) {
-    if (preds.length && !(or ? preds.some((p) => p(rec)) : preds.every((p) => p(rec)))) continue;
-    matches.push({ rec, key: keyOf(rec, app) });
-  }
-  const tie = app.variant ? -1 : 1;
-  const nullsLastAlways = app.variant;
+  for (const rec of records) if (!preds.length || match(rec)) matches.push({ rec, key: keyOf(rec, app) });
+  const nulls = nullSign(app, dir);
+  const tie = tieSign(app, dir);
   matches.sort((x, y) => {
     const xn = x.key === null;
     const yn = y.key === null;
-    let c: number;
-    if (xn || yn) {
-      c = xn && yn ? 0 : xn ? 1 : -1; // null after non-null…
-      if (!nullsLastAlways) c *= dir; // …in asc; before in desc (default mode)
-    } else c = dir * cmpKey(x.key, y.key);
+    const c = xn || yn ? (xn && yn ? 0 : xn ? nulls : -nulls) : dir * cmpKey(x.key, y.key);
     return c || tie * cmpScalar(x.rec.id, y.rec.id);
   });
-  const cap = app.fault('search-cap-10k') ? SEARCH_CAP / 10 : SEARCH_CAP;
-  const reachable = Math.min(matches.length, cap);
-  const start = skipPages * pageSize;
-  if (start >= reachable) return [];
+  const reachable = Math.min(matches.length, app.at('search.cap', SEARCH_CAP, { kind }));
+  const start = (pageNumber - defaults.firstPage) * pageSize;
+  if (start >= reachable) return { records: [], total: reachable };
   const end = Math.min(start + pageSize, reachable);
+  const computed = app.at('search.computed', true, { kind });
   const out: Record<string, unknown>[] = [];
-  for (let i = start; i < end; i++) out.push(options.present(matches[i].rec));
-  return out;
+  for (let i = start; i < end; i++) out.push(options.present(matches[i].rec, computed));
+  return { records: out, total: reachable };
 }
-
-/** Sort key of `status` (variant: status id of projects; name otherwise). */
-export function statusKey(rec: Rec, app: App): Key {
-  if (app.variant) {
-    const s = PROJECT_STATUSES.find((x) => x.name === rec.status);
-    return s ? s.id : String(rec.status);
-  }
-  return String(rec.status);
-}
-
-export function priorityKey(rec: Rec, app: App): Key {
-  const p = rec.priority === null || rec.priority === undefined ? null : String(rec.priority);
-  if (p === null) return null;
-  return app.variant ? PRIORITY_RANK[p] ?? 99 : p;
-}
-

@@ -5,19 +5,43 @@
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { App, type AreaModule, type FaultDef, type ReferenceOptions } from './app.js';
-import { HttpError, Router, isReply, readBody, send, type RequestContext } from './http.js';
+import { App, type AreaModule, type Fault, type ReferenceOptions } from './app.js';
+import { HttpError, Router, isReply, readBody, send, type Handler, type RequestContext } from './http.js';
+import { ALL_FAULTS } from './faults/index.js';
+import type { Presented, RouteFault } from './faults/types.js';
 import { AREA_MODULES } from './routes/index.js';
+import { refusal } from './routes/common.js';
 
 export const API_PREFIX = '/developer_api/v1';
 
-/** Every fault of every area, by name. */
-export function faultCatalog(modules: AreaModule[] = AREA_MODULES): FaultDef[] {
-  return modules.flatMap((m) => m.faults ?? []);
+/** Every fault of the reference server (reference/faults/). */
+export function faultCatalog(): Fault[] {
+  return ALL_FAULTS;
+}
+
+/** The handler of a route wrapped by a route fault: post-processes its presented answer (errors included). */
+function wrapRoute(app: App, rf: RouteFault): (h: Handler) => Handler {
+  return (h) => async (ctx) => {
+    const next = async (): Promise<Presented> => {
+      try {
+        const out = await h(ctx);
+        const reply = isReply(out) ? out : { status: 200, body: out };
+        return { ...reply, status: reply.status ?? 200 };
+      } catch (err) {
+        if (err instanceof HttpError) return { status: err.status, body: err.body, headers: err.headers };
+        throw err;
+      }
+    };
+    const res = rf.around ? await rf.around(ctx, next, app) : await next();
+    return rf.respond ? rf.respond(res, ctx, app) : res;
+  };
 }
 
 function credentialsOk(app: App, req: IncomingMessage): boolean {
-  if (app.fault('credentials-not-checked')) return true;
+  return app.at('auth.credentials', credentialsMatch(app, req), undefined);
+}
+
+function credentialsMatch(app: App, req: IncomingMessage): boolean {
   const { credentials } = app.options;
   const auth = req.headers.authorization;
   if (auth) {
@@ -30,8 +54,7 @@ function credentialsOk(app: App, req: IncomingMessage): boolean {
   const email = String(req.headers['x-svc-useremail'] ?? '');
   if (!token || token !== credentials.accessToken) return false;
   if (application !== 'developer_api') return false;
-  if (app.fault('user-email-not-checked')) return true;
-  return email.toLowerCase() === credentials.userEmail.toLowerCase();
+  return app.at('auth.user-email', email.toLowerCase() === credentials.userEmail.toLowerCase(), undefined);
 }
 
 function parseBody(ctx: RequestContext, app: App): void {
@@ -46,7 +69,7 @@ function parseBody(ctx: RequestContext, app: App): void {
   try {
     ctx.body = JSON.parse(text);
   } catch {
-    throw new HttpError(app.variant ? 422 : 400, app.variant ? { errors: [{ code: 'malformed_json' }] } : { success: false, status: 400, message: 'malformed JSON body' });
+    throw refusal(app, Number(app.choice('errors.malformed-json-status')), 'malformed JSON body', { code: 'malformed_json' });
   }
 }
 
@@ -72,15 +95,18 @@ function handler(app: App, routers: { api: Router; root: Router; auth: Router },
       } else if (host === 'api' || host === 'both') {
         router = routers.root;
       } else {
-        throw new HttpError(404, { success: false, status: 404, message: `no route for ${req.method} ${path}` });
+        throw refusal(app, 404, `no route for ${req.method} ${path}`, { code: 'not_found' });
       }
       const found = router.match(req.method ?? 'GET', sub);
       const rawBody = await readBody(req);
-      if (!found) throw new HttpError(404, { success: false, status: 404, message: `no route for ${req.method} ${path}` });
+      if (!found) throw refusal(app, 404, `no route for ${req.method} ${path}`, { code: 'not_found' });
       if (isApi && !credentialsOk(app, req)) {
-        throw new HttpError(app.variant ? 403 : 401, app.variant ? { errors: [{ code: 'forbidden' }] } : { success: false, status: 401, message: 'missing or invalid credentials' });
+        throw refusal(app, Number(app.choice('errors.credentials-status')), 'missing or invalid credentials', { code: 'forbidden' });
       }
-      if ('allowed' in found) throw new HttpError(405, { success: false, status: 405, message: `method not allowed; allowed: ${found.allowed.join(', ')}` }, { allow: found.allowed.join(', ') });
+      if ('allowed' in found) {
+        if (app.choice('errors.unsupported-method') === '404') throw refusal(app, 404, `no route for ${req.method} ${path}`, { code: 'not_found' });
+        throw refusal(app, 405, `method not allowed; allowed: ${found.allowed.join(', ')}`, { code: 'method_not_allowed' }, { allow: found.allowed.join(', ') });
+      }
       const ctx: RequestContext = { method: req.method ?? 'GET', path: sub, params: found.params, query: url.searchParams, headers: req.headers, rawBody, body: undefined, req, res };
       parseBody(ctx, app);
       const out = await found.route.handler(ctx);
@@ -96,6 +122,26 @@ function handler(app: App, routers: { api: Router; root: Router; auth: Router },
   };
 }
 
+/**
+ * Route faults: every fault's route must exist (checked for all faults, so a renamed route is
+ * noticed at once); the switched-on ones wrap their routes or add theirs.
+ */
+function installRouteFaults(app: App, routers: Record<'api' | 'root' | 'auth', Router>, catalog: Fault[], active: Fault[]): void {
+  for (const f of catalog) {
+    for (const rf of f.routes ?? []) {
+      const route = typeof rf.route === 'function' ? rf.route(app) : rf.route;
+      const [method, pattern] = route.split(' ');
+      const router = routers[rf.host ?? 'api'];
+      if (rf.add) {
+        if (active.includes(f)) router.add(method, pattern, (ctx) => rf.add!(ctx, app));
+        continue;
+      }
+      if (!router.has(method, pattern)) throw new Error(`fault ${f.name}: no route ${route} on the ${rf.host ?? 'api'} host`);
+      if (active.includes(f)) router.wrap(method, pattern, wrapRoute(app, rf));
+    }
+  }
+}
+
 export interface RunningReference {
   app: App;
   apiUrl: string;
@@ -105,9 +151,11 @@ export interface RunningReference {
 
 /** Starts the reference server. `authPort` undefined ⇒ the auth routes share the API origin. */
 export async function startReference(options: ReferenceOptions & { port?: number; authPort?: number; host?: string; authHost?: string }, modules: AreaModule[] = AREA_MODULES): Promise<RunningReference> {
-  const known = new Set(faultCatalog(modules).map((f) => f.name));
+  const catalog = faultCatalog();
+  const known = new Set(catalog.map((f) => f.name));
   for (const f of options.faults) if (!known.has(f)) throw new Error(`unknown fault "${f}"; known faults: ${[...known].sort().join(', ') || '(none)'}`);
-  const app = new App(options);
+  const active = catalog.filter((f) => options.faults.has(f.name));
+  const app = new App(options, active);
   const routers = { api: new Router(), root: new Router(), auth: new Router() };
   for (const m of modules) {
     m.seed?.(app);
@@ -115,6 +163,7 @@ export async function startReference(options: ReferenceOptions & { port?: number
     m.root?.(routers.root, app);
     m.auth?.(routers.auth, app);
   }
+  installRouteFaults(app, routers, catalog, active);
   const host = options.host ?? '127.0.0.1';
   const separateAuth = options.authPort !== undefined;
   const servers: Server[] = [];

@@ -16,12 +16,11 @@ export const SPEC_PATH = resolve(ROOT, '../shared/spec/crm-developer-api.md');
 
 /**
  * The reference server's faults, each with the rules it breaks. The one place that knows where
- * they are defined: today in each area module (`AREA_MODULES[].faults`); when they move, repoint
- * this to `ALL_FAULTS` of reference/faults/index.ts.
+ * they are defined: `ALL_FAULTS` of reference/faults/index.ts.
  */
 export async function loadFaults(): Promise<FaultRef[]> {
-  const { AREA_MODULES } = await import('../reference/routes/index.js');
-  return AREA_MODULES.flatMap((m) => (m.faults ?? []).map((f) => ({ name: f.name, rules: [...f.rules] })));
+  const { ALL_FAULTS } = await import('../reference/faults/index.js');
+  return ALL_FAULTS.map((f) => ({ name: f.name, rules: [...f.rules] }));
 }
 
 /**

@@ -58,7 +58,7 @@ async function plan(): Promise<void> {
   // The runner's own target (global set-up, reporter): the first instance.
   Object.assign(process.env, { [INSTANCES_ENV]: JSON.stringify(planned), CRM_BASE_URL: urls(planned[0]).baseUrl, CRM_AUTH_URL: urls(planned[0]).authUrl });
   // Credentials reach the servers through the environment they inherit, never through `webServer.env`.
-  Object.assign(process.env, referenceServerEnv(loadConfig()), { REFERENCE_FAULTS: '', REFERENCE_VARIANT: '' });
+  Object.assign(process.env, referenceServerEnv(loadConfig()), { REFERENCE_FAULTS: '', REFERENCE_VARIANT: '', REFERENCE_CHOICES: '' });
 }
 
 const urls = (p: Planned) => ({ baseUrl: `http://127.0.0.1:${p.port}`, authUrl: `http://localhost:${p.authPort}` });

@@ -19,7 +19,7 @@ const args = process.argv.slice(2);
 const n = Number(args.find((a) => /^\d+$/.test(a)) ?? 10);
 const pwArgs = args.filter((a) => !/^\d+$/.test(a));
 const env: Record<string, string> = { CRM_REPORTERS: 'minimal' };
-for (const k of ['CRM_WORKERS', 'CRM_FC_RUNS', 'REFERENCE_VARIANT']) if (process.env[k]) env[k] = process.env[k]!;
+for (const k of ['CRM_WORKERS', 'CRM_FC_RUNS', 'REFERENCE_VARIANT', 'REFERENCE_CHOICES']) if (process.env[k]) env[k] = process.env[k]!;
 
 interface Bad { title: string; file: string; line: number; runs: number[]; kind: 'failed' | 'warned'; first: string }
 const bad = new Map<string, Bad>();

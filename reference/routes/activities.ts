@@ -5,79 +5,88 @@
  * `company_with_activities`) has several user activities of types 1 and 2, one of type 3 and a
  * system activity; company 402 has a few more. Seeded ids stay below 1000 (the store's first id).
  *
- * Open choices: `PUT` requires both `activity_date` and `details` (variant: either is enough);
- * an ill-typed member is refused with a 4xx.
+ * An ill-typed member is refused with a 4xx. Open choices (rules/choices/records.ts): whether
+ * `PUT` requires both `activity_date` and `details` (`activities.update-members`), and whether
+ * empty details are answered as null (`activities.empty-details`), the status for an unknown
+ * activity (`records.missing-status`).
+ * Faults: reference/faults/activities.ts.
  */
 import type { App, AreaModule } from '../app.js';
 import { C, present, type Rec } from '../model.js';
-import { idParam, invalid, notFound } from './common.js';
+import { idParam, invalid, missing } from './common.js';
+import { FIXTURES } from '../profile.js';
+import { nowSeconds } from '../store.js';
 
+/** A second seeded company, with activities of its own (not in the profile). */
+export const NEIGHBOUR_COMPANY_ID = 402;
+
+const [first, second] = FIXTURES.company_with_activities.activity_types;
+
+/** Activity types: the two of the profile's company with activities, and two more. */
 export const ACTIVITY_TYPES = {
-  note: { id: 1, category: 'user' },
-  call: { id: 2, category: 'user' },
+  note: { id: first.id, category: first.category },
+  call: { id: second.id, category: second.category },
   meeting: { id: 3, category: 'user' },
   status_change: { id: 5, category: 'system' },
 } as const;
 
 const DAY = 86_400;
 
-/** Seeds the activities of companies 401 and 402 (see reference/profile.json). */
+/** Seeds the activities of the profile's company with activities (401) and of its neighbour (402). */
 export function seedActivities(app: App): void {
   const c = app.store.collection<Rec>(C.activities);
-  const now = app.now();
-  const unit = app.fault('timestamps-in-ms') ? 1000 : 1;
-  const add = (id: number, company: number, type: { id: number; category: string }, daysAgo: number, details: string, user = 11, values: [unknown, unknown] = [null, null]) => {
-    const when = now - daysAgo * DAY * unit;
-    c.insert({ id, parent: { id: company, type: 'company' }, type: { ...type }, user_id: user, details, activity_date: when, old_value: values[0], new_value: values[1], date_created: when, date_modified: when });
+  const [me, colleague] = FIXTURES.users.map((u) => u.id);
+  const company = FIXTURES.company_with_activities.company_id;
+  const add = (id: number, parent: number, type: { id: number; category: string }, daysAgo: number, details: string, user = me, values: [unknown, unknown] = [null, null]) => {
+    const when = app.at('clock.now', nowSeconds() - daysAgo * DAY, undefined); // a past moment of the server's clock
+    c.insert({ id, parent: { id: parent, type: 'company' }, type: { ...type }, user_id: user, details, activity_date: when, old_value: values[0], new_value: values[1], date_created: when, date_modified: when });
   };
-  add(411, 401, ACTIVITY_TYPES.note, 30, 'Kick-off notes');
-  add(412, 401, ACTIVITY_TYPES.note, 21, 'Follow-up notes', 12);
-  add(413, 401, ACTIVITY_TYPES.note, 7, 'Pricing remarks');
-  add(414, 401, ACTIVITY_TYPES.call, 28, 'Intro call');
-  add(415, 401, ACTIVITY_TYPES.call, 14, 'Call with procurement', 12);
-  add(416, 401, ACTIVITY_TYPES.call, 3, 'Renewal call');
-  add(417, 401, ACTIVITY_TYPES.meeting, 10, 'On-site meeting');
-  add(418, 401, ACTIVITY_TYPES.status_change, 2, 'Status changed', 11, ['Prospect', 'Customer']);
-  add(421, 402, ACTIVITY_TYPES.note, 5, 'Other company notes');
-  add(422, 402, ACTIVITY_TYPES.call, 4, 'Other company call');
+  add(411, company, ACTIVITY_TYPES.note, 30, 'Kick-off notes');
+  add(412, company, ACTIVITY_TYPES.note, 21, 'Follow-up notes', colleague);
+  add(413, company, ACTIVITY_TYPES.note, 7, 'Pricing remarks');
+  add(414, company, ACTIVITY_TYPES.call, 28, 'Intro call');
+  add(415, company, ACTIVITY_TYPES.call, 14, 'Call with procurement', colleague);
+  add(416, company, ACTIVITY_TYPES.call, 3, 'Renewal call');
+  add(417, company, ACTIVITY_TYPES.meeting, 10, 'On-site meeting');
+  add(418, company, ACTIVITY_TYPES.status_change, 2, 'Status changed', me, ['Prospect', 'Customer']);
+  add(421, NEIGHBOUR_COMPANY_ID, ACTIVITY_TYPES.note, 5, 'Other company notes');
+  add(422, NEIGHBOUR_COMPANY_ID, ACTIVITY_TYPES.call, 4, 'Other company call');
 }
 
-/** An Activity as sent. */
+/**
+ * An Activity as sent (with date_created and date_modified, which § Activity does not list);
+ * details "" as null under `activities.empty-details` = null.
+ */
 export function presentActivity(app: App, rec: Rec): Record<string, unknown> {
   const out = present(app, rec);
-  // A join on the wrong column: the parent comes out as the author.
-  if (app.fault('activity-parent-wrong')) out.parent = { id: rec.user_id, type: 'user' };
+  if (out.details === '' && app.choice('activities.empty-details') === 'null') out.details = null;
   return out;
 }
 
 export const activities: AreaModule = {
   name: 'activities',
-  faults: [
-    { name: 'activity-parent-wrong', rules: ['COMPANY-4'], description: 'an Activity\'s parent is its author ({ id: user_id, type: "user" }) instead of the record it is attached to' },
-    { name: 'activity-update-not-saved', rules: ['ACT-3'], description: 'PUT /activities/{id} answers the updated Activity but does not store the change' },
-    { name: 'activity-update-date-ignored', rules: ['ACT-2'], description: 'PUT /activities/{id} updates details but ignores activity_date' },
-  ],
   seed: seedActivities,
   api(router, app) {
     const c = app.store.collection<Rec>(C.activities);
     router.add('GET', '/activities/{activity_id}', (ctx) => {
-      const rec = c.get(idParam(ctx.params.activity_id, 'activity_id')) ?? notFound('activity');
+      const rec = c.get(idParam(ctx.params.activity_id, 'activity_id')) ?? missing(app, 'activity');
       return presentActivity(app, rec);
     });
-    router.add('PUT', '/activities/{activity_id}', (ctx) => {
-      const rec = c.get(idParam(ctx.params.activity_id, 'activity_id')) ?? notFound('activity');
+    router.add('PUT', '/activities/{activity_id}', async (ctx) => {
+      const rec = c.get(idParam(ctx.params.activity_id, 'activity_id')) ?? missing(app, 'activity');
       const b = ctx.body;
       if (!b || typeof b !== 'object' || Array.isArray(b)) return invalid(app, 'the body must be a JSON object');
       const { activity_date: date, details } = b as Record<string, unknown>;
       if (date !== undefined && !(typeof date === 'number' && Number.isInteger(date))) invalid(app, 'activity_date must be a Unix timestamp in seconds', 'activity_date');
       if (details !== undefined && typeof details !== 'string') invalid(app, 'details must be a string', 'details');
-      if (app.variant ? date === undefined && details === undefined : date === undefined || details === undefined) {
-        invalid(app, app.variant ? 'activity_date or details is required' : 'activity_date and details are required');
-      }
+      if (app.choice('activities.update-members') === 'both-required') {
+        if (date === undefined || details === undefined) invalid(app, 'activity_date and details are required');
+      } else if (date === undefined && details === undefined) invalid(app, 'activity_date or details is required');
       const patch: Partial<Rec> = { date_modified: app.now() };
-      if (date !== undefined && !app.fault('activity-update-date-ignored')) patch.activity_date = date;
+      if (date !== undefined) patch.activity_date = date;
       if (details !== undefined) patch.details = details;
-      const updated = app.fault('activity-update-not-saved') ? { ...rec, ...patch } : c.update(rec.id, patch)!;
+      const change = app.at('activities.update.patch', patch, { rec });
+      const updated = await app.seam('activities.update', { rec, patch: change }, () => c.update(rec.id, change)!);
       return presentActivity(app, updated);
     });
   },

@@ -1,14 +1,20 @@
 /** Helpers shared by the reference server's area modules. */
 import { HttpError, fail } from '../http.js';
 import type { App } from '../app.js';
+import { FIXTURES } from '../profile.js';
 
 export { fail };
 
-/** The user the credentials belong to (seeded user 11). */
-export const CURRENT_USER_ID = 11;
+/** The user the credentials belong to: the first user of reference/profile.json. */
+export const CURRENT_USER_ID = FIXTURES.users[0].id;
 
 export function notFound(what: string): never {
   throw new HttpError(404, { success: false, status: 404, message: `${what} not found` });
+}
+
+/** A missing record of the record areas: status of the open choice `records.missing-status`, body `errors.body`. */
+export function missing(app: App, what: string): never {
+  throw refusal(app, Number(app.choice('records.missing-status')), `${what} not found`, { code: 'not_found' });
 }
 
 /** A numeric path id, or 404/400. */
@@ -26,8 +32,19 @@ export function asObject(body: unknown, what = 'body'): Record<string, unknown> 
 export const str = (v: unknown): string | null => (typeof v === 'string' ? v : null);
 export const arr = <T = unknown>(v: unknown): T[] => (Array.isArray(v) ? (v as T[]) : []);
 
-/** Errors whose status and body the spec does not show: the variant answers differently. */
+/**
+ * An error whose body the spec does not show, in the shape of the open choice `errors.body`
+ * (`code` and `field` appear only in the errors-list shape). Throw it: `throw refusal(app, 404, '…')`.
+ */
+export function refusal(app: App, status: number, message: string, detail: { code?: string; field?: string } = {}, headers: Record<string, string> = {}): HttpError {
+  const shape = app.choice('errors.body');
+  const body = shape === 'errors-list' ? { errors: [{ ...(detail.code ? { code: detail.code } : {}), field: detail.field ?? null, detail: message }] }
+    : shape === 'error-string' ? { error: message }
+    : { success: false, status, message };
+  return new HttpError(status, body, headers);
+}
+
+/** An ill-formed request: status `errors.validation-status`, body `errors.body`. */
 export function invalid(app: App, message: string, field?: string): never {
-  if (app.variant) throw new HttpError(400, { errors: [{ field: field ?? null, detail: message }] });
-  return fail(422, message);
+  throw refusal(app, Number(app.choice('errors.validation-status')), message, { field });
 }

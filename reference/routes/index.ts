@@ -1,6 +1,7 @@
 /**
- * The areas of the reference server. Each module owns its routes, seeded fixtures and faults;
- * add a new area by writing its module and listing it here.
+ * The areas of the reference server. Each module owns its routes and seeded fixtures (its open
+ * choices are in rules/choices/, its faults in reference/faults/); add a new area by writing its
+ * module and listing it here.
  */
 import type { AreaModule } from '../app.js';
 import { account } from './account.js';
@@ -17,5 +18,5 @@ import { relationships } from './relationships.js';
 import { tasks } from './tasks.js';
 import { webhooks } from './webhooks.js';
 
-/** Filled in as the area modules land (people, companies, activities, projects, tasks, leads, opportunities, files, relationships, webhooks, oauth). */
+/** Every area, in the order their fixtures are seeded and their routes registered. */
 export const AREA_MODULES: AreaModule[] = [account, pipelines, webhooks, oauth, people, companies, activities, relationships, files, leads, opportunities, projects, tasks];

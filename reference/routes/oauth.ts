@@ -10,22 +10,25 @@
  *   is registered for the client, like RFC 8252 § 7.3 loopback redirects. An unknown client or an
  *   unregistered (or missing) redirect_uri gets an HTML error page (400), never a redirect.
  * - A request with a valid client and redirect_uri but a response_type other than `code` or a
- *   scope other than `developer/v1/all` fails: default mode returns the error to the callback
- *   (a POST with `error` = `unsupported_response_type` / `invalid_scope`, and `state`) at once,
- *   before any login; variant mode shows an HTML error page (400) instead.
+ *   scope other than `developer/v1/all` fails (`oauth.request-error`): the error goes to the
+ *   callback (a POST with `error` = `unsupported_response_type` / `invalid_scope`, and `state`) at
+ *   once, before any login, or an HTML error page (400) is shown.
  * - Login: an HTML form (E-mail, Password, "Log in"); success sets an HttpOnly session cookie (path
- *   /oauth), so a user already logged in goes straight to the consent screen. A wrong password shows
- *   the login page again with an error (default 200, variant 401).
+ *   /oauth), so a user already logged in goes straight to the consent screen. After the login, the
+ *   browser goes back to the authorization request or sees the consent screen at once
+ *   (`oauth.after-login`). A wrong password shows the login page again with an error (200 or 401,
+ *   `oauth.login-failure-status`).
  * - Consent: names the application and the permission (scope) with "Authorize" and "Deny".
  * - The return to redirect_uri is a page with a form that submits itself by POST (hidden `code` and
- *   `state`, or `error` and `state`). Denial sends `error=access_denied` (variant: `consent_denied`).
+ *   `state`, or `error` and `state`). Denial sends `error=access_denied` or `consent_denied` (`oauth.denial-error`).
  * - Token endpoint: form-encoded only (JSON and other types refused with 400); client
  *   authentication by the `client_id` and `client_secret` parameters; codes are single use, bound to
- *   the client and the redirect_uri, valid 10 minutes. Errors are RFC 6749 § 5.2 JSON
- *   (`{ error, error_description }`, 400 or 401) by default; variant mode answers
- *   `{ errors: [{ code }] }` with 400/403 and adds `created_at` to the token answer.
+ *   the client and the redirect_uri, valid 10 minutes. Errors (`oauth.token-error`): RFC 6749 § 5.2
+ *   JSON (`{ error, error_description }`, 400 or 401) or `{ errors: [{ code }] }` with 400/403;
+ *   `created_at` in the token answer under `general.extra-fields`.
  * - Codes look like `ref-code-<hex>` and tokens like `ref-oauth-token-<hex>` (the leak self-test
- *   looks for these prefixes in every artifact); variant mode uses other formats.
+ *   looks for these prefixes in every artifact), or opaque base64url (`oauth.formats`).
+ * Faults: reference/faults/oauth.ts (hook points `oauth.*`).
  */
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
@@ -36,6 +39,9 @@ export const OAUTH_SCOPE = 'developer/v1/all';
 export const APPLICATION_NAME = 'CRM Conformance Suite';
 const CODE_TTL_MS = 10 * 60_000;
 const TXN_TTL_MS = 30 * 60_000;
+
+/** Request parameters whose check the faults may skip. */
+export type OAuthParam = 'response_type' | 'scope' | 'client_secret' | 'grant_type' | 'redirect_uri';
 
 interface Txn { clientId: string; redirectUri: string; scope: string; state?: string; query: string; sessionId?: string; expires: number }
 interface CodeGrant { clientId: string; redirectUri: string; scope: string; user: string; expires: number; used: boolean }
@@ -92,50 +98,31 @@ const one = (q: URLSearchParams, name: string): string | undefined => {
 
 export const oauth: AreaModule = {
   name: 'oauth',
-  faults: [
-    { name: 'oauth-response-type-not-checked', rules: ['OAUTH-1'], description: 'the authorization endpoint ignores response_type and issues a code for any value' },
-    { name: 'oauth-scope-not-checked', rules: ['OAUTH-2'], description: 'the authorization endpoint ignores scope and issues a code for any value' },
-    { name: 'oauth-consent-missing-app-name', rules: ['OAUTH-3'], description: 'the consent screen says "An application" instead of naming it' },
-    { name: 'oauth-callback-by-get', rules: ['OAUTH-4', 'OAUTH-6'], description: 'the return to redirect_uri is a 302 redirect (GET with the code in the query) instead of a POST' },
-    { name: 'oauth-state-dropped', rules: ['OAUTH-5'], description: 'state is not forwarded to the callback' },
-    { name: 'oauth-deny-returns-code', rules: ['OAUTH-6'], description: 'Deny is handled like Authorize: the callback receives a code' },
-    { name: 'oauth-grant-type-not-checked', rules: ['OAUTH-7'], description: 'the token endpoint ignores grant_type' },
-    { name: 'oauth-secret-not-checked', rules: ['OAUTH-8'], description: 'the token endpoint accepts any client_secret' },
-    { name: 'oauth-token-redirect-uri-not-checked', rules: ['OAUTH-9'], description: 'the token endpoint does not compare redirect_uri with the authorization request' },
-    { name: 'oauth-token-type-lowercase', rules: ['OAUTH-10'], description: 'the token answer says token_type "bearer" (lower case)' },
-    { name: 'oauth-token-form-encoded', rules: ['OAUTH-10'], description: 'the token endpoint answers application/x-www-form-urlencoded instead of JSON' },
-    { name: 'oauth-token-not-accepted', rules: ['OAUTH-11'], description: 'issued access tokens are not registered with the API, which refuses them' },
-    { name: 'oauth-code-reusable', rules: ['OAUTH-12'], description: 'authorization codes can be exchanged more than once' },
-    { name: 'oauth-login-every-time', rules: ['OAUTH-13'], description: 'the authorization request ignores the session: a user already logged in must log in again' },
-    { name: 'oauth-unknown-client-accepted', rules: ['OAUTH-15'], description: 'an unknown client_id is treated as the registered client' },
-  ],
   auth(router, app) {
     const { credentials } = app.options;
     const sessions = new Map<string, { email: string }>();
     const txns = new Map<string, Txn>();
     const codes = new Map<string, CodeGrant>();
-    const v = app.variant;
-    const cookieName = v ? '__ref_auth' : 'ref_oauth_session';
+    const opaque = app.choice('oauth.formats') === 'opaque';
+    const cookieName = opaque ? '__ref_auth' : 'ref_oauth_session';
+    const accepts = (param: OAuthParam, ok: boolean) => app.at('oauth.accepts', ok, { param });
 
-    const knownClient = (id: string | undefined) => !!id && (id === credentials.clientId || (app.fault('oauth-unknown-client-accepted') && id.length > 0));
-    const newCode = () => (v ? randomBytes(24).toString('base64url') : `ref-code-${randomBytes(16).toString('hex')}`);
-    const newToken = () => (v ? `rt_${randomBytes(32).toString('base64url')}` : `ref-oauth-token-${randomBytes(20).toString('hex')}`);
+    const knownClient = (id: string | undefined) => !!id && app.at('oauth.known-client', id === credentials.clientId, { id });
+    const newCode = () => (opaque ? randomBytes(24).toString('base64url') : `ref-code-${randomBytes(16).toString('hex')}`);
+    const newToken = () => (opaque ? `rt_${randomBytes(32).toString('base64url')}` : `ref-oauth-token-${randomBytes(20).toString('hex')}`);
 
-    /** The session of an authorization request (the fault forgets it there). */
+    /** The session of an authorization request. */
     const sessionOf = (ctx: RequestContext): string | undefined => {
-      if (app.fault('oauth-login-every-time')) return undefined;
       const sid = cookies(ctx.req)[cookieName];
-      return sid && sessions.has(sid) ? sid : undefined;
+      return app.at('oauth.session', sid && sessions.has(sid) ? sid : undefined, undefined);
     };
 
-    /** The page that returns the user to redirect_uri by a POST (or, with a fault, by a GET). */
+    /** The page that returns the user to redirect_uri by a POST. */
     const backToClient = (redirectUri: string, fields: Record<string, string | undefined>): Reply => {
-      const entries = Object.entries(fields).filter((e): e is [string, string] => e[1] !== undefined && !(e[0] === 'state' && app.fault('oauth-state-dropped')));
-      if (app.fault('oauth-callback-by-get')) {
-        const u = new URL(redirectUri);
-        for (const [k, val] of entries) u.searchParams.set(k, val);
-        return { status: 302, raw: '', headers: { location: u.toString(), 'cache-control': 'no-store' } };
-      }
+      const entries = app.at('oauth.callback-fields', Object.entries(fields).filter((e): e is [string, string] => e[1] !== undefined), undefined);
+      return app.at('oauth.back-to-client', formPost(redirectUri, entries), { redirectUri, entries });
+    };
+    const formPost = (redirectUri: string, entries: [string, string][]): Reply => {
       const inputs = entries.map(([k, val]) => `<input type="hidden" name="${esc(k)}" value="${esc(val)}">`).join('\n  ');
       return page('Returning to the application', `<main><p>Returning to the application…</p>
 <form method="post" action="${esc(redirectUri)}">
@@ -155,10 +142,10 @@ ${error ? `<p class="error" role="alert">${esc(error)}</p>` : ''}
   <label for="password">Password</label>
   <input id="password" name="password" type="password" autocomplete="current-password" required>
   <button type="submit">Log in</button>
-</form></main>`, error && v ? 401 : 200);
+</form></main>`, error && app.choice('oauth.login-failure-status') === '401' ? 401 : 200);
 
     const consentPage = (txnId: string, txn: Txn): Reply => {
-      const name = app.fault('oauth-consent-missing-app-name') ? 'An application' : APPLICATION_NAME;
+      const name = app.at('oauth.application-name', APPLICATION_NAME, undefined);
       return page(`Authorize ${name}`, `<main>
 <h1>${esc(name)} wants to access your CRM account</h1>
 <p>${esc(name)} asks for these permissions:</p>
@@ -183,10 +170,9 @@ ${error ? `<p class="error" role="alert">${esc(error)}</p>` : ''}
       if (!knownClient(clientId)) return errorPage(400, 'Unknown application (client_id).');
       if (!redirectUri || !isRegisteredRedirect(redirectUri)) return errorPage(400, 'The redirect_uri is not registered for this application.');
       const state = one(q, 'state');
-      const fail = (error: string, description: string) => (v ? errorPage(400, description) : backToClient(redirectUri, { error, error_description: description, state }));
-      if (one(q, 'response_type') !== 'code' && !app.fault('oauth-response-type-not-checked')) return fail('unsupported_response_type', 'response_type must be code');
-      const scope = one(q, 'scope');
-      if (scope !== OAUTH_SCOPE && !app.fault('oauth-scope-not-checked')) return fail('invalid_scope', `scope must be ${OAUTH_SCOPE}`);
+      const fail = (error: string, description: string) => (app.choice('oauth.request-error') === 'error-page' ? errorPage(400, description) : backToClient(redirectUri, { error, error_description: description, state }));
+      if (!accepts('response_type', one(q, 'response_type') === 'code')) return fail('unsupported_response_type', 'response_type must be code');
+      if (!accepts('scope', one(q, 'scope') === OAUTH_SCOPE)) return fail('invalid_scope', `scope must be ${OAUTH_SCOPE}`);
       const txnId = randomBytes(16).toString('hex');
       const sid = sessionOf(ctx);
       const txn: Txn = { clientId: clientId!, redirectUri, scope: OAUTH_SCOPE, state, query: q.toString(), sessionId: sid, expires: Date.now() + TXN_TTL_MS };
@@ -205,14 +191,13 @@ ${error ? `<p class="error" role="alert">${esc(error)}</p>` : ''}
       const sid = randomBytes(24).toString('hex');
       sessions.set(sid, { email: credentials.loginEmail });
       const cookie = `${cookieName}=${sid}; Path=/oauth; HttpOnly; SameSite=Lax`;
-      if (v || app.fault('oauth-login-every-time')) {
-        // Variant: the consent screen right away, on the login's answer (so does the fault, whose
-        // authorization requests never see the session).
+      if (app.at('oauth.after-login', app.choice('oauth.after-login'), undefined) === 'consent-at-once') {
+        // The consent screen right away, on the login's answer.
         txn.sessionId = sid;
         const r = consentPage(txnId, txn);
         return { ...r, headers: { ...r.headers, 'set-cookie': cookie } };
       }
-      // Default: back to the authorization request, which now finds the session.
+      // Back to the authorization request, which now finds the session.
       txns.delete(txnId);
       return { status: 303, raw: '', headers: { location: `/oauth/authorize?${txn.query}`, 'set-cookie': cookie, 'cache-control': 'no-store' } };
     }, { auth: false });
@@ -225,15 +210,15 @@ ${error ? `<p class="error" role="alert">${esc(error)}</p>` : ''}
       const sid = cookies(ctx.req)[cookieName];
       if (!sid || !sessions.has(sid) || (txn.sessionId && txn.sessionId !== sid)) return loginPage(txnId);
       txns.delete(txnId);
-      const authorize = form.decision === 'authorize' || app.fault('oauth-deny-returns-code');
-      if (!authorize) return backToClient(txn.redirectUri, { error: v ? 'consent_denied' : 'access_denied', state: txn.state });
+      const authorize = app.at('oauth.authorized', form.decision === 'authorize', undefined);
+      if (!authorize) return backToClient(txn.redirectUri, { error: app.choice('oauth.denial-error'), state: txn.state });
       const code = newCode();
       codes.set(code, { clientId: txn.clientId, redirectUri: txn.redirectUri, scope: txn.scope, user: sessions.get(sid)!.email, expires: Date.now() + CODE_TTL_MS, used: false });
       return backToClient(txn.redirectUri, { code, state: txn.state });
     }, { auth: false });
 
     const tokenError = (status: number, error: string, description: string): never => {
-      if (v) throw new HttpError(status === 401 ? 403 : 400, { errors: [{ code: error, detail: description }] }, { 'cache-control': 'no-store' });
+      if (app.choice('oauth.token-error') === 'errors-list') throw new HttpError(status === 401 ? 403 : 400, { errors: [{ code: error, detail: description }] }, { 'cache-control': 'no-store' });
       throw new HttpError(status, { error, error_description: description }, { 'cache-control': 'no-store', pragma: 'no-cache' });
     };
 
@@ -245,23 +230,19 @@ ${error ? `<p class="error" role="alert">${esc(error)}</p>` : ''}
       const p = (name: string) => one(form, name);
       const clientId = p('client_id');
       if (!clientId || clientId !== credentials.clientId) tokenError(401, 'invalid_client', 'unknown client');
-      if (!app.fault('oauth-secret-not-checked') && !safeEqual(p('client_secret') ?? '', credentials.clientSecret)) tokenError(401, 'invalid_client', 'client authentication failed');
-      if (p('grant_type') !== 'authorization_code' && !app.fault('oauth-grant-type-not-checked')) tokenError(400, 'unsupported_grant_type', 'grant_type must be authorization_code');
+      if (!accepts('client_secret', safeEqual(p('client_secret') ?? '', credentials.clientSecret))) tokenError(401, 'invalid_client', 'client authentication failed');
+      if (!accepts('grant_type', p('grant_type') === 'authorization_code')) tokenError(400, 'unsupported_grant_type', 'grant_type must be authorization_code');
       const code = p('code') ?? '';
       const grant = fresh(codes, code);
-      if (!grant || grant.clientId !== clientId || (grant.used && !app.fault('oauth-code-reusable'))) tokenError(400, 'invalid_grant', 'the authorization code is invalid, expired or already used');
-      if (p('redirect_uri') !== grant!.redirectUri && !app.fault('oauth-token-redirect-uri-not-checked')) tokenError(400, 'invalid_grant', 'redirect_uri differs from the authorization request');
+      if (!grant || grant.clientId !== clientId || app.at('oauth.code-spent', grant.used, undefined)) tokenError(400, 'invalid_grant', 'the authorization code is invalid, expired or already used');
+      if (!accepts('redirect_uri', p('redirect_uri') === grant!.redirectUri)) tokenError(400, 'invalid_grant', 'redirect_uri differs from the authorization request');
       // Read-check-write without await: a code is exchanged at most once even under concurrency.
       grant!.used = true;
       const accessToken = newToken();
-      if (!app.fault('oauth-token-not-accepted')) app.issuedTokens.add(accessToken);
-      const answer: Record<string, unknown> = { access_token: accessToken, token_type: app.fault('oauth-token-type-lowercase') ? 'bearer' : 'Bearer', scope: grant!.scope };
-      if (v) answer.created_at = Math.floor(Date.now() / 1000);
-      const headers = { 'cache-control': 'no-store', pragma: 'no-cache' };
-      if (app.fault('oauth-token-form-encoded')) {
-        return { status: 200, raw: new URLSearchParams(Object.entries(answer).map(([k, x]) => [k, String(x)])).toString(), headers: { ...headers, 'content-type': 'application/x-www-form-urlencoded' } };
-      }
-      return { status: 200, body: answer, headers };
+      app.seam('oauth.register-token', { token: accessToken }, () => app.issuedTokens.add(accessToken));
+      const answer: Record<string, unknown> = { access_token: accessToken, token_type: 'Bearer', scope: grant!.scope };
+      if (app.choice('general.extra-fields') === 'extra-members') answer.created_at = Math.floor(Date.now() / 1000);
+      return { status: 200, body: answer, headers: { 'cache-control': 'no-store', pragma: 'no-cache' } };
     }, { auth: false });
   },
 };

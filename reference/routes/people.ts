@@ -1,17 +1,17 @@
 /**
  * People (spec § People): `POST /people`.
  *
- * Open choices of the spec and what this server does:
- * - "Fields required on create: not shown": a non-empty `name` is required (both modes).
- * - The status of a create is not shown: 200 (variant: 201).
- * - The variant derives `first_name`/`last_name` from `name` when they are not sent (a common
- *   server behaviour the spec neither requires nor forbids).
- * - Person create is eligible for computed custom field values: the answer carries option names.
+ * Open choices (rules/choices/records.ts, general.ts): the fields required on create
+ * (`records.required-on-create`), the status of a create (`general.create-status`), first and
+ * last name derived from `name` or not (`people.name-parts`), `company_name` taken from the
+ * Company of `company_id` or not (`people.company-name`). Person create is eligible for
+ * computed custom field values: the answer carries option names.
+ * Faults: reference/faults/people.ts.
  *
  * Also home of the body checks shared with companies: ill-typed members are refused with a 4xx.
  */
 import type { App, AreaModule } from '../app.js';
-import { C, makePerson, present, type Rec } from '../model.js';
+import { C, created, makePerson, present, type Rec } from '../model.js';
 import { asObject, invalid } from './common.js';
 
 const isId = (v: unknown) => (typeof v === 'number' && Number.isInteger(v)) || (typeof v === 'string' && v !== '');
@@ -28,6 +28,11 @@ export const PERSON_SHAPE: BodyShape = {
   ids: ['assignee_id', 'company_id', 'contact_type_id'],
   entries: { emails: 'email', phone_numbers: 'number', socials: 'url', websites: 'url' },
 };
+
+/** A non-empty name, unless the open choice `records.required-on-create` requires nothing. */
+export function requireName(app: App, b: Record<string, unknown>): void {
+  if (app.choice('records.required-on-create') === 'name' && (typeof b.name !== 'string' || b.name.trim() === '')) invalid(app, 'name is required', 'name');
+}
 
 /** Refuses (4xx) a record body whose members have the wrong types. */
 export function checkRecordBody(app: App, body: unknown, shape: BodyShape, skip: string[] = []): Record<string, unknown> {
@@ -56,53 +61,27 @@ export function checkRecordBody(app: App, body: unknown, shape: BodyShape, skip:
   return b;
 }
 
-/** Serializer bug of the fault `*-absent-field-missing`: null members are dropped. */
-export function dropNulls(out: Record<string, unknown>): Record<string, unknown> {
-  for (const [k, v] of Object.entries(out)) if (v === null) delete out[k];
-  return out;
-}
-
-export function presentPerson(app: App, rec: Rec, options: { computed?: boolean } = {}): Record<string, unknown> {
-  const out = present(app, rec, options);
-  if (app.fault('person-emails-null') && Array.isArray(out.emails) && out.emails.length === 0) out.emails = null;
-  if (app.fault('person-absent-field-missing')) dropNulls(out);
-  return out;
-}
-
 export const people: AreaModule = {
   name: 'people',
-  faults: [
-    { name: 'timestamps-in-ms', rules: ['WIRE-2'], description: 'every timestamp the server stamps (date_created, date_modified, …) is in milliseconds' },
-    { name: 'person-emails-null', rules: ['PEOPLE-3', 'WIRE-3'], description: 'a Person without e-mail addresses has emails: null instead of []' },
-    { name: 'person-absent-field-missing', rules: ['PEOPLE-3', 'WIRE-3'], description: 'the serializer drops null members of a Person instead of sending null' },
-    { name: 'person-computed-values-off', rules: ['PEOPLE-4'], description: 'POST /people answers option ids instead of computed option names' },
-    { name: 'person-emails-not-list-crash', rules: ['WIRE-5'], description: 'POST /people with emails that is not a list fails with 500 (emails.map is not a function)' },
-  ],
   api(router, app) {
     const people = app.store.collection<Rec>(C.people);
     const companies = app.store.collection<Rec>(C.companies);
     router.add('POST', '/people', (ctx) => {
-      if (app.fault('person-emails-not-list-crash') && ctx.body && typeof ctx.body === 'object') {
-        // "Normalises" the addresses before the checks: a string has no .map → TypeError → 500.
-        const raw = (ctx.body as { emails?: unknown }).emails;
-        if (raw !== undefined && raw !== null) (raw as { email: string }[]).map((e) => e.email);
-      }
-      const b = checkRecordBody(app, ctx.body, PERSON_SHAPE);
-      if (typeof b.name !== 'string' || b.name.trim() === '') invalid(app, 'name is required', 'name');
+      const b = checkRecordBody(app, app.at('people.create.body', ctx.body, {}), PERSON_SHAPE);
+      requireName(app, b);
       const fields = makePerson(app, b);
-      if (fields.company_id !== null && fields.company_name === null) {
+      if (fields.company_id !== null && fields.company_name === null && app.choice('people.company-name') === 'from-company') {
         const company = companies.get(fields.company_id as number);
         if (company) fields.company_name = company.name;
       }
-      if (app.variant && fields.first_name === null && fields.last_name === null) {
-        const parts = String(fields.name).trim().split(/\s+/);
+      if (fields.first_name === null && fields.last_name === null && app.choice('people.name-parts') === 'derived-from-name') {
+        const parts = String(fields.name).trim().split(/\s+/).filter(Boolean);
         fields.first_name = parts[0] ?? null;
         fields.last_name = parts.length > 1 ? parts[parts.length - 1] : null;
       }
       const rec = people.insert(fields);
       app.emit('person', 'new', present(app, rec));
-      const body = presentPerson(app, rec, { computed: !app.fault('person-computed-values-off') });
-      return { status: app.variant ? 201 : 200, body };
+      return created(app, present(app, rec, { computed: app.at('people.create.computed', true, {}) }));
     });
   },
 };

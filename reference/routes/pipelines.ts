@@ -1,4 +1,7 @@
-/** GET /pipelines (spec § Pipelines): seeded pipelines of all three types, read only. */
+/**
+ * GET /pipelines (spec § Pipelines): seeded pipelines of all three types, read only.
+ * Open choice: `general.extra-fields`. Faults: reference/faults/pipelines.ts.
+ */
 import type { App, AreaModule } from '../app.js';
 
 export interface PipelineRecord {
@@ -29,12 +32,6 @@ export function pipelineById(app: App, id: unknown): PipelineRecord | undefined 
 
 export const pipelines: AreaModule = {
   name: 'pipelines',
-  faults: [
-    { name: 'pipeline-type-unknown', rules: ['PIPE-2'], description: 'item pipelines report type "items"' },
-    { name: 'stage-probability-string', rules: ['PIPE-3'], description: 'win_probability is sent as a string' },
-    { name: 'pipelines-writable', rules: ['PIPE-4'], description: 'POST /pipelines creates a pipeline' },
-    { name: 'pipelines-stages-null', rules: ['PIPE-1', 'WIRE-3'], description: 'a pipeline without stages has stages: null' },
-  ],
   seed(app) {
     const c = app.store.collection<PipelineRecord>('pipelines');
     for (const p of PIPELINES) c.insert(structuredClone(p));
@@ -42,16 +39,7 @@ export const pipelines: AreaModule = {
   },
   api(router, app) {
     const c = app.store.collection<PipelineRecord>('pipelines');
-    router.add('GET', '/pipelines', () =>
-      c.all().map((p) => ({
-        ...p,
-        type: app.fault('pipeline-type-unknown') && p.type === 'item' ? 'items' : p.type,
-        stages: app.fault('pipelines-stages-null') && p.stages.length === 0 ? null : p.stages.map((s) => ({ ...s, win_probability: app.fault('stage-probability-string') ? String(s.win_probability) : s.win_probability })),
-        ...(app.variant ? { extra_note: 'variant' } : {}),
-      })),
-    );
-    if (app.fault('pipelines-writable')) {
-      router.add('POST', '/pipelines', (ctx) => c.insert({ name: String((ctx.body as { name?: string })?.name ?? 'New'), type: 'opportunity', is_revenue: false, stages: [] }));
-    }
+    const extra = app.choice('general.extra-fields') === 'extra-members' ? { extra_note: 'extra member' } : {};
+    router.add('GET', '/pipelines', () => c.all().map((p) => ({ ...structuredClone(p), ...extra })));
   },
 };

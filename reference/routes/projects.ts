@@ -4,18 +4,19 @@
  * reference/profile.json capabilities.extensions.follow) that lets the suite follow a project
  * or a task, because the spec gives no way to follow a record.
  *
- * Open choices of the spec and what this server does:
- * - The status of a create is not shown: 200 (variant: 201).
+ * - The status of a create: the open choice `general.create-status`.
  * - `name` must be a string (missing or non-string is refused with a 4xx); other members are
  *   optional and, when present, must have the types of the Project table.
  * - A created Project always has status `Open`; a `status` member in the body is ignored.
  * - Project statuses (for `status_ids`): Open = 301, Completed = 302 (reference/profile.json).
- * - The search engine and its choices: reference/search.ts.
+ * - The search engine and its choices: reference/search.ts (the case of the `name` criterion:
+ *   `search.name-case`).
+ * Faults: reference/faults/projects.ts, reference/faults/search.ts.
  */
 import type { App, AreaModule } from '../app.js';
 import { HttpError } from '../http.js';
-import { C, makeProject, present, type Rec } from '../model.js';
-import { PROJECT_STATUSES, SEARCH_FAULTS, keys, runSearch, sharedCriteria, statusKey, statusesCriterion, idList, type SearchDef } from '../search.js';
+import { C, created, makeProject, present, type Rec } from '../model.js';
+import { PROJECT_STATUSES, emptyMeansAll, idList, keys, runSearch, sharedCriteria, statusesCriterion, type SearchDef } from '../search.js';
 import { asObject, idParam, invalid, notFound } from './common.js';
 
 const isId = (v: unknown) => (typeof v === 'number' && Number.isInteger(v)) || (typeof v === 'string' && v !== '');
@@ -49,25 +50,26 @@ export const PROJECT_SEARCH: SearchDef = {
     name: keys.name,
     assigned_to: keys.assignedTo,
     related_to: keys.relatedTo,
-    status: statusKey,
+    status: keys.status,
     date_modified: keys.number('date_modified'),
     date_created: keys.number('date_created'),
   },
-  defaultSort: (app) => (app.fault('project-search-default-sort-created') ? 'date_created' : 'name'),
+  defaultSort: 'name',
   criteria: {
     ...sharedCriteria(),
     name: (v, app) => {
       if (typeof v !== 'string') return invalid(app, 'name must be a string', 'name');
-      if (app.fault('project-search-name-prefix')) return (rec) => String(rec.name).startsWith(v);
-      if (app.variant) return (rec) => String(rec.name).toLowerCase() === v.toLowerCase();
+      if (app.choice('search.name-case') === 'case-insensitive') return (rec) => String(rec.name).toLowerCase() === v.toLowerCase();
       return (rec) => rec.name === v;
     },
     status_ids: (v, app) => {
-      const ids = new Set(idList(app, 'status_ids', v).map(String));
+      const list = idList(app, 'status_ids', v);
+      if (emptyMeansAll(app, list)) return undefined;
+      const ids = new Set(list.map(String));
       const names = new Set(PROJECT_STATUSES.filter((s) => ids.has(String(s.id))).map((s) => s.name));
-      return app.fault('project-search-statuses-ignored') ? undefined : (rec) => names.has(String(rec.status));
+      return (rec) => names.has(String(rec.status));
     },
-    statuses: statusesCriterion('project-search-statuses-ignored'),
+    statuses: statusesCriterion,
   },
 };
 
@@ -76,37 +78,18 @@ const FOLLOWABLE: Record<string, string> = { projects: C.projects, tasks: C.task
 
 export const projects: AreaModule = {
   name: 'projects',
-  faults: [
-    { name: 'project-status-not-open', rules: ['PROJ-2'], description: 'a created Project gets status "New" instead of Open' },
-    { name: 'project-name-not-required', rules: ['PROJ-3'], description: 'POST /projects without a name creates a Project with an empty name' },
-    { name: 'project-create-raw-custom-fields', rules: ['PROJ-4'], description: 'POST /projects answers option ids instead of computed option names' },
-    { name: 'project-create-drops-details', rules: ['PROJ-1'], description: 'POST /projects does not store details and related_resource (they come back null)' },
-    { name: 'project-search-default-sort-created', rules: ['PSEARCH-1'], description: 'a project search without sort_by sorts by date_created instead of name' },
-    { name: 'project-search-name-prefix', rules: ['PSEARCH-3'], description: 'the name criterion of a project search matches names that start with the value' },
-    { name: 'project-search-statuses-ignored', rules: ['PSEARCH-4'], description: 'statuses and status_ids of a project search are ignored' },
-    ...SEARCH_FAULTS,
-  ],
   api(router, app) {
     const projects = app.store.collection<Rec>(C.projects);
 
     router.add('POST', '/projects', (ctx) => {
-      const b = checkWorkBody(app, ctx.body, 'project', !app.fault('project-name-not-required'), ['name', 'details']);
-      const fields = makeProject(app, b);
-      if (app.fault('project-status-not-open')) fields.status = 'New';
-      if (app.fault('project-create-drops-details')) {
-        fields.details = null;
-        fields.related_resource = null;
-      }
-      const rec = projects.insert(fields);
+      const b = checkWorkBody(app, ctx.body, 'project', app.at('projects.create.name-required', true, {}), ['name', 'details']);
+      const rec = projects.insert(app.at('projects.create.fields', makeProject(app, b), {}));
       app.emit('project', 'new', present(app, rec));
-      const out = present(app, rec, { computed: !app.fault('project-create-raw-custom-fields') });
-      return app.variant ? { status: 201, body: out } : out;
+      return created(app, present(app, rec, { computed: app.at('projects.create.computed', true, {}) }));
     });
 
     router.add('POST', '/projects/search', (ctx) =>
-      runSearch(app, PROJECT_SEARCH, projects.all(), ctx.body, {
-        present: (rec) => present(app, rec, { computed: !app.fault('search-computed-values-off') }),
-      }),
+      runSearch(app, PROJECT_SEARCH, projects.all(), ctx.body, { present: (rec, computed) => present(app, rec, { computed }) }),
     );
 
     // Extension (not in the spec): follow / unfollow a project or a task as the current user.

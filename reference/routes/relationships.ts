@@ -7,24 +7,15 @@
  * primary_contact_id, Project/Task.related_resource → any record. Removing it clears the links
  * in both directions (Person.company_name goes with company_id) and touches date_modified.
  *
- * Open choices: `entity` may be people, companies, leads, opportunities, projects or tasks
- * (the spec only shows people); `resource.type` is the singular type (company, person, …), plural
- * accepted. `removed` is true when a link was cleared, false when there was none (a second
- * removal, or an unknown resource). An unknown entity record answers 404.
+ * `resource.type` is the singular type (company, person, …), plural accepted. `removed` is true
+ * when a link was cleared, false when there was none (a second removal, or an unknown
+ * resource). Open choices (rules/choices/records.ts): which entity types the path accepts beyond
+ * people (`relationships.entities`: every record type, or people and companies; others: 404),
+ * the status for an unknown entity record (`records.missing-status`). Faults: reference/faults/relationships.ts.
  */
 import type { App, AreaModule } from '../app.js';
-import { C, present, type Rec } from '../model.js';
-import { idParam, invalid, notFound } from './common.js';
-
-/** Path segment → collection and singular type. */
-export const ENTITIES: Record<string, { collection: string; type: string }> = {
-  people: { collection: C.people, type: 'person' },
-  companies: { collection: C.companies, type: 'company' },
-  leads: { collection: C.leads, type: 'lead' },
-  opportunities: { collection: C.opportunities, type: 'opportunity' },
-  projects: { collection: C.projects, type: 'project' },
-  tasks: { collection: C.tasks, type: 'task' },
-};
+import { ENTITIES, present, type Rec } from '../model.js';
+import { idParam, invalid, missing, notFound } from './common.js';
 
 const SINGULAR: Record<string, string> = Object.fromEntries([
   ...Object.entries(ENTITIES).map(([plural, e]) => [plural, e.type]),
@@ -50,18 +41,14 @@ function emitUpdate(app: App, type: string, rec: Rec): void {
   if (['person', 'company', 'lead', 'opportunity', 'project', 'task'].includes(type)) app.emit(type, 'update', present(app, rec));
 }
 
+/** Entity types of the path the server accepts (`relationships.entities`). */
+const accepts = (app: App, entity: string) => app.choice('relationships.entities') === 'all-records' || entity === 'people' || entity === 'companies';
+
 export const relationships: AreaModule = {
   name: 'relationships',
-  faults: [
-    { name: 'relationship-removal-deletes-record', rules: ['REL-2'], description: 'removing a relationship deletes the related resource (e.g. the Company) instead of the link' },
-    { name: 'relationship-removal-deletes-entity', rules: ['REL-2'], description: 'removing a relationship deletes the entity record of the path (e.g. the Person)' },
-    { name: 'relationship-answer-missing-resource', rules: ['REL-1', 'REL-3'], description: 'the answer is { removed } without resource' },
-    { name: 'relationship-answer-names-entity', rules: ['REL-3'], description: 'the answer names the entity of the path instead of the resource sent' },
-    { name: 'relationship-not-removed', rules: ['REL-4'], description: 'the answer says removed: true but the link is kept' },
-  ],
   api(router, app) {
-    router.add('DELETE', '/{entity}/{entity_id}/related', (ctx) => {
-      const entity = ENTITIES[ctx.params.entity] ?? notFound(`entity type ${ctx.params.entity}`);
+    router.add('DELETE', '/{entity}/{entity_id}/related', async (ctx) => {
+      const entity = (accepts(app, ctx.params.entity) ? ENTITIES[ctx.params.entity] : undefined) ?? notFound(`entity type ${ctx.params.entity}`);
       const entityId = idParam(ctx.params.entity_id, 'entity_id');
       const b = ctx.body;
       if (!b || typeof b !== 'object' || Array.isArray(b)) return invalid(app, 'the body must be { resource: { id, type } }', 'resource');
@@ -74,27 +61,24 @@ export const relationships: AreaModule = {
       const otherId = Number(rid);
 
       const own = app.store.collection<Rec>(entity.collection);
-      const rec = own.get(entityId) ?? notFound(entity.type);
+      const rec = own.get(entityId) ?? missing(app, entity.type);
       const others = app.store.collection<Rec>(byType(otherType).collection);
       const other = others.get(otherId);
 
       // Read-check-write without await: atomic.
-      let removed = false;
       const p1 = clearLinks(entity.type, rec, otherType, otherId);
       const p2 = other && !(other.id === rec.id && otherType === entity.type) ? clearLinks(otherType, other, entity.type, rec.id) : undefined;
-      if (p1 || p2) {
-        removed = true;
-        if (app.fault('relationship-removal-deletes-record') && other) others.delete(other.id);
-        else if (app.fault('relationship-removal-deletes-entity')) own.delete(rec.id);
-        else if (!app.fault('relationship-not-removed')) {
+      const removed = !!(p1 || p2);
+      if (removed) {
+        await app.seam('relationships.remove', { own, rec, others, other }, () => {
           const t = app.now();
           if (p1) emitUpdate(app, entity.type, own.update(rec.id, { ...p1, date_modified: t })!);
           if (p2 && other) emitUpdate(app, otherType, others.update(other.id, { ...p2, date_modified: t })!);
-        }
+        });
       }
-      if (app.fault('relationship-answer-missing-resource')) return { removed };
-      const named = app.fault('relationship-answer-names-entity') ? { id: rec.id, type: entity.type } : { id: rid, type: rtype };
-      return { removed, resource: named, ...(app.variant ? { conformance_variant_extra: true } : {}) };
+      const answer: Record<string, unknown> = { removed, resource: { id: rid, type: rtype } };
+      if (app.choice('general.extra-fields') === 'extra-members') answer.conformance_variant_extra = true;
+      return answer;
     });
   },
 };

@@ -1,0 +1,106 @@
+/**
+ * The open choices the reference server takes: one alternative of every choice of the catalog
+ * (rules/choices/), in one `Choices` object. Handlers read them with `app.choice(id)`, typed to
+ * that choice's alternative names; no handler tests a "variant" flag.
+ *
+ * Choosing (REFERENCE_CHOICES, a comma-separated list applied left to right):
+ *   (unset), `default`   alternative 0 of every choice (the reference default)
+ *   `variant`            the named variant set (REFERENCE_VARIANT=1 is the same): alternative 1
+ *                        of every choice, except VARIANT_KEEPS_DEFAULT (choices whose second
+ *                        alternative the old variant mode did not take)
+ *   `alt:<k>`            alternative k of every choice (k mod its count)
+ *   `alt:<k>:<n>`        alternative k of every choice that has one; the others drawn with a PRNG
+ *                        seeded with n (the runs alt:1:n … alt:<max-1>:n, with the default, take
+ *                        every alternative of every choice: selftest/choices.test.ts)
+ *   `<n>` (digits)       one alternative per choice drawn with a PRNG seeded with n
+ *   `<id>=<name>`        that alternative of that choice (overrides what came before)
+ * e.g. REFERENCE_CHOICES=alt:2,webhook.payload=ids-only. The server prints the set it took as
+ * one replayable line (`describeChoices`): the `<id>=<name>` pairs that differ from the default.
+ *
+ *   const choices = parseChoices(process.env.REFERENCE_CHOICES, process.env.REFERENCE_VARIANT === '1');
+ *   app.choice('webhook.payload')   // 'record' | 'envelope' | 'ids-only'
+ */
+import { CHOICES, type AlternativeOf, type ChoiceId } from '../rules/choices/index.js';
+
+export { CHOICES, type AlternativeOf, type ChoiceId };
+
+/** One alternative of every choice. */
+export type Choices = { readonly [I in ChoiceId]: AlternativeOf<I> };
+
+/** Choices whose alternative 1 the old variant mode did not take: the variant set keeps their default. */
+export const VARIANT_KEEPS_DEFAULT: ReadonlySet<string> = new Set<ChoiceId>([
+  'upsert.created-lead',
+  'convert.company-default',
+  'bulk.close-date',
+  'webhook.delivery',
+]);
+
+const build = (pick: (alternatives: readonly { name: string }[], id: string) => string): Choices =>
+  Object.fromEntries(CHOICES.map((c) => [c.id, pick(c.alternatives, c.id)])) as unknown as Choices;
+
+/** Alternative 0 of every choice. */
+export const defaultChoices = (): Choices => build((a) => a[0].name);
+
+/** Alternative k of every choice (k mod its count). */
+export const alternativeChoices = (k: number): Choices => build((a) => a[k % a.length].name);
+
+/** The named variant set (what REFERENCE_VARIANT=1 selects). */
+export const variantChoices = (): Choices => build((a, id) => (VARIANT_KEEPS_DEFAULT.has(id) ? a[0] : a[1 % a.length]).name);
+
+/** mulberry32: a small seeded PRNG (the same seed draws the same set as long as the catalog is unchanged). */
+function prng(seed: number): () => number {
+  let s = seed >>> 0;
+  return () => {
+    s = (s + 0x6d2b79f5) >>> 0;
+    let t = s;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/** One alternative per choice, drawn with a PRNG seeded with `seed`. */
+export const randomChoices = (seed: number): Choices => {
+  const rnd = prng(seed);
+  return build((a) => a[Math.floor(rnd() * a.length)].name);
+};
+
+/** Alternative k of every choice that has one; the others drawn with a PRNG seeded with `seed`. */
+export const coveringChoices = (k: number, seed: number): Choices => {
+  const rnd = prng(seed + k);
+  return build((a) => { const r = Math.floor(rnd() * a.length); return a[k < a.length ? k : r].name; });
+};
+
+/** The largest number of alternatives of any choice: `alt:0` … `alt:<max-1>` exercise them all. */
+export const maxAlternatives = (): number => Math.max(...CHOICES.map((c) => c.alternatives.length));
+
+export class ChoicesError extends Error {}
+
+/** Parses REFERENCE_CHOICES (see the header); `variant` is REFERENCE_VARIANT=1. */
+export function parseChoices(spec: string | undefined, variant = false): Choices {
+  let out: Record<string, string> = { ...(variant ? variantChoices() : defaultChoices()) };
+  for (const raw of (spec ?? '').split(',').map((s) => s.trim()).filter(Boolean)) {
+    const eq = raw.indexOf('=');
+    if (raw === 'default') out = { ...defaultChoices() };
+    else if (raw === 'variant') out = { ...variantChoices() };
+    else if (/^alt:\d+$/.test(raw)) out = { ...alternativeChoices(Number(raw.slice(4))) };
+    else if (/^alt:\d+:\d+$/.test(raw)) out = { ...coveringChoices(Number(raw.split(':')[1]), Number(raw.split(':')[2])) };
+    else if (/^\d+$/.test(raw)) out = { ...randomChoices(Number(raw)) };
+    else if (eq > 0) {
+      const id = raw.slice(0, eq);
+      const name = raw.slice(eq + 1);
+      const choice = CHOICES.find((c) => c.id === id);
+      if (!choice) throw new ChoicesError(`REFERENCE_CHOICES: unknown choice "${id}"; known: ${CHOICES.map((c) => c.id).join(', ')}`);
+      if (!choice.alternatives.some((a) => a.name === name)) throw new ChoicesError(`REFERENCE_CHOICES: choice "${id}" has no alternative "${name}"; alternatives: ${choice.alternatives.map((a) => a.name).join(', ')}`);
+      out[id] = name;
+    } else throw new ChoicesError(`REFERENCE_CHOICES: cannot read "${raw}" (default, variant, alt:<k>, alt:<k>:<seed>, <seed>, <id>=<alternative>)`);
+  }
+  return out as unknown as Choices;
+}
+
+/** The `<id>=<name>` pairs that differ from the default: a REFERENCE_CHOICES value replaying `c`. */
+export function describeChoices(c: Choices): string {
+  const d = defaultChoices() as Record<string, string>;
+  const pairs = Object.entries(c as Record<string, string>).filter(([id, name]) => d[id] !== name).map(([id, name]) => `${id}=${name}`);
+  return pairs.length ? pairs.join(',') : 'default';
+}
