@@ -5,6 +5,7 @@
  *
  *   npm run calibrate                 # every fault, 2 in parallel
  *   npm run calibrate -- --jobs 3 name1 name2
+ *   npm run calibrate -- --scope matrix   # every fault in ONE Playwright run (npm test): scripts/matrix.config.ts
  */
 import { mkdirSync, readFileSync, rmSync, writeFileSync, existsSync } from 'node:fs';
 import { resolve } from 'node:path';
@@ -46,7 +47,9 @@ export function knownSurvivors(): Map<string, string> {
  * names (tags `@<area>`). `rules`: the tests tagged with a rule the fault names. Tests share no
  * state, so a rule's tests reach the same verdict alone as in the whole suite: `rules` answers
  * "is the fault caught on a rule it names" exactly, and fastest; `full` adds the collateral
- * failures on other rules.
+ * failures on other rules. `matrix`: the `rules` scope of every fault in one Playwright run, one
+ * project and one reference instance per fault (calibrateMatrix); the same verdicts, a worker
+ * start per fault instead of a whole run.
  */
 export type Scope = 'full' | 'area' | 'rules' | 'matrix';
 
@@ -126,7 +129,7 @@ export async function calibrateMatrix(names: string[] = [], onResult?: (r: Fault
   rmSync(resolve(ROOT, dir), { recursive: true, force: true });
   const started = Date.now();
   const res = await runPlaywright(['-c', 'scripts/matrix.config.ts'], {
-    CONFORMANCE_MATRIX_FAULTS: names.length ? faults.map((f) => f.name).join(',') : '', CRM_REPORT_DIR: dir, CRM_CALIBRATION_WORKERS: String(workers),
+    CONFORMANCE_MATRIX_FAULTS: names.length ? faults.map((f) => f.name).join(',') : 'all', CRM_REPORT_DIR: dir, CRM_CALIBRATION_WORKERS: String(workers),
   }, 1_800_000);
   const file = resolve(ROOT, dir, OUTCOMES_FILE);
   const outcomes = existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as OutcomeFile).outcomes : undefined;

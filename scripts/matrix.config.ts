@@ -1,18 +1,20 @@
 /**
- * The fault matrix in ONE Playwright run (`npm run calibrate -- --matrix`, selftest/calibration):
- * every fault of the reference server gets an instance of its own (one process serves them all,
- * reference/matrix.ts, each on its own API and authorization ports) and a Playwright project of
- * its own: the project's `grep` keeps the tests of the rules the fault names, and its `instance`
- * option points its workers at the fault's instance. Projects never share a worker, so a fault
- * costs one worker start instead of a whole run (Playwright, the reference bundle, the workers).
+ * The fault matrix in ONE Playwright run (`npm run calibrate -- --scope matrix`,
+ * selftest/calibration.test.ts): every fault of the reference server gets an instance of its own
+ * (one process serves them all, reference/matrix.ts, each instance an App of its own on its own
+ * API and authorization ports) and a Playwright project of its own: the project's `grep` keeps the
+ * tests of the rules the fault names, and its `instance` option points its workers at the
+ * fault's instance. Projects never share a worker, so a fault costs one worker start instead of a
+ * whole run (Playwright, the reference bundle, global set-up, workers).
  *
  * In a project the first failed or warned test decides (Instance.firstFlagDecides,
- * specs/support/fixtures/rule.ts): the later tests skip, and a MUST failure is recorded without replacing
- * the worker. Outcomes carry the project's name; scripts/calibrate.ts builds each fault's report
- * from its own outcomes, exactly as from a run of its own.
+ * specs/support/fixtures/rule.ts): the later tests skip, and a MUST failure is recorded without
+ * replacing the worker. Outcomes carry the project's name (conformance-outcomes.json);
+ * scripts/calibrate.ts builds each fault's report from its own outcomes, exactly as from a run of
+ * its own.
  *
- * Environment: CONFORMANCE_MATRIX_FAULTS (comma-separated names; empty ⇒ every fault),
- * CRM_CALIBRATION_WORKERS (workers of the run, default 4), CRM_REPORT_DIR.
+ * Environment: CONFORMANCE_MATRIX_FAULTS (comma-separated names, or `all`), CRM_CALIBRATION_WORKERS
+ * (workers of the run, default 4), CRM_REPORT_DIR.
  */
 import { defineConfig } from '@playwright/test';
 import { existsSync, readFileSync } from 'node:fs';
@@ -29,6 +31,7 @@ const INSTANCES_ENV = 'REFERENCE_INSTANCES';
  */
 const OWN_PROCESS = new Set(['webhook-delivery-blocking']);
 
+/** A fault's instance and the rules whose tests its project runs. */
 interface Planned { name: string; faults: string[]; rules: string[]; port: number; authPort: number }
 
 /**
@@ -43,15 +46,16 @@ async function plan(): Promise<void> {
   const { freePorts, loadConfig, prepareEmbeddedEnvironment, referenceServerEnv } = await import('../specs/support/core/config.js');
   const catalog = faultCatalog();
   const asked = (process.env.CONFORMANCE_MATRIX_FAULTS ?? '').split(',').map((s) => s.trim()).filter(Boolean);
-  const unknown = asked.filter((n) => !catalog.some((f) => f.name === n));
+  const unknown = asked.filter((n) => n !== 'all' && !catalog.some((f) => f.name === n));
   if (unknown.length) throw new Error(`CONFORMANCE_MATRIX_FAULTS: unknown faults: ${unknown.join(', ')}`);
-  const faults = asked.length ? catalog.filter((f) => asked.includes(f.name)) : catalog;
+  const faults = asked.includes('all') ? catalog : catalog.filter((f) => asked.includes(f.name));
   let ms = new Map<string, number>();
   try {
     const last = resolve(ROOT, 'reports/calibration.json');
     if (existsSync(last)) ms = new Map((JSON.parse(readFileSync(last, 'utf8')).faults as { name: string; ms: number }[]).map((f) => [f.name, f.ms]));
   } catch { /* none or half-written: catalog order */ }
   const ordered = [...faults].sort((a, b) => (ms.get(b.name) ?? 0) - (ms.get(a.name) ?? 0));
+  if (!ordered.length) throw new Error('CONFORMANCE_MATRIX_FAULTS names no fault (a list of names, or all)');
   const ports = freePorts(ordered.length * 2);
   const planned: Planned[] = ordered.map((f, i) => ({ name: f.name, faults: [f.name], rules: f.rules, port: ports[2 * i], authPort: ports[2 * i + 1] }));
   prepareEmbeddedEnvironment();
