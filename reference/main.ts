@@ -11,6 +11,7 @@
  */
 import { faultCatalog, startReference } from './server.js';
 import { describeChoices, parseChoices } from './choices.js';
+import { referenceCredentials } from './env.js';
 
 const env = process.env;
 const pick = (name: string, fallback: string) => (env[name] && env[name] !== '' ? env[name]! : fallback);
@@ -20,15 +21,7 @@ if (process.argv.includes('--list-faults')) {
   process.exit(0);
 }
 
-const credentials = {
-  accessToken: pick('REFERENCE_ACCESS_TOKEN', 'reference-access-token'),
-  userEmail: pick('REFERENCE_USER_EMAIL', 'integrator@reference.example'),
-  bearerToken: pick('REFERENCE_BEARER_TOKEN', 'reference-bearer-token'),
-  clientId: pick('REFERENCE_CLIENT_ID', 'reference-client'),
-  clientSecret: pick('REFERENCE_CLIENT_SECRET', 'reference-client-secret'),
-  loginEmail: pick('REFERENCE_LOGIN_EMAIL', 'owner@reference.example'),
-  loginPassword: pick('REFERENCE_LOGIN_PASSWORD', 'reference-password'),
-};
+const credentials = referenceCredentials(env);
 const faults = new Set((env.REFERENCE_FAULTS ?? '').split(',').map((s) => s.trim()).filter(Boolean));
 const authPortRaw = env.REFERENCE_AUTH_PORT;
 

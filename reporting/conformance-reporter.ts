@@ -34,6 +34,7 @@ export interface OutcomeFile {
 export const OUTCOMES_FILE = 'conformance-outcomes.json';
 
 export function outcomeOf(test: TestCase, result: TestResult, rootDir: string): TestOutcome {
+  const project = test.parent.project()?.name;
   const annotations = [...test.annotations, ...((result as unknown as { annotations?: TestCase['annotations'] }).annotations ?? [])];
   const seen = new Set<string>();
   const unique = annotations.filter((a) => { const k = `${a.type}\u0000${a.description}`; if (seen.has(k)) return false; seen.add(k); return true; });
@@ -53,7 +54,9 @@ export function outcomeOf(test: TestCase, result: TestResult, rootDir: string): 
   const annotation = (type: string) => unique.find((a) => a.type === type)?.description;
   const expectedFailure = annotation('expected-failure');
   const unexpectedPass = annotation('unexpected-pass');
-  const failedOrWarned = result.status !== test.expectedStatus || unique.some((a) => a.type === 'warning') || !!expectedFailure;
+  // A MUST failure the fault matrix recorded without failing the test (specs/support/fixtures/rule.ts).
+  const held = annotation('failure');
+  const failedOrWarned = result.status !== test.expectedStatus || unique.some((a) => a.type === 'warning') || !!expectedFailure || !!held;
   // Every test's exchanges are read: the request count and the statuses feed the run warnings
   // and the benchmark; the exchanges themselves are kept for failed and warned tests only.
   let all: { status?: number }[] = [];
@@ -61,7 +64,7 @@ export function outcomeOf(test: TestCase, result: TestResult, rootDir: string): 
   const statuses: Record<string, number> = {};
   for (const x of all) statuses[String(x.status ?? 0)] = (statuses[String(x.status ?? 0)] ?? 0) + 1;
   const created = unique.filter((a) => a.type === 'created').flatMap((a) => { try { return JSON.parse(a.description ?? '[]'); } catch { return []; } });
-  const error = result.errors.map((e) => stripAnsi(e.message ?? e.value ?? '')).join('\n---\n');
+  const error = [...result.errors.map((e) => e.message ?? e.value ?? ''), ...(held ? [held] : [])].map(stripAnsi).join('\n---\n');
   const detail = failedOrWarned ? attachment('expected-failure.txt') ?? undefined : undefined;
   return {
     title: test.title,
@@ -70,7 +73,7 @@ export function outcomeOf(test: TestCase, result: TestResult, rootDir: string): 
     line: test.location.line,
     rules,
     level,
-    status: result.status,
+    status: held ? 'failed' : result.status,
     expectedStatus: test.expectedStatus,
     durationMs: result.duration,
     warnings: unique.filter((a) => a.type === 'warning').map((a) => redactText(a.description ?? '')),
@@ -86,6 +89,7 @@ export function outcomeOf(test: TestCase, result: TestResult, rootDir: string): 
     statuses,
     ...(expectedFailure ? { expectedFailure: redactText(expectedFailure) } : {}),
     ...(unexpectedPass ? { unexpectedPass } : {}),
+    ...(project ? { project } : {}),
   };
 }
 

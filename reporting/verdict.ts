@@ -41,6 +41,8 @@ export interface TestOutcome {
   unexpectedPass?: string;
   /** Playwright project name and shard ("1/3") of the run that produced the outcome. */
   shard?: string;
+  /** The Playwright project that ran the test (the fault matrix: the fault's name). */
+  project?: string;
 }
 
 export type TestStatus = 'passed' | 'failed' | 'warned' | 'known-failure' | 'skipped' | string;

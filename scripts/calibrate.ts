@@ -5,13 +5,15 @@
  *
  *   npm run calibrate                 # every fault, 2 in parallel
  *   npm run calibrate -- --jobs 3 name1 name2
+ *   npm run calibrate -- --scope matrix   # every fault in ONE Playwright run (npm test): scripts/matrix.config.ts
  */
 import { mkdirSync, readFileSync, rmSync, writeFileSync, existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { faultCatalog } from '../reference/server.js';
 import { getRule } from '../rules/index.js';
 import { ROOT, runPlaywright } from '../selftest/helpers.js';
-import type { ConformanceReport } from '../reporting/verdict.js';
+import { buildReport, type ConformanceReport, type TestOutcome } from '../reporting/verdict.js';
+import { OUTCOMES_FILE, type OutcomeFile } from '../reporting/conformance-reporter.js';
 
 export interface FaultResult {
   name: string;
@@ -45,9 +47,11 @@ export function knownSurvivors(): Map<string, string> {
  * names (tags `@<area>`). `rules`: the tests tagged with a rule the fault names. Tests share no
  * state, so a rule's tests reach the same verdict alone as in the whole suite: `rules` answers
  * "is the fault caught on a rule it names" exactly, and fastest; `full` adds the collateral
- * failures on other rules.
+ * failures on other rules. `matrix`: the `rules` scope of every fault in one Playwright run, one
+ * project and one reference instance per fault (calibrateMatrix); the same verdicts, a worker
+ * start per fault instead of a whole run.
  */
-export type Scope = 'full' | 'area' | 'rules';
+export type Scope = 'full' | 'area' | 'rules' | 'matrix';
 
 /**
  * A failing test makes Playwright restart its worker, so a fault that breaks many tests is slow
@@ -109,16 +113,63 @@ export async function calibrate(names: string[] = [], jobs = 2, onResult?: (r: F
   };
 }
 
+/**
+ * The whole matrix in one Playwright run (scripts/matrix.config.ts): one reference instance and
+ * one project per fault. Each fault's report is built from its own project's outcomes, as a run
+ * of its own would build it; a fault is caught when a rule it names fails or warns (scope `rules`).
+ */
+export async function calibrateMatrix(names: string[] = [], onResult?: (r: FaultResult, done: number, total: number) => void): Promise<Calibration> {
+  const catalog = faultCatalog();
+  const faults = names.length ? catalog.filter((f) => names.includes(f.name)) : catalog;
+  const unknown = names.filter((n) => !catalog.some((f) => f.name === n));
+  if (unknown.length) throw new Error(`unknown faults: ${unknown.join(', ')}`);
+  const survivors = knownSurvivors();
+  const workers = Number(process.env.CRM_CALIBRATION_WORKERS ?? 4);
+  const dir = 'reports/runs/calibration-matrix';
+  rmSync(resolve(ROOT, dir), { recursive: true, force: true });
+  const started = Date.now();
+  const res = await runPlaywright(['-c', 'scripts/matrix.config.ts'], {
+    CONFORMANCE_MATRIX_FAULTS: names.length ? faults.map((f) => f.name).join(',') : 'all', CRM_REPORT_DIR: dir, CRM_CALIBRATION_WORKERS: String(workers),
+  }, 1_800_000);
+  const file = resolve(ROOT, dir, OUTCOMES_FILE);
+  const outcomes = existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as OutcomeFile).outcomes : undefined;
+  const byFault = new Map<string, TestOutcome[]>();
+  for (const o of outcomes ?? []) byFault.set(o.project ?? '', [...(byFault.get(o.project ?? '') ?? []), o]);
+  const results = faults.map((fault, i): FaultResult => {
+    const own = byFault.get(fault.name) ?? [];
+    const base: FaultResult = { ...fault, caught: false, flagged: [], runFailed: false, ms: own.reduce((n, o) => n + o.durationMs, 0), knownSurvivor: survivors.get(fault.name) };
+    const r: FaultResult = !outcomes
+      ? { ...base, error: `no ${OUTCOMES_FILE} (exit ${res.code}): ${(res.stderr || res.stdout).slice(-400)}` }
+      : (() => {
+          const report = buildReport(own, { target: fault.name, runId: 'matrix', warnings: [], specUrl: '', durationMs: base.ms });
+          const flagged = report.rules.filter((x) => x.verdict === 'FAIL' || x.verdict === 'WARN').map((x) => x.id);
+          return { ...base, flagged, caught: fault.rules.some((x) => flagged.includes(x)), runFailed: report.verdict !== 'CONFORMANT' };
+        })();
+    onResult?.(r, i + 1, faults.length);
+    return r;
+  });
+  results.sort((a, b) => a.name.localeCompare(b.name));
+  const caught = results.filter((r) => r.caught).length;
+  return {
+    summary: {
+      score: faults.length ? caught / faults.length : 1, caught, faults: faults.length, survivors: results.filter((r) => !r.caught && r.knownSurvivor).length,
+      date: new Date().toISOString().slice(0, 10), durationMs: Date.now() - started, jobs: workers, scope: 'matrix',
+    },
+    faults: results,
+  };
+}
+
 if (import.meta.url === `file://${process.argv[1]}`) {
   const args = process.argv.slice(2);
   const j = args.indexOf('--jobs');
   const jobs = j >= 0 ? Number(args.splice(j, 2)[1]) : 2;
   const sc = args.indexOf('--scope');
   const scope = (sc >= 0 ? args.splice(sc, 2)[1] : 'full') as Scope;
-  const cal = await calibrate(args, jobs, (r, done, total) => {
+  const print = (r: FaultResult, done: number, total: number) => {
     const mark = r.caught ? 'caught  ' : r.knownSurvivor ? 'survivor' : 'MISSED  ';
     console.log(`[${String(done).padStart(3)}/${total}] ${mark} ${r.name.padEnd(40)} ${(r.ms / 1000).toFixed(1)}s  names ${r.rules.join(',')}; flagged ${r.flagged.slice(0, 6).join(',') || '-'}${r.error ? `  error: ${r.error}` : ''}`);
-  }, scope);
+  };
+  const cal = scope === 'matrix' ? await calibrateMatrix(args, print) : await calibrate(args, jobs, print, scope);
   mkdirSync(resolve(ROOT, 'reports'), { recursive: true });
   if (!args.length) writeFileSync(resolve(ROOT, 'reports/calibration.json'), JSON.stringify(cal, null, 2));
   const s = cal.summary;

@@ -11,7 +11,8 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
-const entry = join(root, 'reference/main.ts');
+// The entry: reference/main.ts (one server), or the one given (reference/matrix.ts: many instances).
+const entry = join(root, process.argv[2] ?? 'reference/main.ts');
 
 async function bundle() {
   const { build } = await import('esbuild');

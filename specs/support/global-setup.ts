@@ -18,12 +18,16 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
   const target = cfg.embedded ? `embedded reference server at ${cfg.baseUrl}` : cfg.baseUrl;
   console.log(`crm-conformance run ${cfg.runId}: target ${target}; profile ${cfg.profileSource}; records created by this run carry the tag crm-conformance-${cfg.runId}`);
   // Before any test: can the target be judged at all? The workers read the result (skipReason()).
-  const preflight = await runPreflight(cfg);
-  mkdirSync(out, { recursive: true });
-  const preflightFile = resolve(out, PREFLIGHT_FILE);
-  writePreflight(preflightFile, preflight);
-  process.env[PREFLIGHT_ENV] = preflightFile;
-  if (preflight.state !== 'alive') console.log(`\n${banner(preflight)}\n`);
+  // Not in the fault matrix (scripts/matrix.config.ts): its projects each target an instance of
+  // their own, and the faults are meant to be judged by the tests.
+  if (!process.env.REFERENCE_INSTANCES) {
+    const preflight = await runPreflight(cfg);
+    mkdirSync(out, { recursive: true });
+    const preflightFile = resolve(out, PREFLIGHT_FILE);
+    writePreflight(preflightFile, preflight);
+    process.env[PREFLIGHT_ENV] = preflightFile;
+    if (preflight.state !== 'alive') console.log(`\n${banner(preflight)}\n`);
+  }
   // Bulk calls of all workers share one schedule: at most 3 per second across the run.
   const bulkCoordinator = await startBulkCoordinator(marginFor(cfg.loopback));
   process.env[COORDINATOR_ENV] = bulkCoordinator.url;

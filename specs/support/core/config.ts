@@ -173,7 +173,7 @@ export function loadExpectations(path: string): { expectations: Expectation[]; s
  * Ports come from 20000-32767, below Linux's ephemeral range, so that the outgoing connections
  * of parallel runs cannot take a port between this check and the server's start.
  */
-function freePorts(count: number): number[] {
+export function freePorts(count: number): number[] {
   const script = `const net=require('net');const ps=[];const tryPort=()=>{const p=20000+Math.floor(Math.random()*12767);if(ps.includes(p))return tryPort();const s=net.createServer();s.once('error',tryPort);s.listen(p,'127.0.0.1',()=>{ps.push(p);s.close(()=>{if(ps.length<${count})tryPort();else console.log(ps.join(','))})})};tryPort();`;
   return execFileSync(process.execPath, ['-e', script], { encoding: 'utf8' }).trim().split(',').map(Number);
 }
@@ -278,6 +278,25 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): TargetConfig {
   };
   if (env === process.env) cached = cfg;
   return cfg;
+}
+
+/** A target instance of its own for one Playwright project (the fault matrix, scripts/matrix.config.ts). */
+export interface Endpoint {
+  baseUrl: string;
+  authUrl: string;
+}
+
+/**
+ * Points this process at another instance of the target: CRM_BASE_URL and CRM_AUTH_URL are
+ * replaced and the configuration is read again, so that everything derived from the target (the
+ * API client, the silence latch, the bulk schedule) follows it. A worker serves one project
+ * only: the `instance` option of a project (specs/support/fixtures/test.ts) calls this once, at its start.
+ */
+export function useEndpoint(endpoint: Endpoint, env: NodeJS.ProcessEnv = process.env): TargetConfig {
+  env.CRM_BASE_URL = endpoint.baseUrl;
+  env.CRM_AUTH_URL = endpoint.authUrl;
+  if (env === process.env) cached = undefined;
+  return loadConfig(env);
 }
 
 /** Registers a secret discovered at run time (an OAuth code or token) for redaction in this process. */

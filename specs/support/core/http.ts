@@ -6,6 +6,7 @@
  * the problem ("no answer within 15 s", "connection reset", "body larger than N bytes").
  */
 import { Agent, request, type Dispatcher } from 'undici';
+import { createHash } from 'node:crypto';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -68,7 +69,7 @@ function dispatcher(): Agent {
 
 /**
  * Requests in a row that got no answer at all, shared by the run's workers through a small file
- * (Playwright replaces a worker after each failed test, so memory alone would forget). After
+ * per target (Playwright replaces a worker after each failed test, so memory alone would forget). After
  * SILENT_LIMIT of them the target is taken as down: further requests fail at once, one probe
  * is still sent every PROBE_EVERY_MS, and tests that start later skip naming the first
  * unanswered request (targetSilence(), asked by the preflight's skipReason()), so a target that
@@ -89,7 +90,8 @@ interface Silence {
 const silence = {
   state: { count: 0, timeoutMs: 0, lastProbe: 0 } as Silence,
   readAt: 0,
-  file: () => join(tmpdir(), `crm-conformance-${loadConfig().runId}.silence.json`),
+  // Per target: a run of the fault matrix tests many instances at once (scripts/matrix.config.ts).
+  file: () => { const cfg = loadConfig(); return join(tmpdir(), `crm-conformance-${cfg.runId}-${createHash('sha256').update(cfg.baseUrl).digest('hex').slice(0, 8)}.silence.json`); },
   current(): Silence {
     if (Date.now() - this.readAt > 500) {
       this.readAt = Date.now();

@@ -1,8 +1,8 @@
 /**
  * The run-wide limiter of bulk calls (spec § Limits: "Request rate | bulk interfaces | 3 per
  * second"). Every bulk request of the suite, in every worker, takes a slot from one schedule so
- * that the run never sends more than 3 bulk requests in any second, whatever the number of
- * workers.
+ * that the run never sends more than 3 bulk requests in any second to a target, whatever the
+ * number of workers (a schedule per target: the fault matrix tests many instances in one run).
  *
  * The schedule lives in a tiny coordinator: an HTTP server on loopback started by the global
  * setup (`startBulkCoordinator`), whose address the workers get through
@@ -26,6 +26,7 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { ApiClient, ApiResponse } from './http.js';
+import { loadConfig } from './config.js';
 
 export const COORDINATOR_ENV = 'CONFORMANCE_BULK_COORDINATOR';
 export const BULK_PATH = '/opportunities/bulk_create';
@@ -121,9 +122,14 @@ export class BulkSchedule {
 
 /** Starts the coordinator (global setup); its address goes to the workers through the environment. */
 export async function startBulkCoordinator(marginMs = MARGIN_MS): Promise<{ url: string; close(): Promise<void> }> {
-  const schedule = new BulkSchedule(marginMs);
+  // One schedule per target (`?target=`): the limit is each target's, and a run of the fault
+  // matrix tests many instances at once (scripts/matrix.config.ts).
+  const schedules = new Map<string, BulkSchedule>();
   const server = createServer((req, res) => {
     const url = new URL(req.url ?? '/', 'http://coordinator.invalid');
+    const key = url.searchParams.get('target') ?? '';
+    let schedule = schedules.get(key);
+    if (!schedule) schedules.set(key, (schedule = new BulkSchedule(marginMs)));
     const now = Date.now();
     // Times travel as delays (coordinator and workers share the machine's clock anyway).
     const wire = (g: Grant) => ('at' in g ? { delayMs: g.at - now, token: g.token } : { retryMs: g.retryAt - now });
@@ -156,7 +162,8 @@ async function granted(kind: 'slot' | 'reserve', ms = 0): Promise<string | undef
     let retryMs: number | undefined;
     let token: string | undefined;
     if (base) {
-      const res = await fetch(`${base}/${kind}${kind === 'reserve' ? `?ms=${ms}` : ''}`, { method: 'POST' });
+      const q = new URLSearchParams({ target: loadConfig().baseUrl, ...(kind === 'reserve' ? { ms: String(ms) } : {}) });
+      const res = await fetch(`${base}/${kind}?${q.toString()}`, { method: 'POST' });
       ({ delayMs, retryMs, token } = (await res.json()) as { delayMs?: number; retryMs?: number; token?: string });
     } else {
       local ??= new BulkSchedule();
@@ -186,7 +193,7 @@ export async function reserveBulkWindow(ms: number): Promise<{ release(quiet?: Q
   const base = process.env[COORDINATOR_ENV];
   return {
     release: async (quiet) => {
-      const q = new URLSearchParams({ token, ...(quiet ? { acceptedSentAt: String(quiet.acceptedSentAt), burstEndedAt: String(quiet.burstEndedAt) } : {}) });
+      const q = new URLSearchParams({ target: loadConfig().baseUrl, token, ...(quiet ? { acceptedSentAt: String(quiet.acceptedSentAt), burstEndedAt: String(quiet.burstEndedAt) } : {}) });
       if (base) await fetch(`${base}/release?${q.toString()}`, { method: 'POST' }).then((r) => r.body?.cancel());
       else local?.release(token, Date.now(), quiet);
     },

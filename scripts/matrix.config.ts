@@ -1,0 +1,121 @@
+/**
+ * The fault matrix in ONE Playwright run (`npm run calibrate -- --scope matrix`,
+ * selftest/calibration.test.ts): every fault of the reference server gets an instance of its own
+ * (one process serves them all, reference/matrix.ts, each instance an App of its own on its own
+ * API and authorization ports) and a Playwright project of its own: the project's `grep` keeps the
+ * tests of the rules the fault names, and its `instance` option points its workers at the
+ * fault's instance. Projects never share a worker, so a fault costs one worker start instead of a
+ * whole run (Playwright, the reference bundle, global set-up, workers).
+ *
+ * In a project the first failed or warned test decides (Instance.firstFlagDecides,
+ * specs/support/fixtures/rule.ts): the later tests skip, and a MUST failure is recorded without
+ * replacing the worker. Outcomes carry the project's name (conformance-outcomes.json);
+ * scripts/calibrate.ts builds each fault's report from its own outcomes, exactly as from a run of
+ * its own.
+ *
+ * Environment: CONFORMANCE_MATRIX_FAULTS (comma-separated names, or `all`), CRM_CALIBRATION_WORKERS
+ * (workers of the run, default 4), CRM_REPORT_DIR.
+ */
+import { defineConfig } from '@playwright/test';
+import { existsSync, readFileSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { Instance, WorkerFixtures } from '../specs/support/fixtures/test.js';
+
+const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+/** Where the runner leaves the instances for its workers (which evaluate this file again) and for reference/matrix.ts. */
+const INSTANCES_ENV = 'REFERENCE_INSTANCES';
+/**
+ * Faults whose instance needs a process of its own: `webhook-delivery-blocking` delivers inside
+ * the API call with a synchronous child process, which would stall every instance of a shared one.
+ */
+const OWN_PROCESS = new Set(['webhook-delivery-blocking']);
+
+/** A fault's instance and the rules whose tests its project runs. */
+interface Planned { name: string; faults: string[]; rules: string[]; port: number; authPort: number }
+
+/**
+ * In the runner only (its workers read the plan back from the environment, and load neither the
+ * reference server nor the configuration here: a worker per fault, so every module counts):
+ * credentials and run id as for any embedded run, one instance per fault on free ports, the
+ * slowest faults of the last matrix first (reports/calibration.json), so that the run does not
+ * end waiting for one long project.
+ */
+async function plan(): Promise<void> {
+  const { faultCatalog } = await import('../reference/server.js');
+  const { freePorts, loadConfig, prepareEmbeddedEnvironment, referenceServerEnv } = await import('../specs/support/core/config.js');
+  const catalog = faultCatalog();
+  const asked = (process.env.CONFORMANCE_MATRIX_FAULTS ?? '').split(',').map((s) => s.trim()).filter(Boolean);
+  const unknown = asked.filter((n) => n !== 'all' && !catalog.some((f) => f.name === n));
+  if (unknown.length) throw new Error(`CONFORMANCE_MATRIX_FAULTS: unknown faults: ${unknown.join(', ')}`);
+  const faults = asked.includes('all') ? catalog : catalog.filter((f) => asked.includes(f.name));
+  let ms = new Map<string, number>();
+  try {
+    const last = resolve(ROOT, 'reports/calibration.json');
+    if (existsSync(last)) ms = new Map((JSON.parse(readFileSync(last, 'utf8')).faults as { name: string; ms: number }[]).map((f) => [f.name, f.ms]));
+  } catch { /* none or half-written: catalog order */ }
+  const ordered = [...faults].sort((a, b) => (ms.get(b.name) ?? 0) - (ms.get(a.name) ?? 0));
+  if (!ordered.length) throw new Error('CONFORMANCE_MATRIX_FAULTS names no fault (a list of names, or all)');
+  const ports = freePorts(ordered.length * 2);
+  const planned: Planned[] = ordered.map((f, i) => ({ name: f.name, faults: [f.name], rules: f.rules, port: ports[2 * i], authPort: ports[2 * i + 1] }));
+  prepareEmbeddedEnvironment();
+  // The runner's own target (global set-up, reporter): the first instance.
+  Object.assign(process.env, { [INSTANCES_ENV]: JSON.stringify(planned), CRM_BASE_URL: urls(planned[0]).baseUrl, CRM_AUTH_URL: urls(planned[0]).authUrl });
+  // Credentials reach the servers through the environment they inherit, never through `webServer.env`.
+  Object.assign(process.env, referenceServerEnv(loadConfig()), { REFERENCE_FAULTS: '', REFERENCE_VARIANT: '', REFERENCE_CHOICES: '' });
+}
+
+const urls = (p: Planned) => ({ baseUrl: `http://127.0.0.1:${p.port}`, authUrl: `http://localhost:${p.authPort}` });
+if (!process.env[INSTANCES_ENV]) await plan();
+const planned = JSON.parse(process.env[INSTANCES_ENV]!) as Planned[];
+
+const out = process.env.CRM_REPORT_DIR ?? 'reports/runs/calibration-matrix';
+const shared = planned.filter((p) => !OWN_PROCESS.has(p.name));
+const alone = planned.filter((p) => OWN_PROCESS.has(p.name));
+const grepOf = (rules: string[]) => new RegExp(rules.map((r) => `@${r}(\\s|$)`).join('|'));
+
+export default defineConfig<unknown, Pick<WorkerFixtures, 'instance'>>({
+  testDir: '../specs',
+  testMatch: '**/*.spec.ts',
+  outputDir: `${resolve(ROOT, out)}/test-results`,
+  fullyParallel: false,
+  retries: 0,
+  workers: Number(process.env.CRM_CALIBRATION_WORKERS ?? 4),
+  projects: planned.map((p) => ({
+    name: p.name,
+    grep: grepOf(p.rules),
+    // One worker per fault: its tests run in order, so the first flag can end them.
+    workers: 1,
+    use: { instance: { ...urls(p), firstFlagDecides: true } satisfies Instance },
+  })),
+  timeout: 30_000,
+  expect: { timeout: 5_000 },
+  globalSetup: '../specs/support/global-setup.ts',
+  reporter: [['dot'], ['../reporting/conformance-reporter.ts', { outputDir: resolve(ROOT, out) }]],
+  use: { trace: 'off', screenshot: 'off', video: 'off', ignoreHTTPSErrors: true },
+  webServer: [
+    ...(shared.length ? [{
+      command: 'node scripts/start-reference.mjs reference/matrix.ts',
+      cwd: ROOT,
+      url: `${urls(shared.at(-1)!).baseUrl}/healthz`,
+      wait: { stdout: /\[reference\] API/ },
+      reuseExistingServer: false,
+      timeout: 60_000,
+      stdout: 'ignore' as const,
+      stderr: 'pipe' as const,
+      // Not secret: the ports and faults of the instances (credentials come through the inherited environment).
+      env: { [INSTANCES_ENV]: JSON.stringify(shared) },
+    }] : []),
+    ...alone.map((p) => ({
+      command: 'node scripts/start-reference.mjs',
+      cwd: ROOT,
+      url: `${urls(p).baseUrl}/healthz`,
+      wait: { stdout: /\[reference\] API/ },
+      reuseExistingServer: false,
+      timeout: 60_000,
+      stdout: 'ignore' as const,
+      stderr: 'pipe' as const,
+      env: { REFERENCE_PORT: String(p.port), REFERENCE_AUTH_PORT: String(p.authPort), REFERENCE_FAULTS: p.faults.join(',') },
+    })),
+  ],
+});
