@@ -13,10 +13,9 @@
  */
 import { randomBytes } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import type { z } from 'zod';
 import {
-  Account, ApiClient, Company, ConfigError, FileMetadata, Project, TransportError, findChromium, loadConfig, redactText,
+  Account, ApiClient, Company, ConfigError, FileMetadata, Project, Recording, TransportError, findChromium, fixedPort, listen, loadConfig, redactText,
   type ApiResponse, type CustomFieldFixture, type TargetConfig,
 } from './suite.js';
 
@@ -68,31 +67,19 @@ function parseExtension(raw: string): { method: string; path: string } | undefin
   return m ? { method: m[1], path: m[2] } : undefined;
 }
 
-/** A one-path receiver for the round trip, on the local port CRM_PUBLIC_URL forwards to (or an ephemeral loopback port). */
-async function startReceiver(cfg: TargetConfig): Promise<{ url: string; port: number; hits: { path: string; body: string }[]; close: () => Promise<void> }> {
-  const hits: { path: string; body: string }[] = [];
-  const server: Server = createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => { if (chunks.length < 64) chunks.push(c); });
-    req.on('end', () => {
-      hits.push({ path: new URL(req.url ?? '/', 'http://x').pathname, body: Buffer.concat(chunks).toString('utf8') });
-      res.writeHead(200, { 'content-type': 'application/json' }).end('{"received":true}');
-    });
-  });
-  let port = 0;
-  if (cfg.publicUrl) {
-    const raw = process.env.CRM_RECEIVER_PORT;
-    port = raw ? Number(raw) : Number(new URL(cfg.publicUrl).port || 8123);
-  }
-  await new Promise<void>((ok, ko) => {
-    server.once('error', ko);
-    server.listen(port, '127.0.0.1', () => ok());
-  });
-  const bound = (server.address() as AddressInfo).port;
-  const base = cfg.publicUrl ?? `http://127.0.0.1:${bound}`;
+/**
+ * The receiver of the round trip: the suite's own recording server (resources/webhook-recording.ts)
+ * on the local port CRM_PUBLIC_URL forwards to (the hub's rule), or an ephemeral loopback port.
+ */
+async function startReceiver(cfg: TargetConfig): Promise<{ url: string; port: number; hits: () => { path: string; body: string }[]; close: () => Promise<void> }> {
+  const recording = new Recording(randomBytes(16).toString('hex'));
+  const server: Server = createServer(recording.handle);
+  const port = await listen(server, cfg.publicUrl ? fixedPort(cfg.publicUrl) : 0);
+  const base = cfg.publicUrl ?? `http://127.0.0.1:${port}`;
   return {
-    url: `${base}/hooks/doctor-${randomBytes(4).toString('hex')}/project-new`, port: bound, hits,
-    close: () => new Promise<void>((ok) => { server.closeAllConnections(); server.close(() => ok()); }),
+    url: `${base}/hooks/doctor-${randomBytes(4).toString('hex')}/project-new`, port,
+    hits: () => recording.requests('/').map((r) => ({ path: r.path, body: r.text })),
+    close: () => new Promise<void>((ok) => { recording.releaseAll(); server.closeAllConnections(); server.close(() => ok()); }),
   };
 }
 
@@ -322,13 +309,13 @@ export async function runDoctor(): Promise<DoctorReport> {
 
     if (receiver) {
       const deadline = Date.now() + WEBHOOK_DEADLINE_MS;
-      const mine = () => receiver!.hits.find((h) => projectId !== undefined && (h.body.includes(name) || new RegExp(`\\b${String(projectId)}\\b`).test(h.body)));
+      const mine = () => receiver!.hits().find((h) => projectId !== undefined && (h.body.includes(name) || new RegExp(`\\b${String(projectId)}\\b`).test(h.body)));
       while (projectId !== undefined && !mine() && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
       const hit = mine();
       const waited = Math.round((WEBHOOK_DEADLINE_MS - Math.max(0, deadline - Date.now())) / 100) / 10;
       if (projectId === undefined) checks.add('receivers reachable', 'skip', 'no probe record was created: nothing to be notified of');
       else if (hit) checks.add('receivers reachable', 'ok', `project/new notification received at ${receiver.url} in ${waited} s`);
-      else checks.add('receivers reachable', 'fail', `no notification reached ${receiver.url} within ${WEBHOOK_DEADLINE_MS / 1000} s (${receiver.hits.length} other request(s) arrived on local port ${receiver.port})`,
+      else checks.add('receivers reachable', 'fail', `no notification reached ${receiver.url} within ${WEBHOOK_DEADLINE_MS / 1000} s (${receiver.hits().length} other request(s) arrived on local port ${receiver.port})`,
         cfg.publicUrl ? `CRM_PUBLIC_URL must forward to local port ${receiver.port} (CRM_RECEIVER_PORT) of this machine and be reachable from the target; or set capabilities.webhook_delivery to false` : 'the target cannot reach 127.0.0.1 of this machine: set CRM_PUBLIC_URL (a tunnel or public address forwarding to CRM_RECEIVER_PORT)');
       if (subscription !== undefined) await attempt(() => client.delete(`/webhooks/${encodeURIComponent(String(subscription))}`));
       await receiver.close();

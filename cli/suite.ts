@@ -19,3 +19,7 @@ export async function findChromium(configured?: string): Promise<{ path?: string
   const [browser, playwright] = await Promise.all([import('../specs/support/resources/chromium.js'), import('@playwright/test')]);
   return browser.findChromium(configured, playwright.chromium);
 }
+
+/** The suite's webhook recording server and the hub's port rule, for the doctor's round trip. */
+export { Recording, listen } from '../specs/support/resources/webhook-recording.js';
+export { fixedPort } from '../specs/support/resources/webhook-hub.js';
