@@ -18,7 +18,7 @@ import { loadConfig, ROOT } from '../specs/support/core/config.js';
 import { PREFLIGHT_FILE, readPreflight, type PreflightResult } from '../specs/support/core/preflight.js';
 import { redactText } from '../specs/support/core/redact.js';
 import { renderHtml } from './html.js';
-import { buildReport, runWarnings, type ConformanceReport, type ReportMeta, type TestOutcome } from './verdict.js';
+import { buildReport, failed, runWarnings, type ConformanceReport, type ReportMeta, type TestOutcome } from './verdict.js';
 
 export { runWarnings };
 
@@ -74,7 +74,9 @@ export function outcomeOf(test: TestCase, result: TestResult, rootDir: string): 
     rules,
     level,
     status: held ? 'failed' : result.status,
-    expectedStatus: test.expectedStatus,
+    // A held failure's test may have been skipped (a repeat, fixtures/repeats.ts): it failed.
+    expectedStatus: held ? 'passed' : test.expectedStatus,
+    ...(annotation('repeat-of') ? { repeatOf: annotation('repeat-of') } : {}),
     durationMs: result.duration,
     warnings: unique.filter((a) => a.type === 'warning').map((a) => redactText(a.description ?? '')),
     notes: unique.filter((a) => a.type === 'note').map((a) => a.description ?? ''),
@@ -188,8 +190,12 @@ export default class ConformanceReporter implements Reporter {
     const file: OutcomeFile = { version: 1, meta: { ...meta, shard: this.shard, generatedAt: report.generatedAt }, outcomes };
     writeFileSync(resolve(this.outputDir, OUTCOMES_FILE), JSON.stringify(file));
     const unjudged = result.status === 'passed' && (report.verdict === 'INCONCLUSIVE' || (report.preflight && report.preflight.state !== 'alive'));
-    console.log('\n' + summaryLines(report, relative(process.cwd(), resolve(this.outputDir, 'conformance.html')), unjudged ? 'failed: the target could not be judged' : result.status).join('\n'));
-    if (unjudged) return { status: 'failed' };
+    // Repeats of a failure are skipped in Playwright's eyes: the run still fails on them.
+    const repeats = outcomes.filter((o) => o.repeatOf && failed(o));
+    const heldOnly = result.status === 'passed' && repeats.length > 0;
+    if (repeats.length) console.log(`\n${repeats.length} test(s) failed with the same problem as a test before them: Playwright reports them as skipped (a repeat of "…"), the conformance report as failed, with their evidence.`);
+    console.log('\n' + summaryLines(report, relative(process.cwd(), resolve(this.outputDir, 'conformance.html')), unjudged ? 'failed: the target could not be judged' : heldOnly ? 'failed: repeated failures' : result.status).join('\n'));
+    if (unjudged || heldOnly) return { status: 'failed' };
   }
 
   /** This run's preflight result (written by the global set-up), when there is one. */

@@ -20,6 +20,8 @@ export interface TestOutcome {
   warnings: string[];
   notes: string[];
   skipReason?: string;
+  /** A held repeat (specs/support/fixtures/repeats.ts): the title of the test that failed first with the same problem; Playwright reports this one as skipped. */
+  repeatOf?: string;
   /** Skipped because the target was dead, answered nonsense or stopped answering (the reason). */
   targetDown?: string;
   /** First error message, redacted. */

@@ -51,6 +51,7 @@ const Env = z.object({
   CRM_HEAVY: flag.optional(),
   CRM_WORKERS: positiveInt.refine((n) => n >= 1 && n <= 64, 'must be a number of workers from 1 to 64').optional(),
   CRM_STRICT: flag.optional(),
+  CRM_REPEATS: z.enum(['hold', 'fail'], { error: 'must be hold (a repeat of a failure is held, reported to Playwright as skipped) or fail' }).optional(),
   CRM_RUN_ID: z.string().regex(/^[a-z0-9]{4,16}$/, 'must be 4-16 lower-case letters and digits').optional(),
   CRM_EMBEDDED: flag.optional(),
   CRM_CHROMIUM_PATH: z.string().min(1, 'must name the Chromium executable').refine((p) => existsSync(p), 'file not found').optional(),
@@ -105,6 +106,8 @@ export interface TargetConfig {
   workers: number;
   /** SHOULD failures fail the run instead of warning. */
   strict: boolean;
+  /** CRM_REPEATS: `hold` (default) a test failing with only problems an earlier test failed on (core/repeats.ts), or `fail` it like any other. */
+  repeats: 'hold' | 'fail';
   /** Short id of this run: every created record carries the tag `crm-conformance-<runId>`. */
   runId: string;
   /** Values that must never reach a report, trace, log or attachment. */
@@ -266,6 +269,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): TargetConfig {
     heavy: (e.CRM_HEAVY ?? false) || profile.capabilities.heavy,
     workers: e.CRM_WORKERS ?? 2,
     strict: e.CRM_STRICT ?? false,
+    repeats: e.CRM_REPEATS ?? 'hold',
     runId: e.CRM_RUN_ID ?? 'local',
     secrets: [e.CRM_ACCESS_TOKEN, e.CRM_BEARER_TOKEN, e.CRM_CLIENT_SECRET, e.CRM_LOGIN_PASSWORD].filter((s): s is string => !!s),
     chromiumPath: e.CRM_CHROMIUM_PATH,

@@ -1,0 +1,75 @@
+/**
+ * Repeats of a failure (specs/support/core/repeats.ts): a test failing with only problems an
+ * earlier test already failed on is held, a FAIL in the conformance report, skipped in
+ * Playwright's (no new worker). Both ways: what is a repeat and what is not, and a faulty run
+ * whose conformance verdicts are exactly those of a run where every failure fails.
+ */
+import assert from 'node:assert/strict';
+import { randomBytes } from 'node:crypto';
+import { test } from 'node:test';
+import type { OutcomeFile } from '../reporting/conformance-reporter.js';
+import type { ConformanceReport } from '../reporting/verdict.js';
+import { failureKinds, forgetFailures, noteContractFailure, repeatOf } from '../specs/support/core/repeats.js';
+import { readJson, runPlaywright } from './helpers.js';
+
+const status = (got: number, method: string, path: string) =>
+  `expected status 200 or 201, got ${got}\n${method} http://127.0.0.1:4010/developer_api/v1${path} → ${got}\n  got: {"message":"x"}\n  replay: curl …`;
+
+test('a failure\'s kinds leave out ids and numbers but keep the request, the statuses and the expectation', () => {
+  assert.deepEqual(failureKinds(status(500, 'GET', '/people/12'), 't1'), failureKinds(status(500, 'GET', '/people/981'), 't2'));
+  assert.notDeepEqual(failureKinds(status(500, 'GET', '/people/12'), 't1'), failureKinds(status(500, 'PUT', '/people/12'), 't1'));
+  assert.notDeepEqual(failureKinds(status(500, 'GET', '/people/12'), 't1'), failureKinds(status(500, 'GET', '/companies/12'), 't1'));
+  const generic = (e: string, r: string) => `expect(received).toBe(expected) // Object.is equality\n\nExpected: ${e}\nReceived: ${r}`;
+  assert.notDeepEqual(failureKinds(generic('"open"', '"closed"'), 't1'), failureKinds(generic('true', 'false'), 't1'));
+});
+
+test('a contract failure\'s kinds are its issues, wherever they are in the record', () => {
+  const message = 'expected the value to match the contract:\n  at $.date_created: a timestamp after 2286 is implausible';
+  noteContractFailure('t9', message, [{ code: 'too_big', message: 'a timestamp after 2286 is implausible' }]);
+  const kinds = failureKinds(`entry 3 is created\n\n${message}`, 't9');
+  noteContractFailure('t10', message.replace('date_created', '[0].activity_date'), [{ code: 'too_big', message: 'a timestamp after 2286 is implausible' }]);
+  assert.deepEqual(failureKinds(message.replace('date_created', '[0].activity_date'), 't10'), kinds);
+  // Another test's contract failure does not lend its kinds.
+  assert.notDeepEqual(failureKinds('expected status 200, got 404', 't9'), kinds);
+});
+
+test('a failure is a repeat only when an earlier test failed with every one of its kinds', () => {
+  process.env.CRM_RUN_ID = randomBytes(4).toString('hex');
+  process.env.CRM_BASE_URL ??= 'http://127.0.0.1:1';
+  process.env.CRM_ACCESS_TOKEN ??= 'selftest-token';
+  process.env.CRM_USER_EMAIL ??= 'a@b.example';
+  forgetFailures();
+  assert.equal(repeatOf(['a'], 'first'), undefined);
+  assert.deepEqual(repeatOf(['a'], 'second'), { title: 'first', kind: 'a' });
+  assert.equal(repeatOf(['a', 'b'], 'third'), undefined, 'a new kind beside a known one fails');
+  assert.deepEqual(repeatOf(['b', 'a'], 'fourth'), { title: 'third', kind: 'b' });
+  assert.equal(repeatOf([], 'fifth'), undefined);
+  forgetFailures();
+  assert.equal(repeatOf(['a'], 'next run'), undefined, 'a new run starts with no failure');
+  forgetFailures();
+});
+
+test('a faulty server: held repeats keep every conformance verdict of a run where each failure fails, with far fewer failed Playwright tests', async (t) => {
+  const specs = ['specs/people', 'specs/companies', 'specs/activities'];
+  const run = async (mode: string) => {
+    const dir = `reports/runs/selftest-repeats-${mode}`;
+    const res = await runPlaywright([...specs, '--project', 'api'], { REFERENCE_FAULTS: 'timestamps-in-ms', CRM_REPEATS: mode, CRM_REPORT_DIR: dir, CRM_REPORTERS: 'minimal' });
+    const report = readJson<ConformanceReport>(`${dir}/conformance.json`);
+    const { outcomes } = readJson<OutcomeFile>(`${dir}/conformance-outcomes.json`);
+    return { res, report, outcomes };
+  };
+  const [hold, fail] = [await run('hold'), await run('fail')];
+  for (const r of [hold, fail]) assert.equal(r.res.code, 1, 'the run fails');
+  assert.equal(hold.report.verdict, 'NOT CONFORMANT');
+  assert.deepEqual(hold.report.rules.map((r) => `${r.id} ${r.verdict}`), fail.report.rules.map((r) => `${r.id} ${r.verdict}`), 'the same verdict for every rule');
+  assert.equal(hold.report.tests.failed, fail.report.tests.failed, 'the same failed tests in the conformance report');
+  const repeats = hold.outcomes.filter((o) => o.repeatOf);
+  const shown = hold.outcomes.filter((o) => !o.repeatOf && o.status === 'failed');
+  t.diagnostic(`${shown.length} failed in Playwright, ${repeats.length} held; the run took ${(hold.res.ms / 1000).toFixed(1)} s, against ${(fail.res.ms / 1000).toFixed(1)} s with CRM_REPEATS=fail`);
+  assert.ok(repeats.length >= 8 && shown.length <= 5, `${shown.length} failed in Playwright, ${repeats.length} held as repeats`);
+  for (const r of repeats) {
+    assert.ok(shown.some((s) => s.title === r.repeatOf), `"${r.title}" names a test that failed: "${r.repeatOf}"`);
+    assert.match(r.skipReason ?? '', /a repeat of the failure of/);
+    assert.ok(r.error && r.replay, 'a held repeat keeps its error and replay');
+  }
+});
