@@ -19,6 +19,7 @@ const cases: { description: string; env: Record<string, string>; error: RegExp }
   { description: 'a flag that is not 0/1', env: { ...base, CRM_HEAVY: 'yes' }, error: /CRM_HEAVY="yes"/ },
   { description: 'a worker count that is not a number', env: { ...base, CRM_WORKERS: 'abc' }, error: /CRM_WORKERS="abc": must be a whole number/ },
   { description: 'an unknown way with repeated failures', env: { ...base, CRM_REPEATS: 'skip' }, error: /CRM_REPEATS="skip": must be hold/ },
+  { description: 'a notification deadline under 100 ms', env: { ...base, CRM_NOTIFICATION_TIMEOUT_MS: '50' }, error: /CRM_NOTIFICATION_TIMEOUT_MS="50": must be at least 100/ },
   { description: 'zero workers', env: { ...base, CRM_WORKERS: '0' }, error: /CRM_WORKERS.*from 1 to 64/ },
   { description: 'an e-mail that is not one', env: { ...base, CRM_USER_EMAIL: 'nobody' }, error: /CRM_USER_EMAIL="nobody": must be an e-mail/ },
   { description: 'a missing profile file', env: { ...base, CRM_PROFILE: '/nonexistent/profile.json' }, error: /CRM_PROFILE: file not found/ },

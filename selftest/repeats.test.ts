@@ -13,24 +13,25 @@ import { failureKinds, forgetFailures, noteContractFailure, repeatOf } from '../
 import { readJson, runPlaywright } from './helpers.js';
 
 const status = (got: number, method: string, path: string) =>
-  `expected status 200 or 201, got ${got}\n${method} http://127.0.0.1:4010/developer_api/v1${path} → ${got}\n  got: {"message":"x"}\n  replay: curl …`;
+  `expected a refusal (any status outside 2xx), got ${got}\n${method} http://127.0.0.1:4010/developer_api/v1${path} → ${got}\n  got: {"id":12}\n  replay: curl …`;
 
-test('a failure\'s kinds leave out ids and numbers but keep the request, the statuses and the expectation', () => {
-  assert.deepEqual(failureKinds(status(500, 'GET', '/people/12'), 't1'), failureKinds(status(500, 'GET', '/people/981'), 't2'));
-  assert.notDeepEqual(failureKinds(status(500, 'GET', '/people/12'), 't1'), failureKinds(status(500, 'PUT', '/people/12'), 't1'));
-  assert.notDeepEqual(failureKinds(status(500, 'GET', '/people/12'), 't1'), failureKinds(status(500, 'GET', '/companies/12'), 't1'));
+test('a failure\'s kinds are its rule, its first line and its Expected/Received lines, without ids and numbers', () => {
+  // One server that checks no credentials: AUTH-3 fails the same way on every endpoint.
+  assert.deepEqual(failureKinds(status(200, 'GET', '/people/12'), 't1', 'AUTH-3'), failureKinds(status(200, 'POST', '/companies'), 't2', 'AUTH-3'));
+  assert.notDeepEqual(failureKinds(status(200, 'GET', '/people/12'), 't1', 'AUTH-3'), failureKinds(status(200, 'GET', '/people/12'), 't1', 'AUTH-4'), 'another rule');
+  assert.notDeepEqual(failureKinds('expected status 404, got 500', 't1', 'PEOPLE-2'), failureKinds('expected status 404, got 200', 't1', 'PEOPLE-2'), 'another status');
   const generic = (e: string, r: string) => `expect(received).toBe(expected) // Object.is equality\n\nExpected: ${e}\nReceived: ${r}`;
-  assert.notDeepEqual(failureKinds(generic('"open"', '"closed"'), 't1'), failureKinds(generic('true', 'false'), 't1'));
+  assert.notDeepEqual(failureKinds(generic('"open"', '"closed"'), 't1', 'X-1'), failureKinds(generic('true', 'false'), 't1', 'X-1'));
 });
 
 test('a contract failure\'s kinds are its issues, wherever they are in the record', () => {
   const message = 'expected the value to match the contract:\n  at $.date_created: a timestamp after 2286 is implausible';
   noteContractFailure('t9', message, [{ code: 'too_big', message: 'a timestamp after 2286 is implausible' }]);
-  const kinds = failureKinds(`entry 3 is created\n\n${message}`, 't9');
+  const kinds = failureKinds(`entry 3 is created\n\n${message}`, 't9', 'BULK-2');
   noteContractFailure('t10', message.replace('date_created', '[0].activity_date'), [{ code: 'too_big', message: 'a timestamp after 2286 is implausible' }]);
-  assert.deepEqual(failureKinds(message.replace('date_created', '[0].activity_date'), 't10'), kinds);
+  assert.deepEqual(failureKinds(message.replace('date_created', '[0].activity_date'), 't10', 'ACT-1'), kinds, 'whatever the rule');
   // Another test's contract failure does not lend its kinds.
-  assert.notDeepEqual(failureKinds('expected status 200, got 404', 't9'), kinds);
+  assert.notDeepEqual(failureKinds('expected status 200, got 404', 't9', 'BULK-2'), kinds);
 });
 
 test('a failure is a repeat only when an earlier test failed with every one of its kinds', () => {

@@ -59,6 +59,7 @@ const Env = z.object({
   CRM_CALLBACK_PORT: positiveInt.refine((n) => n >= 1 && n <= 65535, 'must be a port number (1-65535)').optional(),
   CRM_EXPECTATIONS: z.string().min(1, 'must name a JSON file').optional(),
   CRM_REQUEST_TIMEOUT_MS: positiveInt.refine((n) => n >= 100, 'must be at least 100 (milliseconds)').optional(),
+  CRM_NOTIFICATION_TIMEOUT_MS: positiveInt.refine((n) => n >= 100, 'must be at least 100 (milliseconds)').optional(),
   CRM_MAX_RESPONSE_BYTES: positiveInt.refine((n) => n >= 1024, 'must be at least 1024').optional(),
   CRM_SPEC_URL: z.url({ protocol: /^(https?|file)$/, error: 'must be an http(s):// or file:// URL' }).optional(),
 });
@@ -118,6 +119,8 @@ export interface TargetConfig {
   callback: { https: boolean; port?: number };
   /** Per-request deadline of the API client (CRM_REQUEST_TIMEOUT_MS, default 15 s). */
   requestTimeoutMs: number;
+  /** Longest wait for one webhook notification (CRM_NOTIFICATION_TIMEOUT_MS, default 20 s); shorter once the run has seen how fast the target delivers (core/latency.ts). */
+  notificationTimeoutMs: number;
   /** Largest response body the API client reads (CRM_MAX_RESPONSE_BYTES, default 5 MiB). */
   maxResponseBytes: number;
   /** Known-failure baseline (CRM_EXPECTATIONS); empty when unset. */
@@ -275,6 +278,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): TargetConfig {
     chromiumPath: e.CRM_CHROMIUM_PATH,
     callback: { https: e.CRM_CALLBACK_HTTPS ?? false, port: e.CRM_CALLBACK_PORT },
     requestTimeoutMs: e.CRM_REQUEST_TIMEOUT_MS ?? 15_000,
+    notificationTimeoutMs: e.CRM_NOTIFICATION_TIMEOUT_MS ?? 20_000,
     maxResponseBytes: e.CRM_MAX_RESPONSE_BYTES ?? 5 * 1024 * 1024,
     expectations: baseline?.expectations ?? [],
     expectationsSource: baseline?.source,

@@ -6,14 +6,12 @@
  * the problem ("no answer within 15 s", "connection reset", "body larger than N bytes").
  */
 import { Agent, request, type Dispatcher } from 'undici';
-import { createHash } from 'node:crypto';
 import { readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { brotliDecompressSync, gunzipSync, inflateSync } from 'node:zlib';
 import { loadConfig, type TargetConfig } from './config.js';
 import { clip, curlLine, Recorder, type Exchange } from './recorder.js';
 import { redactHeaders, redactText, redactValue } from './redact.js';
+import { runFile } from './run-files.js';
 
 /** How a request authenticates. */
 export type Auth = 'header' | 'bearer' | 'none' | { headers: Record<string, string> };
@@ -91,7 +89,7 @@ const silence = {
   state: { count: 0, timeoutMs: 0, lastProbe: 0 } as Silence,
   readAt: 0,
   // Per target: a run of the fault matrix tests many instances at once (scripts/matrix.config.ts).
-  file: () => { const cfg = loadConfig(); return join(tmpdir(), `crm-conformance-${cfg.runId}-${createHash('sha256').update(cfg.baseUrl).digest('hex').slice(0, 8)}.silence.json`); },
+  file: () => runFile('silence'),
   current(): Silence {
     if (Date.now() - this.readAt > 500) {
       this.readAt = Date.now();

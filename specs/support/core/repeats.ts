@@ -6,8 +6,9 @@
  *
  * - a contract failure: each issue's code and message, numbers left out, the path too (the same
  *   problem in `date_created` and `activity_date` is one kind);
- * - any other failure: its first line, its Expected/Received lines and the request it names
- *   (method and path, ids left out).
+ * - any other failure: the rule of its test, its first line and its Expected/Received lines,
+ *   numbers left out (a server that checks no credentials fails AUTH-3 on every endpoint the
+ *   same way: one kind).
  *
  * A later test whose failure has only kinds that already failed a test of this run is a *repeat*:
  * it is held (annotation `failure`, with the whole error and the replay, so the conformance report
@@ -19,11 +20,8 @@
  * memory), read only when a test fails, emptied by the global set-up. `CRM_REPEATS=fail` turns
  * this off: every failure fails its Playwright test.
  */
-import { createHash } from 'node:crypto';
 import { appendFileSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { loadConfig } from './config.js';
+import { runFile } from './run-files.js';
 
 /** A failure's kinds, as recorded by the first test that had them. */
 interface Seen { kinds: string[]; title: string }
@@ -31,8 +29,12 @@ interface Seen { kinds: string[]; title: string }
 /** The contract issues of the current test's last failed `toMatchContract` (set by the matcher). */
 let contractFailure: { testId: string; message: string; kinds: string[] } | undefined;
 
-/** Normalizes numbers away: ids, timestamps, counts and seeds differ from test to test. */
-const numbersOut = (s: string) => s.replace(/\d+/g, 'N');
+/**
+ * Normalizes numbers away: ids, timestamps, counts and seeds differ from test to test. HTTP
+ * statuses after "got", "status" or "→" stay (404 and 500 are not the same failure).
+ */
+const numbersOut = (s: string) =>
+  s.replace(/\b(got|status|→)(\s+)([1-5]\d\d)\b/g, (_, w: string, sp: string, d: string) => `${w}${sp}#${[...d].map((c) => 'abcdefghij'[Number(c)]).join('')}`).replace(/\d+/g, 'N');
 
 /** Called by `toMatchContract` when a value does not match: the kinds of its issues. */
 export function noteContractFailure(testId: string, message: string, issues: { code?: string; message: string }[]): void {
@@ -41,28 +43,18 @@ export function noteContractFailure(testId: string, message: string, issues: { c
 
 const stripAnsi = (s: string) => s.replace(/\u001b\[[0-9;]*m/g, '');
 
-/** The kinds of a failure (see the module comment). */
-export function failureKinds(message: string, testId: string): string[] {
+/** The kinds of a failure of a test of `rule` (see the module comment). */
+export function failureKinds(message: string, testId: string, rule: string): string[] {
   const text = stripAnsi(message);
   if (contractFailure?.testId === testId && text.includes(firstLine(contractFailure.message))) return contractFailure.kinds;
   const lines = text.split('\n').map((l) => l.trim()).filter(Boolean);
-  const head = numbersOut(lines[0] ?? '');
-  const values = lines.filter((l) => /^(Expected|Received)( value| array| string)?:/.test(l)).slice(0, 2).map(numbersOut);
-  const request = lines.map((l) => /^(GET|POST|PUT|DELETE|PATCH) (\S+) →/.exec(l)).find(Boolean);
-  const where = request ? `${request[1]} ${numbersOut(pathOf(request[2]))}` : '';
-  return [[head, ...values, where].filter(Boolean).join(' | ')];
+  const values = lines.filter((l) => /^(Expected|Received)( value| array| string)?:/.test(l)).slice(0, 2);
+  return [[rule, lines[0] ?? '', ...values].map(numbersOut).join(' | ')];
 }
 
 const firstLine = (s: string) => stripAnsi(s).split('\n').map((l) => l.trim()).find(Boolean) ?? '';
-function pathOf(url: string): string {
-  try { return new URL(url).pathname; } catch { return url; }
-}
 
-/** The run's record of failures, per target (the fault matrix tests many targets in one run). */
-function file(): string {
-  const cfg = loadConfig();
-  return join(tmpdir(), `crm-conformance-${cfg.runId}-${createHash('sha256').update(cfg.baseUrl).digest('hex').slice(0, 8)}.failures.jsonl`);
-}
+const file = () => runFile('failures');
 
 /** Forgets the failures of an earlier run with the same run id (the global set-up, before any test). */
 export function forgetFailures(): void {

@@ -19,13 +19,12 @@ import { createServer, type Server } from 'node:http';
 import { isDeepStrictEqual } from 'node:util';
 import type { WebhookCreate } from '../../../contracts/index.js';
 import type { TargetConfig } from '../core/config.js';
+import { notificationArrived, notificationDeadline } from '../core/latency.js';
 import { fixedPort, HubClient } from './webhook-hub.js';
 import { listen, Recording, type ReceivedRequest } from './webhook-recording.js';
 
 export type { ReceivedRequest };
 
-/** Longest a test waits for one notification (delivery time-outs are "not shown"). */
-export const NOTIFICATION_DEADLINE_MS = 20_000;
 
 /**
  * The worker's receiver. Loopback (no CRM_PUBLIC_URL): its own server on an ephemeral port.
@@ -145,17 +144,23 @@ export class Channel {
 
   /**
    * Waits until a request matching `pred` has arrived, polling until the deadline (no fixed
-   * sleep); fails naming what was awaited and what arrived instead.
+   * sleep); fails naming what was awaited, how long it waited and why, and what arrived instead.
+   * The deadline is the run's learned one (core/latency.ts), looked at again while waiting; an
+   * arrival teaches it.
    */
-  async waitFor(what: string, pred: (r: ReceivedRequest) => boolean, timeoutMs = NOTIFICATION_DEADLINE_MS): Promise<ReceivedRequest> {
-    const deadline = Date.now() + timeoutMs;
+  async waitFor(what: string, pred: (r: ReceivedRequest) => boolean): Promise<ReceivedRequest> {
+    const started = Date.now();
     for (;;) {
       const got = await this.all();
       const hit = got.find(pred);
-      if (hit) return hit;
-      if (Date.now() >= deadline) {
+      if (hit) {
+        notificationArrived(Math.max(0, hit.receivedAt - started));
+        return hit;
+      }
+      const limit = notificationDeadline();
+      if (Date.now() - started >= limit.ms) {
         const seen = got.length ? `${got.length} other request(s) arrived there:\n  ${got.slice(-5).map(brief).join('\n  ')}` : 'nothing arrived there';
-        throw new Error(`no notification ${what} arrived at ${this.url} within ${timeoutMs} ms; ${seen}`);
+        throw new Error(`no notification ${what} arrived at ${this.url} within ${limit.ms} ms (${limit.why}); ${seen}`);
       }
       await new Promise((r) => setTimeout(r, this.receiver.pollMs));
     }
