@@ -49,7 +49,7 @@ export function failureKinds(message: string, testId: string, rule: string): str
   if (contractFailure?.testId === testId && text.includes(firstLine(contractFailure.message))) return contractFailure.kinds;
   const lines = text.split('\n').map((l) => l.trim()).filter(Boolean);
   const values = lines.filter((l) => /^(Expected|Received)( value| array| string)?:/.test(l)).slice(0, 2);
-  return [[rule, lines[0] ?? '', ...values].map(numbersOut).join(' | ')];
+  return [[rule, ...[lines[0] ?? '', ...values].map(numbersOut)].join(' | ')];
 }
 
 const firstLine = (s: string) => stripAnsi(s).split('\n').map((l) => l.trim()).find(Boolean) ?? '';
