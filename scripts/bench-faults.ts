@@ -6,11 +6,13 @@
  *
  *     npm run bench:faults                    # every fault (about 45 minutes on 2 CPUs)
  *     npm run bench:faults -- name1 name2     # some
+ *     npm run bench:faults -- --again         # those the last survey found over ×1.5, again
  *
+ * Measuring some faults keeps the other rows of the last survey (each row has its date).
  * Writes reports/bench-faults.json, worst ratio first, with the date and the load; `npm run
  * bench` then measures that worst fault back to back in its faulty-server row.
  */
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import { resolve } from 'node:path';
 import { faultCatalog } from '../reference/server.js';
@@ -20,7 +22,14 @@ import { runOnce, type RunStats } from './bench.js';
 const EVERY = 12;
 const secs = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
 
+interface Row { fault: string; date: string; wallMs: number; conformantWallMs: number; ratio: number; failed: number; repeats: number; workerProcesses?: number; requests: number; verdict?: string; exitCode: number | null; loadBefore: number }
+const FILE = resolve(ROOT, 'reports/bench-faults.json');
+const last: Row[] = existsSync(FILE)
+  ? ((f: { date: string; faults: Row[] }) => f.faults.map((r) => ({ ...r, date: r.date ?? f.date })))(JSON.parse(readFileSync(FILE, 'utf8')))
+  : [];
 const names = process.argv.slice(2).filter((a) => !a.startsWith('--'));
+if (process.argv.includes('--again')) names.push(...last.filter((r) => r.ratio > 1.5).map((r) => r.fault));
+if (process.argv.includes('--again') && !names.length) { console.log('bench:faults --again: the last survey has no fault over ×1.5'); process.exit(0); }
 const catalog = faultCatalog();
 const faults = names.length ? catalog.filter((f) => names.includes(f.name)) : catalog;
 const unknown = names.filter((n) => !catalog.some((f) => f.name === n));
@@ -49,13 +58,16 @@ const around = (index: number) => {
   const after = conformant.find((c) => c.at >= index) ?? before;
   return (before.run.wallMs + after.run.wallMs) / 2;
 };
-const rows = measured.map((m) => {
+const today = new Date().toISOString();
+const fresh: Row[] = measured.map((m) => {
   const base = around(m.index);
   return {
-    fault: m.fault, wallMs: m.run.wallMs, conformantWallMs: Math.round(base), ratio: Math.round((m.run.wallMs / base) * 100) / 100,
+    fault: m.fault, date: today, wallMs: m.run.wallMs, conformantWallMs: Math.round(base), ratio: Math.round((m.run.wallMs / base) * 100) / 100,
     failed: m.run.failed, repeats: m.run.repeats, workerProcesses: m.run.workerProcesses, requests: m.run.requests, verdict: m.run.verdict, exitCode: m.run.exitCode, loadBefore: m.run.loadBefore,
   };
-}).sort((a, b) => b.ratio - a.ratio);
+});
+// Rows of faults not measured this time stay as the last survey measured them.
+const rows = [...fresh, ...last.filter((r) => !fresh.some((f) => f.fault === r.fault))].sort((a, b) => b.ratio - a.ratio);
 const over = rows.filter((r) => r.ratio > 1.5);
 const out = {
   date: new Date().toISOString(), load: { atStart: loadAtStart, atEnd: loadavg().map((x) => Math.round(x * 100) / 100) },
@@ -64,7 +76,7 @@ const out = {
   faults: rows,
 };
 mkdirSync(resolve(ROOT, 'reports'), { recursive: true });
-writeFileSync(resolve(ROOT, 'reports/bench-faults.json'), JSON.stringify(out, null, 2));
+writeFileSync(FILE, JSON.stringify(out, null, 2));
 console.log(`\nworst first (ratio to the conformant runs around it):`);
-for (const r of rows.slice(0, 15)) console.log(`  ×${r.ratio.toFixed(2)}  ${r.fault.padEnd(40)} ${secs(r.wallMs).padStart(8)}  ${r.failed} failed, ${r.repeats} held repeats`);
+for (const r of rows.slice(0, 15)) console.log(`  ×${r.ratio.toFixed(2)}  ${r.fault.padEnd(40)} ${secs(r.wallMs).padStart(8)}  ${r.failed} failed, ${r.repeats} held repeats  (${r.date.slice(0, 16)})`);
 console.log(`\n${rows.length} faults: ${over.length ? `${over.length} over ×1.5 (${over.map((r) => r.fault).join(', ')})` : 'every one within ×1.5'} of the conformant run; reports/bench-faults.json written.`);
