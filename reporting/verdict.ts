@@ -63,6 +63,8 @@ export interface RuleVerdict {
   tests: {
     title: string; file: string; line: number; status: TestStatus; warnings: string[]; durationMs?: number;
     error?: string; replay?: string; counterexample?: string; exchanges?: unknown[]; expectedFailure?: string; unexpectedPass?: string;
+    /** A held repeat: the test that failed first with the same problem (Playwright reports this one as skipped). */
+    repeatOf?: string;
   }[];
 }
 
@@ -181,6 +183,7 @@ export function buildReport(outcomes: TestOutcome[], meta: ReportMeta): Conforma
       tests: tests.map((t) => ({
         title: t.title, file: t.file, line: t.line, status: testStatus(t), warnings: t.warnings, durationMs: t.durationMs,
         ...(t.unexpectedPass ? { unexpectedPass: t.unexpectedPass } : {}),
+        ...(t.repeatOf && failed(t) ? { repeatOf: t.repeatOf } : {}),
         ...(keepDetail && (failed(t) || t.warnings.length || t.expectedFailure)
           ? { error: t.error, replay: t.replay, counterexample: t.counterexample, exchanges: t.exchanges, expectedFailure: t.expectedFailure }
           : {}),

@@ -126,3 +126,14 @@ test('the page renders offline in Chromium and shows the numbers of conformance.
     await browser.close();
   }
 });
+
+test('a held repeat counts as failed, in its rule\'s verdict and the run\'s, and the page names the test that failed first', () => {
+  const [first] = syntheticOutcomes().filter((o) => o.rules[0] === R.fail.id);
+  const repeat = { ...first, title: `${first.title} (again)`, status: 'failed', expectedStatus: 'passed', repeatOf: first.title, skipReason: `a repeat of the failure of "${first.title}"` };
+  const report = buildReport([...syntheticOutcomes(), repeat], { target: 't', runId: 'r' });
+  assert.equal(report.tests.failed, 2);
+  const shown = report.rules.find((r) => r.id === R.fail.id)!.tests.find((t) => t.title === repeat.title)!;
+  assert.equal(shown.status, 'failed');
+  assert.equal(shown.repeatOf, first.title);
+  assert.match(renderHtml(report), /The same problem as <b>[^<]+<\/b>, which failed first/);
+});
