@@ -6,8 +6,11 @@
  *   CRM_FC_PATH replays one counterexample (its shrink path) instead of every run.
  * - Budgets: `timeLimitMs` stops generating new runs (the property then passes with the runs it
  *   made); shrinking against a live target sends requests for every candidate, so it gets its own
- *   budget (`shrinkBudgetMs`, default 30 s): past it, the remaining candidates are not sent and the
- *   smallest counterexample found so far is reported. The first counterexample is reported too.
+ *   budget (`shrinkBudgetMs`): past it, the remaining candidates are not sent and the smallest
+ *   counterexample found so far is reported. The first counterexample is reported too. The
+ *   budget is 5 s in a run (a faulty server must not cost a gating run half a minute per
+ *   property; 30 s made a run with `upsert-not-atomic` 2.5 times as long), and 60 s when a
+ *   counterexample is replayed (CRM_FC_PATH): then someone is looking at it.
  * - Evidence: a failure attaches `counterexample.txt` (seed, path, the shrunk and the first
  *   counterexample, what was sent, the problem) and says how to replay, in one form for every
  *   property: `CRM_FC_SEED=… CRM_FC_PATH=… CRM_FC_RUNS=… npx playwright test <file>:<line>`.
@@ -17,8 +20,9 @@ import fc from 'fast-check';
 import type { TargetConfig } from './core/config.js';
 import { redactText } from './core/redact.js';
 
-/** Default time budget of shrinking (requests to the target for every candidate). */
-export const SHRINK_BUDGET_MS = 30_000;
+/** Default time budget of shrinking (requests to the target for every candidate), in a run and on replay (CRM_FC_PATH). */
+export const SHRINK_BUDGET_MS = 5_000;
+export const REPLAY_SHRINK_BUDGET_MS = 60_000;
 
 /** The seed of a property: CRM_FC_SEED, or a fresh one. */
 export function propertySeed(target: TargetConfig): number {
@@ -61,7 +65,7 @@ const shown = (v: unknown) => { try { return fc.stringify(v); } catch { return S
 export async function checkProperty<T>(testInfo: TestInfo, target: TargetConfig, arb: fc.Arbitrary<T>, predicate: (value: T) => Promise<void>, o: PropertyOptions<T>): Promise<void> {
   const seed = o.seed ?? propertySeed(target);
   const numRuns = o.numRuns ?? target.fc.runs;
-  const budget = o.shrinkBudgetMs ?? SHRINK_BUDGET_MS;
+  const budget = o.shrinkBudgetMs ?? (target.fc.path ? REPLAY_SHRINK_BUDGET_MS : SHRINK_BUDGET_MS);
   let first: { value: string; error: unknown; at: number } | undefined;
   let unsent = 0;
   const guarded = async (value: T): Promise<void> => {
