@@ -9,7 +9,8 @@ import { randomBytes } from 'node:crypto';
 import { test } from 'node:test';
 import type { OutcomeFile } from '../reporting/conformance-reporter.js';
 import type { ConformanceReport } from '../reporting/verdict.js';
-import { failureKinds, forgetFailures, noteContractFailure, repeatOf } from '../specs/support/core/repeats.js';
+import { failureKinds, noteContractFailure, repeatOf } from '../specs/support/core/repeats.js';
+import { forgetRunFiles } from '../specs/support/core/run-files.js';
 import { readJson, runPlaywright } from './helpers.js';
 
 const status = (got: number, method: string, path: string) =>
@@ -39,15 +40,15 @@ test('a failure is a repeat only when an earlier test failed with every one of i
   process.env.CRM_BASE_URL ??= 'http://127.0.0.1:1';
   process.env.CRM_ACCESS_TOKEN ??= 'selftest-token';
   process.env.CRM_USER_EMAIL ??= 'a@b.example';
-  forgetFailures();
+  forgetRunFiles();
   assert.equal(repeatOf(['a'], 'first'), undefined);
   assert.deepEqual(repeatOf(['a'], 'second'), { title: 'first', kind: 'a' });
   assert.equal(repeatOf(['a', 'b'], 'third'), undefined, 'a new kind beside a known one fails');
   assert.deepEqual(repeatOf(['b', 'a'], 'fourth'), { title: 'third', kind: 'b' });
   assert.equal(repeatOf([], 'fifth'), undefined);
-  forgetFailures();
+  forgetRunFiles();
   assert.equal(repeatOf(['a'], 'next run'), undefined, 'a new run starts with no failure');
-  forgetFailures();
+  forgetRunFiles();
 });
 
 test('a faulty server: held repeats keep every conformance verdict of a run where each failure fails, with far fewer failed Playwright tests', async (t) => {

@@ -9,14 +9,15 @@ import { mkdirSync, rmSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { loadConfig, ROOT } from './core/config.js';
 import { banner, PREFLIGHT_ENV, PREFLIGHT_FILE, runPreflight, writePreflight } from './core/preflight.js';
-import { forgetFailures } from './core/repeats.js';
+import { forgetRunFiles } from './core/run-files.js';
 import { COORDINATOR_ENV, marginFor, startBulkCoordinator } from './core/rate-limit.js';
 
 export default async function globalSetup(): Promise<() => Promise<void>> {
   const cfg = loadConfig();
   const out = resolve(ROOT, process.env.CRM_REPORT_DIR ?? 'reports');
   rmSync(resolve(out, 'allure-results'), { recursive: true, force: true });
-  forgetFailures();
+  // A run id given again (CRM_RUN_ID) starts afresh: no latch, no failure seen, no delivery time learned.
+  forgetRunFiles();
   const target = cfg.embedded ? `embedded reference server at ${cfg.baseUrl}` : cfg.baseUrl;
   console.log(`crm-conformance run ${cfg.runId}: target ${target}; profile ${cfg.profileSource}; records created by this run carry the tag crm-conformance-${cfg.runId}`);
   // Before any test: can the target be judged at all? The workers read the result (skipReason()).

@@ -17,10 +17,10 @@
  * distinct failure still fails a Playwright test at least once, and the run still fails.
  *
  * Shared by the run's workers through a small file per run and target (a new worker forgets its
- * memory), read only when a test fails, emptied by the global set-up. `CRM_REPEATS=fail` turns
+ * memory), read only when a test fails, emptied by the global set-up (core/run-files.ts). `CRM_REPEATS=fail` turns
  * this off: every failure fails its Playwright test.
  */
-import { appendFileSync, readFileSync, rmSync } from 'node:fs';
+import { appendFileSync, readFileSync } from 'node:fs';
 import { runFile } from './run-files.js';
 
 /** A failure's kinds, as recorded by the first test that had them. */
@@ -55,11 +55,6 @@ export function failureKinds(message: string, testId: string, rule: string): str
 const firstLine = (s: string) => stripAnsi(s).split('\n').map((l) => l.trim()).find(Boolean) ?? '';
 
 const file = () => runFile('failures');
-
-/** Forgets the failures of an earlier run with the same run id (the global set-up, before any test). */
-export function forgetFailures(): void {
-  rmSync(file(), { force: true });
-}
 
 function seen(): Seen[] {
   try {

@@ -6,6 +6,7 @@
  * one run, hence one file per target.
  */
 import { createHash } from 'node:crypto';
+import { rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadConfig } from './config.js';
@@ -17,4 +18,9 @@ export type RunFile = 'silence' | 'failures' | 'latency';
 export function runFile(kind: RunFile): string {
   const cfg = loadConfig();
   return join(tmpdir(), `crm-conformance-${cfg.runId}-${createHash('sha256').update(cfg.baseUrl).digest('hex').slice(0, 8)}.${kind}.${kind === 'failures' ? 'jsonl' : 'json'}`);
+}
+
+/** Forgets what an earlier run with the same run id learned (the global set-up, before any test). */
+export function forgetRunFiles(): void {
+  for (const kind of ['silence', 'failures', 'latency'] as const) rmSync(runFile(kind), { force: true });
 }
