@@ -17,6 +17,7 @@ import { getRule, hasRule, ruleIdOfTitle, type Level } from '../rules/index.js';
 import { loadConfig, ROOT } from '../specs/support/core/config.js';
 import { PREFLIGHT_FILE, readPreflight, type PreflightResult } from '../specs/support/core/preflight.js';
 import { redactText } from '../specs/support/core/redact.js';
+import { SHOWN_FAILURES } from '../specs/support/core/repeats.js';
 import { renderHtml } from './html.js';
 import { buildReport, failed, runWarnings, type ConformanceReport, type ReportMeta, type TestOutcome } from './verdict.js';
 
@@ -76,7 +77,8 @@ export function outcomeOf(test: TestCase, result: TestResult, rootDir: string): 
     status: held ? 'failed' : result.status,
     // A held failure's test may have been skipped (a repeat, fixtures/repeats.ts): it failed.
     expectedStatus: held ? 'passed' : test.expectedStatus,
-    ...(annotation('repeat-of') ? { repeatOf: annotation('repeat-of') } : {}),
+    ...(held && annotation('held') ? { held: annotation('held') } : {}),
+    ...(held && annotation('repeat-of') ? { repeatOf: annotation('repeat-of') } : {}),
     durationMs: result.duration,
     warnings: unique.filter((a) => a.type === 'warning').map((a) => redactText(a.description ?? '')),
     notes: unique.filter((a) => a.type === 'note').map((a) => a.description ?? ''),
@@ -190,10 +192,13 @@ export default class ConformanceReporter implements Reporter {
     const file: OutcomeFile = { version: 1, meta: { ...meta, shard: this.shard, generatedAt: report.generatedAt }, outcomes };
     writeFileSync(resolve(this.outputDir, OUTCOMES_FILE), JSON.stringify(file));
     const unjudged = result.status === 'passed' && (report.verdict === 'INCONCLUSIVE' || (report.preflight && report.preflight.state !== 'alive'));
-    // Repeats of a failure are skipped in Playwright's eyes: the run still fails on them.
-    const repeats = outcomes.filter((o) => o.repeatOf && failed(o));
-    const heldOnly = result.status === 'passed' && repeats.length > 0;
-    if (repeats.length) console.log(`\n${repeats.length} test(s) failed with the same problem as a test before them: Playwright reports them as skipped (a repeat of "…"), the conformance report as failed, with their evidence.`);
+    // Held failures are skipped in Playwright's eyes: the run still fails on them.
+    const held = outcomes.filter((o) => o.held && failed(o));
+    const heldOnly = result.status === 'passed' && held.length > 0;
+    if (held.length) {
+      const repeats = held.filter((o) => o.repeatOf).length;
+      console.log(`\n${held.length} failed test(s) held (${repeats} repeat(s) of an earlier test's problem, ${held.length - repeats} past the ${SHOWN_FAILURES} failures a run shows): Playwright's reports show them as skipped with the reason, the conformance report as failed, with their evidence. CRM_REPEATS=fail fails them all.`);
+    }
     console.log('\n' + summaryLines(report, relative(process.cwd(), resolve(this.outputDir, 'conformance.html')), unjudged ? 'failed: the target could not be judged' : heldOnly ? 'failed: repeated failures' : result.status).join('\n'));
     if (unjudged || heldOnly) return { status: 'failed' };
   }

@@ -117,7 +117,7 @@ ${tests.map((t) => {
     const rerun = `npx playwright test ${t.file}:${t.line}`;
     const exchanges = ((t.exchanges ?? []) as ExchangeLike[]).slice(-MAX_EXCHANGES_SHOWN);
     return `<div class="test" data-test-status="${esc(t.status)}"><div class="test-head"><span class="chip s-${esc(t.status)}">${esc(t.status)}</span> <b>${esc(t.title)}</b> <small>${esc(t.file)}:${t.line}${t.durationMs !== undefined ? ` · ${fmtMs(t.durationMs)}` : ''}</small></div>
-${t.repeatOf ? `<p class="known-note">The same problem as <b>${esc(t.repeatOf)}</b>, which failed first: Playwright's reports show this test as skipped (a repeat), this report as failed.</p>` : ''}
+${t.held ? `<p class="known-note">${t.repeatOf ? `The same problem as <b>${esc(t.repeatOf)}</b>, which failed first` : esc(t.held)}: Playwright's reports show this test as skipped (held), this report as failed.</p>` : ''}
 ${t.expectedFailure ? `<p class="known-note">Known failure, listed in the CRM_EXPECTATIONS baseline: ${esc(t.expectedFailure.split('\n')[0])}</p>` : ''}
 ${t.error ? `<h4>Failure</h4><pre class="err">${esc(clip(t.error, 4000))}</pre>` : ''}${t.warnings.map((w) => `<pre class="warn">${esc(w)}</pre>`).join('')}
 ${t.counterexample ? `<h4>Counterexample</h4><pre class="cx">${esc(clip(t.counterexample, 3000))}</pre>${cx.seed ? `<p>Replay the property: <code class="cmd">CRM_FC_SEED=${esc(cx.seed)}${cx.path ? ` CRM_FC_PATH=${esc(cx.path)}` : ''} ${esc(rerun)}</code> <small>(the same line as specs/support/property.ts prints)</small></p>` : ''}` : ''}

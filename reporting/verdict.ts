@@ -20,7 +20,9 @@ export interface TestOutcome {
   warnings: string[];
   notes: string[];
   skipReason?: string;
-  /** A held repeat (specs/support/fixtures/repeats.ts): the title of the test that failed first with the same problem; Playwright reports this one as skipped. */
+  /** A held failure (specs/support/core/repeats.ts): why; Playwright reports this test as skipped. */
+  held?: string;
+  /** A held repeat: the title of the test that failed first with the same problem. */
   repeatOf?: string;
   /** Skipped because the target was dead, answered nonsense or stopped answering (the reason). */
   targetDown?: string;
@@ -63,8 +65,8 @@ export interface RuleVerdict {
   tests: {
     title: string; file: string; line: number; status: TestStatus; warnings: string[]; durationMs?: number;
     error?: string; replay?: string; counterexample?: string; exchanges?: unknown[]; expectedFailure?: string; unexpectedPass?: string;
-    /** A held repeat: the test that failed first with the same problem (Playwright reports this one as skipped). */
-    repeatOf?: string;
+    /** A held failure: why (Playwright reports this test as skipped); a repeat names the test that failed first. */
+    held?: string; repeatOf?: string;
   }[];
 }
 
@@ -183,7 +185,7 @@ export function buildReport(outcomes: TestOutcome[], meta: ReportMeta): Conforma
       tests: tests.map((t) => ({
         title: t.title, file: t.file, line: t.line, status: testStatus(t), warnings: t.warnings, durationMs: t.durationMs,
         ...(t.unexpectedPass ? { unexpectedPass: t.unexpectedPass } : {}),
-        ...(t.repeatOf && failed(t) ? { repeatOf: t.repeatOf } : {}),
+        ...(t.held && failed(t) ? { held: t.held, ...(t.repeatOf ? { repeatOf: t.repeatOf } : {}) } : {}),
         ...(keepDetail && (failed(t) || t.warnings.length || t.expectedFailure)
           ? { error: t.error, replay: t.replay, counterexample: t.counterexample, exchanges: t.exchanges, expectedFailure: t.expectedFailure }
           : {}),

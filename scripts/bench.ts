@@ -44,7 +44,7 @@ export interface RunStats {
   passed: number;
   /** Failed tests, held repeats included (the conformance report's count). */
   failed: number;
-  /** Of those, repeats held as skips in Playwright's eyes (specs/support/core/repeats.ts): no new worker. */
+  /** Of those, failures held as skips in Playwright's eyes (specs/support/core/repeats.ts: repeats, and those past the first ten): no new worker. */
   repeats: number;
   skipped: number;
   requests: number;
@@ -133,7 +133,7 @@ export async function runOnce(n: number | string, env: Record<string, string>, a
     tests: outcomes.length,
     passed: outcomes.filter((o) => o.status === 'passed').length,
     failed,
-    repeats: outcomes.filter((o) => o.repeatOf).length,
+    repeats: outcomes.filter((o) => o.held).length,
     skipped: outcomes.filter((o) => o.status === 'skipped').length,
     requests,
     requestsPerSecond: Math.round(requests / (res.ms / 1000)),

@@ -9,7 +9,7 @@ import { randomBytes } from 'node:crypto';
 import { test } from 'node:test';
 import type { OutcomeFile } from '../reporting/conformance-reporter.js';
 import type { ConformanceReport } from '../reporting/verdict.js';
-import { failureKinds, noteContractFailure, repeatOf } from '../specs/support/core/repeats.js';
+import { failureKinds, holdFailure, noteContractFailure, SHOWN_FAILURES } from '../specs/support/core/repeats.js';
 import { forgetRunFiles } from '../specs/support/core/run-files.js';
 import { readJson, runPlaywright } from './helpers.js';
 
@@ -35,19 +35,24 @@ test('a contract failure\'s kinds are its issues, wherever they are in the recor
   assert.notDeepEqual(failureKinds('expected status 200, got 404', 't9', 'BULK-2'), kinds);
 });
 
-test('a failure is a repeat only when an earlier test failed with every one of its kinds', () => {
+test('a failure is held when an earlier test failed with every one of its kinds, or past the first ten failures of the run', () => {
   process.env.CRM_RUN_ID = randomBytes(4).toString('hex');
   process.env.CRM_BASE_URL ??= 'http://127.0.0.1:1';
   process.env.CRM_ACCESS_TOKEN ??= 'selftest-token';
   process.env.CRM_USER_EMAIL ??= 'a@b.example';
   forgetRunFiles();
-  assert.equal(repeatOf(['a'], 'first'), undefined);
-  assert.deepEqual(repeatOf(['a'], 'second'), { title: 'first', kind: 'a' });
-  assert.equal(repeatOf(['a', 'b'], 'third'), undefined, 'a new kind beside a known one fails');
-  assert.deepEqual(repeatOf(['b', 'a'], 'fourth'), { title: 'third', kind: 'b' });
-  assert.equal(repeatOf([], 'fifth'), undefined);
+  assert.equal(holdFailure(['a'], 'first'), undefined);
+  assert.deepEqual(holdFailure(['a'], 'second'), { repeat: true, firstTitle: 'first', why: 'a repeat of the failure of "first" (a)' });
+  assert.equal(holdFailure(['a', 'b'], 'third'), undefined, 'a new kind beside a known one fails');
+  assert.equal(holdFailure(['b', 'a'], 'fourth')?.firstTitle, 'third');
+  assert.equal(holdFailure([], 'fifth'), undefined);
+  for (let i = 3; i < SHOWN_FAILURES; i++) assert.equal(holdFailure([`new ${i}`], `failure ${i}`), undefined, `failure ${i} of ${SHOWN_FAILURES} is shown`);
+  const past = holdFailure(['yet another'], 'eleventh');
+  assert.equal(past?.repeat, false);
+  assert.match(past?.why ?? '', /the run already shows 10 failed tests in Playwright's reports \(the first: "first"\)/);
+  assert.equal(holdFailure(['yet another'], 'twelfth')?.firstTitle, 'eleventh', 'a held failure\'s repeats name it');
   forgetRunFiles();
-  assert.equal(repeatOf(['a'], 'next run'), undefined, 'a new run starts with no failure');
+  assert.equal(holdFailure(['a'], 'next run'), undefined, 'a new run starts with no failure');
   forgetRunFiles();
 });
 
@@ -65,13 +70,14 @@ test('a faulty server: held repeats keep every conformance verdict of a run wher
   assert.equal(hold.report.verdict, 'NOT CONFORMANT');
   assert.deepEqual(hold.report.rules.map((r) => `${r.id} ${r.verdict}`), fail.report.rules.map((r) => `${r.id} ${r.verdict}`), 'the same verdict for every rule');
   assert.equal(hold.report.tests.failed, fail.report.tests.failed, 'the same failed tests in the conformance report');
-  const repeats = hold.outcomes.filter((o) => o.repeatOf);
-  const shown = hold.outcomes.filter((o) => !o.repeatOf && o.status === 'failed');
+  const repeats = hold.outcomes.filter((o) => o.held);
+  const shown = hold.outcomes.filter((o) => !o.held && o.status === 'failed');
   t.diagnostic(`${shown.length} failed in Playwright, ${repeats.length} held; the run took ${(hold.res.ms / 1000).toFixed(1)} s, against ${(fail.res.ms / 1000).toFixed(1)} s with CRM_REPEATS=fail`);
   assert.ok(repeats.length >= 8 && shown.length <= 5, `${shown.length} failed in Playwright, ${repeats.length} held as repeats`);
   for (const r of repeats) {
     assert.ok(shown.some((s) => s.title === r.repeatOf), `"${r.title}" names a test that failed: "${r.repeatOf}"`);
     assert.match(r.skipReason ?? '', /a repeat of the failure of/);
+    assert.match(r.held ?? '', /a repeat of the failure of/);
     assert.ok(r.error && r.replay, 'a held repeat keeps its error and replay');
   }
 });

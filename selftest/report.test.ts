@@ -129,7 +129,7 @@ test('the page renders offline in Chromium and shows the numbers of conformance.
 
 test('a held repeat counts as failed, in its rule\'s verdict and the run\'s, and the page names the test that failed first', () => {
   const [first] = syntheticOutcomes().filter((o) => o.rules[0] === R.fail.id);
-  const repeat = { ...first, title: `${first.title} (again)`, status: 'failed', expectedStatus: 'passed', repeatOf: first.title, skipReason: `a repeat of the failure of "${first.title}"` };
+  const repeat = { ...first, title: `${first.title} (again)`, status: 'failed', expectedStatus: 'passed', held: `a repeat of the failure of "${first.title}"`, repeatOf: first.title, skipReason: `a repeat of the failure of "${first.title}"` };
   const report = buildReport([...syntheticOutcomes(), repeat], { target: 't', runId: 'r' });
   assert.equal(report.tests.failed, 2);
   const shown = report.rules.find((r) => r.id === R.fail.id)!.tests.find((t) => t.title === repeat.title)!;

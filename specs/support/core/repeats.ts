@@ -13,8 +13,11 @@
  * A later test whose failure has only kinds that already failed a test of this run is a *repeat*:
  * it is held (annotation `failure`, with the whole error and the replay, so the conformance report
  * and the rule's verdict are exactly those of a failed test) and Playwright reports it as skipped,
- * naming the test that failed first, instead of failing it and replacing the worker. Every
- * distinct failure still fails a Playwright test at least once, and the run still fails.
+ * naming the test that failed first, instead of failing it and replacing the worker. A server
+ * with many distinct problems (criteria combined with OR break a dozen rules) would still cost a
+ * worker each: once a run shows {@link SHOWN_FAILURES} failed tests in Playwright's reports, every
+ * further failure is held the same way. Until then every distinct failure fails a Playwright
+ * test, and the run fails either way.
  *
  * Shared by the run's workers through a small file per run and target (a new worker forgets its
  * memory), read only when a test fails, emptied by the global set-up (core/run-files.ts). `CRM_REPEATS=fail` turns
@@ -24,7 +27,7 @@ import { appendFileSync, readFileSync } from 'node:fs';
 import { runFile } from './run-files.js';
 
 /** A failure's kinds, as recorded by the first test that had them. */
-interface Seen { kinds: string[]; title: string }
+interface Seen { kinds: string[]; title: string; held?: boolean }
 
 /** The contract issues of the current test's last failed `toMatchContract` (set by the matcher). */
 let contractFailure: { testId: string; message: string; kinds: string[] } | undefined;
@@ -62,14 +65,26 @@ function seen(): Seen[] {
   } catch { return []; }
 }
 
+/** Failed tests a run shows in Playwright's reports before it holds every further failure. */
+export const SHOWN_FAILURES = 10;
+
+/** Why a failure is held, and the test it refers to. */
+export interface Hold { why: string; firstTitle: string; repeat: boolean }
+
 /**
- * A failure of the test `title` with these kinds: the first test that failed with every one of
- * them (its title and the kind) when this is a repeat, else undefined after recording the kinds.
+ * A MUST failure of the test `title` with these kinds: held when it is a repeat (an earlier test
+ * failed with every one of its kinds), or when the run already shows {@link SHOWN_FAILURES}
+ * failed tests in Playwright's reports (a server with many distinct problems: each is in the
+ * conformance report, and each would cost a new worker); otherwise recorded and undefined.
  */
-export function repeatOf(kinds: string[], title: string): { title: string; kind: string } | undefined {
+export function holdFailure(kinds: string[], title: string): Hold | undefined {
   const before = seen();
   const firsts = kinds.map((k) => before.find((s) => s.kinds.includes(k)));
-  if (kinds.length && firsts.every(Boolean)) return { title: firsts[0]!.title, kind: kinds[0] };
-  try { appendFileSync(file(), JSON.stringify({ kinds, title } satisfies Seen) + '\n'); } catch { /* best effort: the test fails as usual */ }
-  return undefined;
+  const shown = before.filter((s) => !s.held);
+  let hold: Hold | undefined;
+  if (kinds.length && firsts.every(Boolean)) hold = { repeat: true, firstTitle: firsts[0]!.title, why: `a repeat of the failure of "${firsts[0]!.title}" (${kinds[0].slice(0, 200)})` };
+  else if (shown.length >= SHOWN_FAILURES) hold = { repeat: false, firstTitle: shown[0].title, why: `the run already shows ${shown.length} failed tests in Playwright's reports (the first: "${shown[0].title}"), and holds the further ones` };
+  // Recorded even when held, so that its repeats name it.
+  try { appendFileSync(file(), JSON.stringify({ kinds, title, ...(hold ? { held: true } : {}) } satisfies Seen) + '\n'); } catch { /* best effort: the test fails as usual */ }
+  return hold;
 }
