@@ -57,7 +57,7 @@ test('a failure is held when an earlier test failed with every one of its kinds,
 });
 
 test('a faulty server: held repeats keep every conformance verdict of a run where each failure fails, with far fewer failed Playwright tests', async (t) => {
-  const specs = ['specs/people', 'specs/companies'];
+  const specs = ['specs/people'];
   const run = async (mode: string) => {
     const dir = `reports/runs/selftest-repeats-${mode}`;
     const res = await runPlaywright([...specs, '--project', 'api'], { REFERENCE_FAULTS: 'timestamps-in-ms', CRM_REPEATS: mode, CRM_REPORT_DIR: dir, CRM_REPORTERS: 'minimal' });
@@ -73,7 +73,7 @@ test('a faulty server: held repeats keep every conformance verdict of a run wher
   const repeats = hold.outcomes.filter((o) => o.held);
   const shown = hold.outcomes.filter((o) => !o.held && o.status === 'failed');
   t.diagnostic(`${shown.length} failed in Playwright, ${repeats.length} held; the run took ${(hold.res.ms / 1000).toFixed(1)} s, against ${(fail.res.ms / 1000).toFixed(1)} s with CRM_REPEATS=fail`);
-  assert.ok(repeats.length >= 8 && shown.length <= 5, `${shown.length} failed in Playwright, ${repeats.length} held as repeats`);
+  assert.ok(repeats.length >= 3 && shown.length <= 2, `${shown.length} failed in Playwright, ${repeats.length} held as repeats`);
   for (const r of repeats) {
     assert.ok(shown.some((s) => s.title === r.repeatOf), `"${r.title}" names a test that failed: "${r.repeatOf}"`);
     assert.match(r.skipReason ?? '', /a repeat of the failure of/);
