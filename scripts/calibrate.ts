@@ -128,18 +128,29 @@ export async function calibrateMatrix(names: string[] = [], onResult?: (r: Fault
   const dir = 'reports/runs/calibration-matrix';
   rmSync(resolve(ROOT, dir), { recursive: true, force: true });
   const started = Date.now();
-  const res = await runPlaywright(['-c', 'scripts/matrix.config.ts'], {
+  const file = resolve(ROOT, dir, OUTCOMES_FILE);
+  const run = () => runPlaywright(['-c', 'scripts/matrix.config.ts'], {
     CONFORMANCE_MATRIX_FAULTS: names.length ? faults.map((f) => f.name).join(',') : 'all', CRM_REPORT_DIR: dir, CRM_CALIBRATION_WORKERS: String(workers),
   }, 1_800_000);
-  const file = resolve(ROOT, dir, OUTCOMES_FILE);
-  const outcomes = existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as OutcomeFile).outcomes : undefined;
+  const read = () => (existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as OutcomeFile).outcomes : undefined);
+  let res = await run();
+  let outcomes = read();
+  // A run that ran no test at all did not start (seen once in ~10 runs of npm test: the
+  // instances' ports, free when chosen, taken by a self-test running beside it): once more, with
+  // new ports, saying why.
+  if (!outcomes?.length) {
+    console.error(`calibration matrix: the run ran no test (exit ${res.code}); once more. ${(res.stderr || res.stdout).slice(-1500)}`);
+    rmSync(resolve(ROOT, dir), { recursive: true, force: true });
+    res = await run();
+    outcomes = read();
+  }
   const byFault = new Map<string, TestOutcome[]>();
   for (const o of outcomes ?? []) byFault.set(o.project ?? '', [...(byFault.get(o.project ?? '') ?? []), o]);
   const results = faults.map((fault, i): FaultResult => {
     const own = byFault.get(fault.name) ?? [];
     const base: FaultResult = { ...fault, caught: false, flagged: [], runFailed: false, ms: own.reduce((n, o) => n + o.durationMs, 0), knownSurvivor: survivors.get(fault.name) };
-    const r: FaultResult = !outcomes
-      ? { ...base, error: `no ${OUTCOMES_FILE} (exit ${res.code}): ${(res.stderr || res.stdout).slice(-400)}` }
+    const r: FaultResult = !outcomes?.length
+      ? { ...base, error: `no test ran: ${outcomes ? 'an empty' : 'no'} ${OUTCOMES_FILE} (exit ${res.code}): ${(res.stderr || res.stdout).slice(-400)}` }
       : (() => {
           const report = buildReport(own, { target: fault.name, runId: 'matrix', warnings: [], specUrl: '', durationMs: base.ms });
           const flagged = report.rules.filter((x) => x.verdict === 'FAIL' || x.verdict === 'WARN').map((x) => x.id);
