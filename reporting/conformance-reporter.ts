@@ -75,7 +75,7 @@ export function outcomeOf(test: TestCase, result: TestResult, rootDir: string): 
     rules,
     level,
     status: held ? 'failed' : result.status,
-    // A held failure's test may have been skipped (a repeat, fixtures/repeats.ts): it failed.
+    // A held failure's test was skipped in Playwright's eyes (specs/support/core/repeats.ts): it failed.
     expectedStatus: held ? 'passed' : test.expectedStatus,
     ...(held && annotation('held') ? { held: annotation('held') } : {}),
     ...(held && annotation('repeat-of') ? { repeatOf: annotation('repeat-of') } : {}),
@@ -199,7 +199,7 @@ export default class ConformanceReporter implements Reporter {
       const repeats = held.filter((o) => o.repeatOf).length;
       console.log(`\n${held.length} failed test(s) held (${repeats} repeat(s) of an earlier test's problem, ${held.length - repeats} past the ${SHOWN_FAILURES} failures a run shows): Playwright's reports show them as skipped with the reason, the conformance report as failed, with their evidence. CRM_REPEATS=fail fails them all.`);
     }
-    console.log('\n' + summaryLines(report, relative(process.cwd(), resolve(this.outputDir, 'conformance.html')), unjudged ? 'failed: the target could not be judged' : heldOnly ? 'failed: repeated failures' : result.status).join('\n'));
+    console.log('\n' + summaryLines(report, relative(process.cwd(), resolve(this.outputDir, 'conformance.html')), unjudged ? 'failed: the target could not be judged' : heldOnly ? 'failed: held failures' : result.status).join('\n'));
     if (unjudged || heldOnly) return { status: 'failed' };
   }
 

@@ -7,6 +7,7 @@ import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { rmSync } from 'node:fs';
 import { test } from 'node:test';
+import { loadConfig } from '../specs/support/core/config.js';
 import { LEARNED_FACTOR, LEARNED_FLOOR_MS, notificationArrived, notificationDeadline } from '../specs/support/core/latency.js';
 import { runFile } from '../specs/support/core/run-files.js';
 
@@ -27,4 +28,11 @@ test('a wait lasts the longest wait until a notification arrived, then 20 times 
   } finally {
     rmSync(runFile('latency'), { force: true });
   }
+});
+
+test('CRM_NOTIFICATION_TIMEOUT_MS, when set, is the wait for every notification: nothing is learned', () => {
+  const cfg = loadConfig({ CRM_BASE_URL: 'http://127.0.0.1:1', CRM_ACCESS_TOKEN: 'selftest-token', CRM_USER_EMAIL: 'a@b.example', CRM_NOTIFICATION_TIMEOUT_MS: '7000' } as NodeJS.ProcessEnv);
+  assert.equal(cfg.notificationTimeoutMs, 7_000);
+  assert.equal(cfg.notificationTimeoutFixed, true);
+  assert.equal(loadConfig({ CRM_BASE_URL: 'http://127.0.0.1:1', CRM_ACCESS_TOKEN: 'selftest-token', CRM_USER_EMAIL: 'a@b.example' } as NodeJS.ProcessEnv).notificationTimeoutFixed, false);
 });

@@ -121,6 +121,8 @@ export interface TargetConfig {
   requestTimeoutMs: number;
   /** Longest wait for one webhook notification (CRM_NOTIFICATION_TIMEOUT_MS, default 20 s); shorter once the run has seen how fast the target delivers (core/latency.ts). */
   notificationTimeoutMs: number;
+  /** CRM_NOTIFICATION_TIMEOUT_MS was set: every wait lasts that long, nothing is learned. */
+  notificationTimeoutFixed: boolean;
   /** Largest response body the API client reads (CRM_MAX_RESPONSE_BYTES, default 5 MiB). */
   maxResponseBytes: number;
   /** Known-failure baseline (CRM_EXPECTATIONS); empty when unset. */
@@ -279,6 +281,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): TargetConfig {
     callback: { https: e.CRM_CALLBACK_HTTPS ?? false, port: e.CRM_CALLBACK_PORT },
     requestTimeoutMs: e.CRM_REQUEST_TIMEOUT_MS ?? 15_000,
     notificationTimeoutMs: e.CRM_NOTIFICATION_TIMEOUT_MS ?? 20_000,
+    notificationTimeoutFixed: e.CRM_NOTIFICATION_TIMEOUT_MS !== undefined,
     maxResponseBytes: e.CRM_MAX_RESPONSE_BYTES ?? 5 * 1024 * 1024,
     expectations: baseline?.expectations ?? [],
     expectationsSource: baseline?.source,

@@ -3,12 +3,14 @@
  * shown"), so the longest wait is generous: CRM_NOTIFICATION_TIMEOUT_MS, default 20 s. But a
  * server that never sends one kind of notification made every test that waits for it wait the
  * whole 20 s (a run 2-4 times as long as a conformant one). So the run learns how fast the target
- * delivers: every notification that arrives records how long its test waited for it, for the
- * whole run (a file per run and target). Once one has arrived, a wait lasts
+ * delivers: every notification that arrives while its test waits records how long the test
+ * waited (one that was there before the wait began says nothing about delivery time, and is not
+ * counted), for the whole run (a file per run and target). Once one has arrived, a wait lasts
  * {@link LEARNED_FACTOR} times the slowest so far, at least {@link LEARNED_FLOOR_MS}, never more
  * than the configured longest wait. Before any notification has arrived, the longest wait
  * applies. A server that takes 1 s to deliver gets the whole 20 s; the reference server, which
- * delivers in milliseconds, gets 5 s.
+ * delivers in milliseconds, gets 5 s. A server whose delivery time varies more than that sets
+ * CRM_NOTIFICATION_TIMEOUT_MS: then every wait lasts that long and nothing is learned.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { loadConfig } from './config.js';
@@ -30,7 +32,8 @@ function learned(): Learned | undefined {
 
 /** The wait for one notification now, and why (for the failure message). */
 export function notificationDeadline(): { ms: number; why: string } {
-  const max = loadConfig().notificationTimeoutMs;
+  const { notificationTimeoutMs: max, notificationTimeoutFixed: fixed } = loadConfig();
+  if (fixed) return { ms: max, why: 'CRM_NOTIFICATION_TIMEOUT_MS, set for every wait' };
   const l = learned();
   if (!l?.arrivals) return { ms: max, why: `CRM_NOTIFICATION_TIMEOUT_MS; no notification of this run had arrived yet` };
   const ms = Math.min(max, Math.max(LEARNED_FLOOR_MS, LEARNED_FACTOR * l.slowestMs));
