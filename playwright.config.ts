@@ -78,7 +78,7 @@ export default defineConfig({
         ['html', { outputFolder: `${out}/html`, open: 'never' }],
         ['json', { outputFile: `${out}/results.json` }],
         ['junit', { outputFile: `${out}/junit.xml` }],
-        ['./reporting/allure-reporter.ts', { resultsDir: `${out}/allure-results`, detail: false, suiteTitle: false }],
+        ['./reporting/allure-reporter.ts', { resultsDir: `${out}/allure-results`, specUrl: cfg.specUrl }],
         ['./reporting/conformance-reporter.ts', { outputDir: out }],
         // A shard (--shard=i/n) also keeps a blob report: `npm run merge` rebuilds Playwright's HTML report from them.
         ...(process.argv.some((a) => a.startsWith('--shard')) ? [['blob', { outputDir: `${out}/blob-report` }] as ['blob', { outputDir: string }]] : []),

@@ -1,33 +1,76 @@
 /**
- * allure-playwright, with the conformance labels and a writer that does not `fsync`.
+ * Writes Allure results (allure-results/<uuid>-result.json and its attachments) for every test,
+ * with the conformance labels: epic = area, feature = endpoint (or spec section), story = rule
+ * id, severity from the level (MUST critical, SHOULD normal, MAY minor), `rule` and `level`
+ * labels, and a link to the rule's section of the spec. They are derived from the rule tags
+ * every conformance test carries (`@UPSERT-4 @MUST @leads`).
  *
- * Labels: each result gets epic = area, feature = endpoint (or spec section), story = rule id,
- * severity from the level (MUST critical, SHOULD normal, MAY minor), `rule` and `level` labels,
- * and a link to the rule's section of the spec. They are derived here, in the runner, from the
- * rule tags every conformance test carries (`@UPSERT-4 @MUST @leads`), rather than sent by
- * every test at run time (two runtime messages a test, each a reported step).
+ * A reporter of its own rather than allure-playwright: that one spent about a second of the
+ * runner's CPU per run (per-test metadata, every step, an fsync per file), on the thread that also
+ * hands tests to the workers. This one writes one result per finished test from what Playwright
+ * reports anyway, each file to a temporary name renamed into place (a reader never sees half a
+ * file), attachments hard-linked where they can be.
  *
- * allure-playwright's own writer (allure-js-commons FileSystemWriter) flushes every result and
- * attachment to the disk before going on: about 1,400 synchronous `fsync` calls a run, which
- * blocked the test runner's event loop for some 2.7 s (the runner also hands tests to the
- * workers, so they waited too). This writer writes the same files, each to a temporary name
- * renamed into place (so a reader never sees half a file), and leaves the flushing to the
- * operating system: a machine that crashes in the middle of a run loses the report of that run
- * either way.
+ * The status is the conformance status: a failure held as a skip for Playwright
+ * (specs/support/core/repeats.ts, annotation `held`) is a failed result here, with its error,
+ * as in conformance.json.
  */
-import { AllureReporter } from 'allure-playwright';
-import { stringifyEnvInfo, type Writer } from 'allure-js-commons/sdk/reporter';
-import { randomUUID } from 'node:crypto';
+import type { FullConfig, Reporter, TestCase, TestResult, TestStep } from '@playwright/test/reporter';
+import { createHash, randomUUID } from 'node:crypto';
 import { copyFileSync, linkSync, mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { hostname } from 'node:os';
+import { extname, join, relative, sep } from 'node:path';
 import { AREAS, getRule, hasRule, sectionAnchor } from '../rules/index.js';
 import { loadConfig } from '../specs/support/core/config.js';
 
-type AllureResult = Parameters<Writer['writeResult']>[0];
+export type AllureStatus = 'passed' | 'failed' | 'broken' | 'skipped';
+export interface AllureLabel { name: string; value: string }
+export interface AllureLink { url: string; name?: string; type?: string }
+export interface AllureAttachment { name: string; source: string; type: string }
+export interface AllureStatusDetails { message?: string; trace?: string }
+export interface AllureStep {
+  name: string;
+  status: AllureStatus;
+  statusDetails: AllureStatusDetails;
+  stage: 'finished';
+  start: number;
+  stop: number;
+  steps: AllureStep[];
+  attachments: AllureAttachment[];
+  parameters: { name: string; value: string }[];
+}
+export interface AllureResult extends AllureStep {
+  uuid: string;
+  historyId: string;
+  testCaseId: string;
+  fullName: string;
+  description?: string;
+  labels: AllureLabel[];
+  links: AllureLink[];
+}
+
+/** Annotations that are labels already (rule(), specs/support/fixtures/rule.ts): not repeated in the description. */
+const LABEL_ANNOTATIONS = new Set(['rule', 'level', 'area', 'spec', 'skip', 'fixme']);
+/** Annotations that tag the result. */
+const TAG_ANNOTATIONS: Record<string, string> = { 'expected-failure': 'known-failure', 'unexpected-pass': 'unexpected-pass', held: 'held' };
+
+/** The test's annotations: the static ones and those its run added (deduplicated). */
+function annotationsOf(test: Pick<TestCase, 'annotations'>, result: Pick<TestResult, 'annotations'>): TestCase['annotations'] {
+  const seen = new Set<string>();
+  return [...test.annotations, ...(result.annotations ?? [])].filter((a) => {
+    const key = `${a.type}\u0000${a.description ?? ''}`;
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
+}
+
+const md5 = (s: string) => createHash('md5').update(s).digest('hex');
+const plain = (s: string) => s.replace(/\u001b\[[0-9;]*m/g, '');
 
 /** Adds the conformance labels and the spec link of the result's first rule tag (none without one). */
 export function labelResult(result: AllureResult, specUrl: string): AllureResult {
-  const id = result.labels.find((l) => l.name === 'tag' && l.value !== undefined && hasRule(l.value))?.value;
+  const id = result.labels.find((l) => l.name === 'tag' && hasRule(l.value))?.value;
   if (!id) return result;
   const rule = getRule(id);
   const add = [
@@ -44,23 +87,133 @@ export function labelResult(result: AllureResult, specUrl: string): AllureResult
   return result;
 }
 
-/** Writes the files of allure-results, each atomically (temporary name, then rename), without fsync; labels each result. */
-export class RenamingWriter implements Writer {
+/** Playwright's outcome as Allure's status: a held failure is a failure (annotation `held`). */
+export function allureStatus(test: Pick<TestCase, 'annotations' | 'expectedStatus'>, result: Pick<TestResult, 'status' | 'annotations'>): AllureStatus {
+  const annotations = annotationsOf(test, result);
+  if (annotations.some((a) => a.type === 'held')) return 'failed';
+  if (result.status === 'timedOut' || result.status === 'interrupted') return 'broken';
+  if (result.status === 'skipped') return 'skipped';
+  return result.status === test.expectedStatus ? 'passed' : 'failed';
+}
+
+function statusDetails(test: TestCase, result: TestResult, status: AllureStatus, annotations: TestCase['annotations']): AllureStatusDetails {
+  const held = annotations.find((a) => a.type === 'failure' && annotations.some((b) => b.type === 'held'));
+  if (held?.description) return { message: plain(held.description).split('\n')[0], trace: plain(held.description) };
+  const error = result.errors[0] ?? result.error;
+  if (error && status !== 'passed') return { message: plain(error.message ?? String(error.value ?? '')), trace: error.stack ? plain(error.stack) : undefined };
+  if (status === 'skipped') return { message: annotations.find((a) => a.type === 'skip')?.description ?? 'skipped' };
+  return {};
+}
+
+function stepOf(step: TestStep): AllureStep {
+  const start = step.startTime.getTime();
+  return {
+    name: step.title,
+    // A skip inside a step (testInfo.skip()) ends it with Playwright's "Test is skipped" error.
+    status: !step.error ? 'passed' : /^(Error: )?Test is skipped/.test(step.error.message ?? '') ? 'skipped' : 'failed',
+    statusDetails: step.error ? { message: plain(step.error.message ?? '') } : {},
+    stage: 'finished',
+    start,
+    stop: start + Math.max(0, step.duration),
+    steps: step.steps.filter((s) => s.category === 'test.step').map(stepOf),
+    attachments: [],
+    parameters: [],
+  };
+}
+
+/** The Allure result of one finished test (attachments as given: `write` stores them). */
+export function allureResult(test: TestCase, result: TestResult, rootDir: string, specUrl: string, attachments: AllureAttachment[] = []): AllureResult {
+  const annotations = annotationsOf(test, result);
+  const project = test.parent.project()?.name ?? '';
+  const file = relative(rootDir, test.location.file).split(sep).join('/');
+  const fullName = `${file} › ${test.titlePath().slice(3).join(' › ') || test.title}`;
+  const parameters = project ? [{ name: 'Project', value: project }] : [];
+  const testCaseId = md5(`${file}#${test.titlePath().slice(3).join('#')}`);
+  const status = allureStatus(test, result);
+  const start = result.startTime.getTime();
+  const tags = [...test.tags.map((t) => t.replace(/^@/, '')), ...annotations.flatMap((a) => (TAG_ANNOTATIONS[a.type] ? [TAG_ANNOTATIONS[a.type]] : []))];
+  const notes = annotations.filter((a) => !LABEL_ANNOTATIONS.has(a.type) && a.description).map((a) => `**${a.type}**: ${plain(a.description!)}`);
+  const labels: AllureLabel[] = [
+    { name: 'language', value: 'javascript' },
+    { name: 'framework', value: 'playwright' },
+    { name: 'package', value: file.replace(/\//g, '.') },
+    ...(project ? [{ name: 'parentSuite', value: project }] : []),
+    { name: 'suite', value: file },
+    ...[...new Set(tags)].map((value) => ({ name: 'tag', value })),
+    { name: 'host', value: hostname() },
+    { name: 'thread', value: `worker-${result.parallelIndex}` },
+  ];
+  return labelResult({
+    uuid: randomUUID(),
+    historyId: `${testCaseId}:${md5(JSON.stringify(parameters))}`,
+    testCaseId,
+    name: test.title,
+    fullName,
+    ...(notes.length ? { description: notes.join('\n\n') } : {}),
+    status,
+    statusDetails: statusDetails(test, result, status, annotations),
+    stage: 'finished',
+    start,
+    stop: start + Math.max(0, result.duration),
+    steps: result.steps.filter((s) => s.category === 'test.step').map(stepOf),
+    attachments,
+    parameters,
+    labels,
+    links: [],
+  }, specUrl);
+}
+
+/** Extension of an attachment file: the path's own, else from the content type. */
+function extensionOf(a: TestResult['attachments'][number]): string {
+  if (a.path && extname(a.path)) return extname(a.path);
+  const type = a.contentType.split(';')[0].trim();
+  return ({ 'application/json': '.json', 'text/plain': '.txt', 'text/html': '.html', 'text/x-shellscript': '.sh', 'image/png': '.png', 'application/zip': '.zip' } as Record<string, string>)[type] ?? '';
+}
+
+export default class AllureResultsReporter implements Reporter {
+  private readonly resultsDir: string;
+  private specUrl = '';
+  private rootDir = process.cwd();
   private made = false;
 
-  constructor(private readonly resultsDir: string, private readonly specUrl: string) {}
+  /** `specUrl`: where the rules' sections are (the configuration's CRM_SPEC_URL or the bundled spec). */
+  constructor(private readonly options: { resultsDir?: string; specUrl?: string } = {}) {
+    this.resultsDir = options.resultsDir ?? './allure-results';
+  }
 
-  private path(name: string): string {
+  printsToStdio(): boolean { return false; }
+
+  onBegin(config: FullConfig): void {
+    this.rootDir = config.rootDir;
+    this.specUrl = this.options.specUrl ?? loadConfig().specUrl;
+  }
+
+  onTestEnd(test: TestCase, result: TestResult): void {
+    const attachments: AllureAttachment[] = [];
+    for (const a of result.attachments) {
+      if (!a.path && !a.body) continue;
+      const source = `${randomUUID()}-attachment${extensionOf(a)}`;
+      try {
+        this.publish(source, (tmp) => {
+          if (a.path) {
+            // A hard link where it can (the same file system): a test's files are written once and never changed.
+            try { linkSync(a.path, tmp); } catch { copyFileSync(a.path, tmp); }
+          } else writeFileSync(tmp, a.body!);
+        });
+        attachments.push({ name: a.name, source, type: a.contentType });
+      } catch { /* a file the test removed: the result is still written */ }
+    }
+    const res = allureResult(test, result, this.rootDir, this.specUrl, attachments);
+    this.publish(`${res.uuid}-result.json`, (tmp) => writeFileSync(tmp, JSON.stringify(res), 'utf8'));
+  }
+
+  private publish(name: string, write: (tmp: string) => void): void {
     if (!this.made) {
       mkdirSync(this.resultsDir, { recursive: true });
       this.made = true;
     }
-    return join(this.resultsDir, name);
-  }
-
-  private publish(name: string, write: (tmp: string) => void): void {
-    const to = this.path(name);
-    const tmp = join(dirname(to), `.allure-write-${randomUUID()}.tmp`);
+    const to = join(this.resultsDir, name);
+    const tmp = join(this.resultsDir, `.allure-write-${randomUUID()}.tmp`);
     try {
       write(tmp);
       renameSync(tmp, to);
@@ -68,38 +221,5 @@ export class RenamingWriter implements Writer {
       rmSync(tmp, { force: true });
       throw err;
     }
-  }
-
-  private json(name: string, data: unknown): void {
-    this.publish(name, (tmp) => writeFileSync(tmp, JSON.stringify(data), 'utf8'));
-  }
-
-  writeResult(result: AllureResult): void { this.json(`${result.uuid}-result.json`, labelResult(result, this.specUrl)); }
-  writeGroup(result: Parameters<Writer['writeGroup']>[0]): void { this.json(`${result.uuid}-container.json`, result); }
-  writeAttachment(distFileName: string, content: Buffer): void { this.publish(distFileName, (tmp) => writeFileSync(tmp, content)); }
-  // A hard link where it can (the same file system): a test's exchanges are written once and never
-  // changed, and copying every one of them cost the runner some 0.3 s of a run.
-  writeAttachmentFromPath(distFileName: string, from: string): void {
-    this.publish(distFileName, (tmp) => { try { linkSync(from, tmp); } catch { copyFileSync(from, tmp); } });
-  }
-  writeEnvironmentInfo(info: Parameters<Writer['writeEnvironmentInfo']>[0]): void { this.publish('environment.properties', (tmp) => writeFileSync(tmp, stringifyEnvInfo(info), 'utf8')); }
-  writeCategoriesDefinitions(categories: Parameters<Writer['writeCategoriesDefinitions']>[0]): void { this.json('categories.json', categories); }
-  writeGlobals(distFileName: string, info: Parameters<Writer['writeGlobals']>[1]): void { this.json(distFileName, info); }
-}
-
-type Options = ConstructorParameters<typeof AllureReporter>[0];
-
-export default class ConformanceAllureReporter extends AllureReporter {
-  private readonly resultsDir: string;
-
-  constructor(options: Options = {}) {
-    super(options);
-    this.resultsDir = options?.resultsDir ?? './allure-results';
-  }
-
-  onBegin(...args: Parameters<AllureReporter['onBegin']>): void {
-    super.onBegin(...args);
-    // The runtime is created in onBegin with the default writer: swap in ours before anything is written.
-    (this as unknown as { allureRuntime: { writer: Writer } }).allureRuntime.writer = new RenamingWriter(this.resultsDir, loadConfig().specUrl);
   }
 }

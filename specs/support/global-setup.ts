@@ -36,5 +36,6 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
   process.env[COORDINATOR_ENV] = bulkCoordinator.url;
   return async () => {
     await bulkCoordinator.close();
+    forgetRunFiles();
   };
 }

@@ -1,12 +1,13 @@
 /**
  * Small files a run's processes share (runner, workers, a replaced worker): one per run and
- * target, in the temporary directory. Playwright replaces a worker after a failed test, so what a
- * run learns about its target (it stopped answering; a failure already seen; how fast it delivers
- * notifications) must outlive the process that learned it. The fault matrix tests many targets in
- * one run, hence one file per target.
+ * target, in a directory of the run under the temporary directory. Playwright replaces a worker
+ * after a failed test, so what a run learns about its target (it stopped answering; a failure
+ * already seen; how fast it delivers notifications) must outlive the process that learned it. The
+ * fault matrix tests many targets in one run, hence one file per target. The global teardown
+ * removes the run's directory (forgetRunFiles), so nothing is left behind.
  */
 import { createHash } from 'node:crypto';
-import { rmSync } from 'node:fs';
+import { mkdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadConfig } from './config.js';
@@ -14,13 +15,22 @@ import { loadConfig } from './config.js';
 /** `silence` (core/http.ts), `failures` (core/repeats.ts), `latency` (core/latency.ts). */
 export type RunFile = 'silence' | 'failures' | 'latency';
 
-/** The path of this run's file of that kind for the configured target. */
+const runDir = () => join(tmpdir(), `crm-conformance-${loadConfig().runId}`);
+let made: string | undefined;
+
+/** The path of this run's file of that kind for the configured target (its directory made on first use). */
 export function runFile(kind: RunFile): string {
   const cfg = loadConfig();
-  return join(tmpdir(), `crm-conformance-${cfg.runId}-${createHash('sha256').update(cfg.baseUrl).digest('hex').slice(0, 8)}.${kind}.${kind === 'failures' ? 'jsonl' : 'json'}`);
+  const dir = runDir();
+  if (made !== dir) {
+    mkdirSync(dir, { recursive: true });
+    made = dir;
+  }
+  return join(dir, `${createHash('sha256').update(cfg.baseUrl).digest('hex').slice(0, 8)}.${kind}.${kind === 'failures' ? 'jsonl' : 'json'}`);
 }
 
-/** Forgets what an earlier run with the same run id learned (the global set-up, before any test). */
+/** Forgets what the run learned: before any test (a run id given again starts afresh) and after the last. */
 export function forgetRunFiles(): void {
-  for (const kind of ['silence', 'failures', 'latency'] as const) rmSync(runFile(kind), { force: true });
+  rmSync(runDir(), { recursive: true, force: true });
+  made = undefined;
 }
