@@ -5,11 +5,10 @@
  */
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
-import { rmSync } from 'node:fs';
 import { test } from 'node:test';
 import { loadConfig } from '../specs/support/core/config.js';
 import { LEARNED_FACTOR, LEARNED_FLOOR_MS, notificationArrived, notificationDeadline } from '../specs/support/core/latency.js';
-import { runFile } from '../specs/support/core/run-files.js';
+import { forgetRunFiles } from '../specs/support/core/run-files.js';
 
 test('a wait lasts the longest wait until a notification arrived, then 20 times the slowest, between 5 s and the longest wait', async () => {
   Object.assign(process.env, { CRM_RUN_ID: randomBytes(4).toString('hex'), CRM_BASE_URL: 'http://127.0.0.1:1', CRM_ACCESS_TOKEN: 'selftest-token', CRM_USER_EMAIL: 'a@b.example' });
@@ -26,7 +25,7 @@ test('a wait lasts the longest wait until a notification arrived, then 20 times 
     notificationArrived(3_000);
     assert.equal(notificationDeadline().ms, 20_000, 'a slow server: never more than the longest wait');
   } finally {
-    rmSync(runFile('latency'), { force: true });
+    forgetRunFiles();
   }
 });
 
