@@ -4,7 +4,7 @@
  * through `POST /projects` (undici, keep-alive pool, bounded concurrency, 429 honoured), then
  * reads the pages around the cap. Skipped unless CRM_HEAVY=1 or the profile allows heavy specs.
  */
-import { Pool } from 'undici';
+import { Pool } from '../support/core/undici.js';
 import { inNs, search } from '../support/search.js';
 import { expect, rule, test } from '../support/fixtures/test.js';
 
