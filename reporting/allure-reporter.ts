@@ -22,6 +22,7 @@ import { hostname } from 'node:os';
 import { extname, join, relative, sep } from 'node:path';
 import { AREAS, getRule, hasRule, sectionAnchor } from '../rules/index.js';
 import { loadConfig } from '../specs/support/core/config.js';
+import { stripAnsi } from '../specs/support/core/redact.js';
 
 export type AllureStatus = 'passed' | 'failed' | 'broken' | 'skipped';
 export interface AllureLabel { name: string; value: string }
@@ -66,7 +67,6 @@ function annotationsOf(test: Pick<TestCase, 'annotations'>, result: Pick<TestRes
 }
 
 const md5 = (s: string) => createHash('md5').update(s).digest('hex');
-const plain = (s: string) => s.replace(/\u001b\[[0-9;]*m/g, '');
 
 /** Adds the conformance labels and the spec link of the result's first rule tag (none without one). */
 export function labelResult(result: AllureResult, specUrl: string): AllureResult {
@@ -98,9 +98,9 @@ export function allureStatus(test: Pick<TestCase, 'annotations' | 'expectedStatu
 
 function statusDetails(test: TestCase, result: TestResult, status: AllureStatus, annotations: TestCase['annotations']): AllureStatusDetails {
   const held = annotations.find((a) => a.type === 'failure' && annotations.some((b) => b.type === 'held'));
-  if (held?.description) return { message: plain(held.description).split('\n')[0], trace: plain(held.description) };
+  if (held?.description) return { message: stripAnsi(held.description).split('\n')[0], trace: stripAnsi(held.description) };
   const error = result.errors[0] ?? result.error;
-  if (error && status !== 'passed') return { message: plain(error.message ?? String(error.value ?? '')), trace: error.stack ? plain(error.stack) : undefined };
+  if (error && status !== 'passed') return { message: stripAnsi(error.message ?? String(error.value ?? '')), trace: error.stack ? stripAnsi(error.stack) : undefined };
   if (status === 'skipped') return { message: annotations.find((a) => a.type === 'skip')?.description ?? 'skipped' };
   return {};
 }
@@ -111,7 +111,7 @@ function stepOf(step: TestStep): AllureStep {
     name: step.title,
     // A skip inside a step (testInfo.skip()) ends it with Playwright's "Test is skipped" error.
     status: !step.error ? 'passed' : /^(Error: )?Test is skipped/.test(step.error.message ?? '') ? 'skipped' : 'failed',
-    statusDetails: step.error ? { message: plain(step.error.message ?? '') } : {},
+    statusDetails: step.error ? { message: stripAnsi(step.error.message ?? '') } : {},
     stage: 'finished',
     start,
     stop: start + Math.max(0, step.duration),
@@ -132,7 +132,7 @@ export function allureResult(test: TestCase, result: TestResult, rootDir: string
   const status = allureStatus(test, result);
   const start = result.startTime.getTime();
   const tags = [...test.tags.map((t) => t.replace(/^@/, '')), ...annotations.flatMap((a) => (TAG_ANNOTATIONS[a.type] ? [TAG_ANNOTATIONS[a.type]] : []))];
-  const notes = annotations.filter((a) => !LABEL_ANNOTATIONS.has(a.type) && a.description).map((a) => `**${a.type}**: ${plain(a.description!)}`);
+  const notes = annotations.filter((a) => !LABEL_ANNOTATIONS.has(a.type) && a.description).map((a) => `**${a.type}**: ${stripAnsi(a.description!)}`);
   const labels: AllureLabel[] = [
     { name: 'language', value: 'javascript' },
     { name: 'framework', value: 'playwright' },

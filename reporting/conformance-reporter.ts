@@ -16,14 +16,13 @@ import type { FullConfig, FullResult, Reporter, Suite, TestCase, TestResult } fr
 import { getRule, hasRule, ruleIdOfTitle, type Level } from '../rules/index.js';
 import { loadConfig, ROOT } from '../specs/support/core/config.js';
 import { PREFLIGHT_FILE, readPreflight, type PreflightResult } from '../specs/support/core/preflight.js';
-import { redactText } from '../specs/support/core/redact.js';
+import { redactText, stripAnsi } from '../specs/support/core/redact.js';
 import { SHOWN_FAILURES } from '../specs/support/core/repeats.js';
 import { renderHtml } from './html.js';
 import { buildReport, failed, runWarnings, type ConformanceReport, type ReportMeta, type TestOutcome } from './verdict.js';
 
 export { runWarnings };
 
-const stripAnsi = (s: string) => s.replace(/\u001b\[[0-9;]*m/g, '');
 
 /** What one run (or shard) leaves for the merge: every test outcome and the run's metadata. */
 export interface OutcomeFile {

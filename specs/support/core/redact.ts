@@ -10,6 +10,9 @@ const SECRET_HEADERS = new Set(['x-svc-accesstoken', 'authorization', 'cookie', 
 /** Form/JSON member names whose values are always secret. */
 const SECRET_KEYS = /^(access_token|refresh_token|client_secret|code|password|secret_token|security_token|signature|policy)$/i;
 
+/** A message without its terminal colour codes (Playwright's expect messages carry them). */
+export const stripAnsi = (s: string): string => s.replace(/\u001b\[[0-9;]*m/g, '');
+
 export function redactText(text: string, extra: string[] = []): string {
   let out = text;
   for (const s of extra.length ? [...loadConfig().secrets, ...extra] : loadConfig().secrets) {

@@ -24,6 +24,7 @@
  * this off: every failure fails its Playwright test.
  */
 import { appendFileSync, readFileSync } from 'node:fs';
+import { stripAnsi } from './redact.js';
 import { runFile } from './run-files.js';
 
 /** A failure's kinds, as recorded by the first test that had them. */
@@ -44,7 +45,6 @@ export function noteContractFailure(testId: string, message: string, issues: { c
   contractFailure = { testId, message, kinds: [...new Set(issues.map((i) => `contract ${i.code ?? ''}: ${numbersOut(i.message)}`))] };
 }
 
-const stripAnsi = (s: string) => s.replace(/\u001b\[[0-9;]*m/g, '');
 
 /** The kinds of a failure of a test of `rule` (see the module comment). */
 export function failureKinds(message: string, testId: string, rule: string): string[] {
