@@ -121,7 +121,7 @@ function stepOf(step: TestStep): AllureStep {
   };
 }
 
-/** The Allure result of one finished test (attachments as given: `write` stores them). */
+/** The Allure result of one finished test, with its attachments as the reporter stored them. */
 export function allureResult(test: TestCase, result: TestResult, rootDir: string, specUrl: string, attachments: AllureAttachment[] = []): AllureResult {
   const annotations = annotationsOf(test, result);
   const project = test.parent.project()?.name ?? '';

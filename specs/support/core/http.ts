@@ -6,12 +6,12 @@
  * the problem ("no answer within 15 s", "connection reset", "body larger than N bytes").
  */
 import { Agent, request, type Dispatcher } from './undici.js';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { brotliDecompressSync, gunzipSync, inflateSync } from 'node:zlib';
 import { loadConfig, type TargetConfig } from './config.js';
 import { clip, curlLine, Recorder, type Exchange } from './recorder.js';
 import { redactHeaders, redactText, redactValue } from './redact.js';
-import { runFile } from './run-files.js';
+import { runFile, writeRunFile } from './run-files.js';
 
 /** How a request authenticates. */
 export type Auth = 'header' | 'bearer' | 'none' | { headers: Record<string, string> };
@@ -105,7 +105,7 @@ const silence = {
     next.at = Date.now();
     this.state = next;
     this.readAt = Date.now();
-    try { writeFileSync(this.file(), JSON.stringify(next)); } catch { /* best effort */ }
+    try { writeRunFile('silence', JSON.stringify(next)); } catch { /* best effort */ }
   },
   noAnswer(timeoutMs: number, what: string): void {
     const now = this.current();

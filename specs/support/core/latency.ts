@@ -12,9 +12,9 @@
  * delivers in milliseconds, gets 5 s. A server whose delivery time varies more than that sets
  * CRM_NOTIFICATION_TIMEOUT_MS: then every wait lasts that long and nothing is learned.
  */
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { loadConfig } from './config.js';
-import { runFile } from './run-files.js';
+import { runFile, writeRunFile } from './run-files.js';
 
 export const LEARNED_FACTOR = 20;
 export const LEARNED_FLOOR_MS = 5_000;
@@ -46,5 +46,5 @@ export function notificationArrived(waitedMs: number): void {
   const next = { slowestMs: Math.max(l.slowestMs, Math.round(waitedMs)), arrivals: l.arrivals + 1 };
   memo.value = next;
   memo.at = Date.now();
-  try { writeFileSync(runFile('latency'), JSON.stringify(next)); } catch { /* best effort: the longest wait applies */ }
+  try { writeRunFile('latency', JSON.stringify(next)); } catch { /* best effort: the longest wait applies */ }
 }

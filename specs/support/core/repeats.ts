@@ -23,9 +23,9 @@
  * memory), read only when a test fails, emptied by the global set-up (core/run-files.ts). `CRM_REPEATS=fail` turns
  * this off: every failure fails its Playwright test.
  */
-import { appendFileSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { stripAnsi } from './redact.js';
-import { runFile } from './run-files.js';
+import { runFile, writeRunFile } from './run-files.js';
 
 /** A failure's kinds, as recorded by the first test that had them. */
 interface Seen { kinds: string[]; title: string; held?: boolean }
@@ -44,7 +44,6 @@ const numbersOut = (s: string) =>
 export function noteContractFailure(testId: string, message: string, issues: { code?: string; message: string }[]): void {
   contractFailure = { testId, message, kinds: [...new Set(issues.map((i) => `contract ${i.code ?? ''}: ${numbersOut(i.message)}`))] };
 }
-
 
 /** The kinds of a failure of a test of `rule` (see the module comment). */
 export function failureKinds(message: string, testId: string, rule: string): string[] {
@@ -85,6 +84,6 @@ export function holdFailure(kinds: string[], title: string): Hold | undefined {
   if (kinds.length && firsts.every(Boolean)) hold = { repeat: true, firstTitle: firsts[0]!.title, why: `a repeat of the failure of "${firsts[0]!.title}" (${kinds[0].slice(0, 200)})` };
   else if (shown.length >= SHOWN_FAILURES) hold = { repeat: false, firstTitle: shown[0].title, why: `the run already shows ${shown.length} failed tests in Playwright's reports (the first: "${shown[0].title}"), and holds the further ones` };
   // Recorded even when held, so that its repeats name it.
-  try { appendFileSync(file(), JSON.stringify({ kinds, title, ...(hold ? { held: true } : {}) } satisfies Seen) + '\n'); } catch { /* best effort: the test fails as usual */ }
+  try { writeRunFile('failures', JSON.stringify({ kinds, title, ...(hold ? { held: true } : {}) } satisfies Seen) + '\n', 'append'); } catch { /* best effort: the test fails as usual */ }
   return hold;
 }

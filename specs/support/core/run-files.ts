@@ -7,7 +7,7 @@
  * removes the run's directory (forgetRunFiles), so nothing is left behind.
  */
 import { createHash } from 'node:crypto';
-import { mkdirSync, rmSync } from 'node:fs';
+import { appendFileSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadConfig } from './config.js';
@@ -16,21 +16,23 @@ import { loadConfig } from './config.js';
 export type RunFile = 'silence' | 'failures' | 'latency';
 
 const runDir = () => join(tmpdir(), `crm-conformance-${loadConfig().runId}`);
-let made: string | undefined;
 
-/** The path of this run's file of that kind for the configured target (its directory made on first use). */
+/** The path of this run's file of that kind for the configured target (read it; write with {@link writeRunFile}). */
 export function runFile(kind: RunFile): string {
   const cfg = loadConfig();
-  const dir = runDir();
-  if (made !== dir) {
-    mkdirSync(dir, { recursive: true });
-    made = dir;
-  }
-  return join(dir, `${createHash('sha256').update(cfg.baseUrl).digest('hex').slice(0, 8)}.${kind}.${kind === 'failures' ? 'jsonl' : 'json'}`);
+  return join(runDir(), `${createHash('sha256').update(cfg.baseUrl).digest('hex').slice(0, 8)}.${kind}.${kind === 'failures' ? 'jsonl' : 'json'}`);
+}
+
+/**
+ * Writes (or appends to) this run's file of that kind. The run's directory is made by the first
+ * write: a process that only reads (a healthy target, the doctor) leaves nothing behind.
+ */
+export function writeRunFile(kind: RunFile, text: string, how: 'replace' | 'append' = 'replace'): void {
+  mkdirSync(runDir(), { recursive: true });
+  (how === 'append' ? appendFileSync : writeFileSync)(runFile(kind), text);
 }
 
 /** Forgets what the run learned: before any test (a run id given again starts afresh) and after the last. */
 export function forgetRunFiles(): void {
   rmSync(runDir(), { recursive: true, force: true });
-  made = undefined;
 }
