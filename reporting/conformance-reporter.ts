@@ -23,7 +23,6 @@ import { buildReport, failed, runWarnings, type ConformanceReport, type ReportMe
 
 export { runWarnings };
 
-
 /** What one run (or shard) leaves for the merge: every test outcome and the run's metadata. */
 export interface OutcomeFile {
   version: 1;

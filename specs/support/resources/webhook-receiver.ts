@@ -25,7 +25,6 @@ import { listen, Recording, type ReceivedRequest } from './webhook-recording.js'
 
 export type { ReceivedRequest };
 
-
 /**
  * The worker's receiver. Loopback (no CRM_PUBLIC_URL): its own server on an ephemeral port.
  * CRM_PUBLIC_URL: the run's shared hub on the fixed port, read through its control endpoints.
