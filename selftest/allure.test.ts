@@ -6,11 +6,11 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { FullConfig, TestCase, TestResult } from '@playwright/test/reporter';
 import AllureResultsReporter, { type AllureResult } from '../reporting/allure-reporter.js';
+import { scratchDir } from './helpers.js';
 
 type Annotation = { type: string; description?: string };
 
@@ -37,7 +37,7 @@ function written(resultsDir: string): AllureResult[] {
 }
 
 test('Allure results: conformance labels and spec link, conformance status, attachments stored beside them', () => {
-  const dir = mkdtempSync(join(tmpdir(), 'allure-selftest-'));
+  const dir = scratchDir('allure-selftest-');
   const resultsDir = join(dir, 'allure-results');
   const reporter = new AllureResultsReporter({ resultsDir, specUrl: 'https://example.com/crm-developer-api.md' });
   reporter.onBegin({ rootDir: join(dir, 'specs') } as FullConfig);

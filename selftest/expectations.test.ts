@@ -4,14 +4,13 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ConfigError, loadConfig } from '../specs/support/core/config.js';
 import type { ConformanceReport } from '../reporting/verdict.js';
-import { readJson, runPlaywright } from './helpers.js';
+import { readJson, runPlaywright, scratchDir } from './helpers.js';
 
-const dir = mkdtempSync(join(tmpdir(), 'crm-expectations-'));
+const dir = scratchDir('crm-expectations-');
 const file = (name: string, content: unknown) => {
   const path = join(dir, name);
   writeFileSync(path, typeof content === 'string' ? content : JSON.stringify(content));

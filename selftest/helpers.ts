@@ -1,10 +1,20 @@
 /** Helpers for the project's own tests. */
 import { spawn, spawnSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
 import { ROOT } from '../specs/support/core/config.js';
 
 export { ROOT };
+
+const scratch = new Set<string>();
+/** A fresh directory under the temporary directory, removed when the test process exits. */
+export function scratchDir(prefix: string): string {
+  if (scratch.size === 0) process.once('exit', () => { for (const d of scratch) rmSync(d, { recursive: true, force: true }); });
+  const dir = mkdtempSync(join(tmpdir(), prefix));
+  scratch.add(dir);
+  return dir;
+}
 
 /** Environment without any CRM_ or REFERENCE_ variable of the caller. */
 export function cleanEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {

@@ -6,15 +6,14 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { OUTCOMES_FILE, type OutcomeFile } from '../reporting/conformance-reporter.js';
 import { judged, merge, mergeOutcomes } from '../reporting/merge.js';
 import type { ConformanceReport, TestOutcome } from '../reporting/verdict.js';
 import { chromiumPath, launch, openOffline } from './chromium.js';
-import { ROOT } from './helpers.js';
+import { ROOT, scratchDir } from './helpers.js';
 import { EXPECTATIONS, R, syntheticOutcomes } from './synthetic-outcomes.js';
 
 function allureResult(o: TestOutcome): object {
@@ -45,7 +44,7 @@ const all = syntheticOutcomes();
 const [a, b, c] = [all.slice(0, 2), all.slice(2, 4), all.slice(4)];
 
 test('three shards merge into the report a single run would give', () => {
-  const root = mkdtempSync(join(tmpdir(), 'crm-merge-'));
+  const root = scratchDir('crm-merge-');
   const dirs = [shard(root, 's1', '1/3', a), shard(root, 's2', '2/3', b), shard(root, 's3', '3/3', c)];
   const { report, outcomes } = mergeOutcomes(dirs);
   assert.equal(outcomes.length, all.length);
@@ -64,7 +63,7 @@ test('three shards merge into the report a single run would give', () => {
 });
 
 test('a missing shard makes the merged report partial; a shard given twice counts once', () => {
-  const root = mkdtempSync(join(tmpdir(), 'crm-merge-'));
+  const root = scratchDir('crm-merge-');
   const s1 = shard(root, 's1', '1/3', a);
   const s3 = shard(root, 's3', '3/3', c);
   const { report } = mergeOutcomes([s1, s3, s1]);
@@ -73,7 +72,7 @@ test('a missing shard makes the merged report partial; a shard given twice count
 });
 
 test('a shard whose preflight found the target dead makes the merged verdict INCONCLUSIVE, never CONFORMANT', () => {
-  const root = mkdtempSync(join(tmpdir(), 'crm-merge-'));
+  const root = scratchDir('crm-merge-');
   const clean = [all[3]];
   const dead = all.slice(2, 3);
   const s1 = shard(root, 's1', '1/2', clean);
@@ -93,12 +92,12 @@ test('a shard whose preflight found the target dead makes the merged verdict INC
 });
 
 test('no outcome file: a clear error', () => {
-  const root = mkdtempSync(join(tmpdir(), 'crm-merge-'));
+  const root = scratchDir('crm-merge-');
   assert.throws(() => mergeOutcomes([join(root, 'nothing')]), /conformance-outcomes\.json not found: did the shard's run finish/);
 });
 
 test('merge writes conformance.json/html, concatenates allure-results and builds one Allure page that opens offline', async (t) => {
-  const root = mkdtempSync(join(tmpdir(), 'crm-merge-'));
+  const root = scratchDir('crm-merge-');
   const dirs = [shard(root, 's1', '1/2', all.slice(0, 3)), shard(root, 's2', '2/2', all.slice(3))];
   const out = join(root, 'merged');
   const res = merge(dirs, out);
@@ -127,7 +126,7 @@ test('merge writes conformance.json/html, concatenates allure-results and builds
 });
 
 test('npm run merge: exit 1 when a test failed, 2 on a usage error', () => {
-  const root = mkdtempSync(join(tmpdir(), 'crm-merge-'));
+  const root = scratchDir('crm-merge-');
   const dirs = [shard(root, 's1', '1/2', a), shard(root, 's2', '2/2', b)];
   const run = (args: string[]) => spawnSync(process.execPath, ['--import', 'tsx', resolve(ROOT, 'reporting/merge.ts'), ...args], { cwd: ROOT, encoding: 'utf8' });
   const failing = run([...dirs, '--out', join(root, 'out'), '--no-allure']);

@@ -5,14 +5,13 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, mkdirSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { RULES } from '../rules/index.js';
 import { renderHtml } from '../reporting/html.js';
 import { buildReport, runWarnings } from '../reporting/verdict.js';
 import { chromiumPath, launch, openOffline } from './chromium.js';
-import { ROOT } from './helpers.js';
+import { ROOT, scratchDir } from './helpers.js';
 import { EXPECTATIONS, R, syntheticOutcomes } from './synthetic-outcomes.js';
 
 function synthetic() {
@@ -73,7 +72,7 @@ test('the page renders offline in Chromium and shows the numbers of conformance.
     return;
   }
   const { report } = synthetic();
-  const dir = mkdtempSync(join(tmpdir(), 'crm-report-'));
+  const dir = scratchDir('crm-report-');
   const file = join(dir, 'conformance.html');
   writeFileSync(file, renderHtml(report));
   writeFileSync(join(dir, 'conformance.json'), JSON.stringify(report, null, 2));
