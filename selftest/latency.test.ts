@@ -1,37 +1,61 @@
 /**
- * The learned notification deadline (specs/support/core/latency.ts): the longest wait until a
- * notification of the run has arrived, then 20 × the slowest arrival, at least 5 s, at most the
- * configured longest wait; shared by the run's processes through its run file.
+ * The notification deadline (specs/support/core/latency.ts): the longest wait until a wait of the
+ * run has lasted it in vain, then 20 × the slowest arrival, at least 5 s, at most the longest
+ * wait; shared by the run's processes through its run file.
  */
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { test } from 'node:test';
 import { loadConfig } from '../specs/support/core/config.js';
-import { LEARNED_FACTOR, LEARNED_FLOOR_MS, notificationArrived, notificationDeadline } from '../specs/support/core/latency.js';
+import { LEARNED_FACTOR, LEARNED_FLOOR_MS, notificationArrived, notificationDeadline, notificationMissed } from '../specs/support/core/latency.js';
 import { forgetRunFiles } from '../specs/support/core/run-files.js';
 
-test('a wait lasts the longest wait until a notification arrived, then 20 times the slowest, between 5 s and the longest wait', async () => {
-  Object.assign(process.env, { CRM_RUN_ID: randomBytes(4).toString('hex'), CRM_BASE_URL: 'http://127.0.0.1:1', CRM_ACCESS_TOKEN: 'selftest-token', CRM_USER_EMAIL: 'a@b.example' });
-  const pause = () => new Promise((r) => setTimeout(r, 300));
+const env = { CRM_BASE_URL: 'http://127.0.0.1:1', CRM_ACCESS_TOKEN: 'selftest-token', CRM_USER_EMAIL: 'a@b.example' };
+const pause = () => new Promise((r) => setTimeout(r, 300));
+
+test('a target that delivers every notification gets the longest wait, however fast it has been', async () => {
+  Object.assign(process.env, { ...env, CRM_RUN_ID: randomBytes(4).toString('hex') });
   try {
-    assert.equal(notificationDeadline().ms, 20_000, 'nothing learned yet: the longest wait');
-    assert.match(notificationDeadline().why, /no notification of this run had arrived yet/);
+    assert.deepEqual({ ms: notificationDeadline().ms, longest: notificationDeadline().longest }, { ms: 20_000, longest: true }, 'nothing learned yet: the longest wait');
+    for (let i = 0; i < 50; i++) notificationArrived(10);
+    await pause();
+    // A conformant target may deliver one notification in 8 s after fifty in 10 ms: the wait stays whole.
+    assert.equal(notificationDeadline().ms, 20_000);
+    assert.match(notificationDeadline().why, /shortened only once one has lasted it in vain/);
+    // A notification whose absence judges nothing waits the learned wait at once, and teaches no miss.
+    assert.deepEqual({ ms: notificationDeadline({ optional: true }).ms, longest: notificationDeadline({ optional: true }).longest }, { ms: LEARNED_FLOOR_MS, longest: false });
+  } finally {
+    forgetRunFiles();
+  }
+});
+
+test('after a wait that lasted the longest wait in vain, waits last 20 times the slowest arrival, between 5 s and the longest wait', async () => {
+  Object.assign(process.env, { ...env, CRM_RUN_ID: randomBytes(4).toString('hex') });
+  try {
+    notificationMissed('naming the updated lead 7');
+    assert.equal(notificationDeadline().ms, 20_000, 'a miss but no arrival: nothing to learn from, the longest wait');
+    assert.match(notificationDeadline().why, /no notification of this run has arrived yet to learn from/);
     notificationArrived(12);
     assert.equal(notificationDeadline().ms, LEARNED_FLOOR_MS, 'a fast server: the floor');
+    assert.equal(notificationDeadline().longest, false);
+    assert.match(notificationDeadline().why, /naming the updated lead 7 did not come within the longest wait/);
+    assert.match(notificationDeadline().why, /set CRM_NOTIFICATION_TIMEOUT_MS/);
     notificationArrived(400);
+    notificationMissed('naming the new person 9');
     await pause();
     assert.equal(notificationDeadline().ms, LEARNED_FACTOR * 400, 'the slowest arrival, 20 times');
-    assert.match(notificationDeadline().why, /slowest of the 2 notification\(s\) of this run so far \(400 ms\)/);
+    assert.match(notificationDeadline().why, /lead 7 .*slowest of the 2 notification\(s\) of this run so far \(400 ms\)/, 'the first miss is named');
     notificationArrived(3_000);
     assert.equal(notificationDeadline().ms, 20_000, 'a slow server: never more than the longest wait');
+    assert.equal(notificationDeadline().longest, true);
   } finally {
     forgetRunFiles();
   }
 });
 
 test('CRM_NOTIFICATION_TIMEOUT_MS, when set, is the wait for every notification: nothing is learned', () => {
-  const cfg = loadConfig({ CRM_BASE_URL: 'http://127.0.0.1:1', CRM_ACCESS_TOKEN: 'selftest-token', CRM_USER_EMAIL: 'a@b.example', CRM_NOTIFICATION_TIMEOUT_MS: '7000' } as NodeJS.ProcessEnv);
+  const cfg = loadConfig({ ...env, CRM_NOTIFICATION_TIMEOUT_MS: '7000' } as NodeJS.ProcessEnv);
   assert.equal(cfg.notificationTimeoutMs, 7_000);
   assert.equal(cfg.notificationTimeoutFixed, true);
-  assert.equal(loadConfig({ CRM_BASE_URL: 'http://127.0.0.1:1', CRM_ACCESS_TOKEN: 'selftest-token', CRM_USER_EMAIL: 'a@b.example' } as NodeJS.ProcessEnv).notificationTimeoutFixed, false);
+  assert.equal(loadConfig(env as NodeJS.ProcessEnv).notificationTimeoutFixed, false);
 });

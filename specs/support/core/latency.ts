@@ -1,16 +1,22 @@
 /**
- * How long to wait for a webhook notification. The spec leaves delivery time-outs open ("not
- * shown"), so the longest wait is generous: CRM_NOTIFICATION_TIMEOUT_MS, default 20 s. But a
- * server that never sends one kind of notification made every test that waits for it wait the
- * whole 20 s (a run 2-4 times as long as a conformant one). So the run learns how fast the target
- * delivers: every notification that arrives while its test waits records how long the test
- * waited (one that was there before the wait began says nothing about delivery time, and is not
- * counted), for the whole run (a file per run and target). Once one has arrived, a wait lasts
- * {@link LEARNED_FACTOR} times the slowest so far, at least {@link LEARNED_FLOOR_MS}, never more
- * than the configured longest wait. Before any notification has arrived, the longest wait
- * applies. A server that takes 1 s to deliver gets the whole 20 s; the reference server, which
- * delivers in milliseconds, gets 5 s. A server whose delivery time varies more than that sets
- * CRM_NOTIFICATION_TIMEOUT_MS: then every wait lasts that long and nothing is learned.
+ * How long to wait for a webhook notification. The spec leaves delivery time open ("not shown"),
+ * so a wait lasts the longest wait, CRM_NOTIFICATION_TIMEOUT_MS (default 20 s), until this run has
+ * *seen* a notification fail to come within it: only then is the target known not to deliver
+ * some notification, and only then are waits shortened, so that its other missing notifications
+ * cost seconds rather than 20 s a test (a run 2-4 times as long as a conformant one). A target
+ * that delivers everything, however slowly now and then, never has a wait shortened: a delivery
+ * that takes 8 s in the middle of a run, after hundreds of 10 ms deliveries, still passes.
+ *
+ * The shortened wait is learned: every notification that arrives while its test waits records
+ * how long the test waited (one that was there before the wait began says nothing about delivery
+ * time, and is not counted). After a miss, a wait lasts {@link LEARNED_FACTOR} times the slowest
+ * arrival so far, at least {@link LEARNED_FLOOR_MS}, never more than the longest wait. So the one
+ * verdict a shortened wait could get wrong is on a target already failing a notification rule:
+ * its failure message names the miss and the way out, CRM_NOTIFICATION_TIMEOUT_MS, which, when
+ * set, is the wait for every notification, and nothing is learned.
+ *
+ * What a run learns is shared by its processes (a worker replaced after a failure included):
+ * one line per arrival or miss, appended to the run's file (appends do not overwrite each other).
  */
 import { readFileSync } from 'node:fs';
 import { loadConfig } from './config.js';
@@ -19,32 +25,62 @@ import { runFile, writeRunFile } from './run-files.js';
 export const LEARNED_FACTOR = 20;
 export const LEARNED_FLOOR_MS = 5_000;
 
-interface Learned { slowestMs: number; arrivals: number }
+/** One line of the run file: a notification arrived after `arrivedMs` of waiting, or one awaited the longest wait in vain. */
+type Event = { arrivedMs: number } | { missed: string };
 
-const memo = { at: 0, value: undefined as Learned | undefined };
+interface Learned { slowestMs: number; arrivals: number; missed?: string }
 
-function learned(): Learned | undefined {
+const memo = { at: 0, value: { slowestMs: 0, arrivals: 0 } as Learned };
+
+function learned(): Learned {
   if (Date.now() - memo.at < 250) return memo.value;
+  const l: Learned = { slowestMs: 0, arrivals: 0 };
+  let text = '';
+  try { text = readFileSync(runFile('latency'), 'utf8'); } catch { /* nothing learned yet */ }
+  for (const line of text.split('\n')) {
+    let e: Event;
+    try { e = JSON.parse(line) as Event; } catch { continue; }
+    if ('arrivedMs' in e) { l.arrivals++; l.slowestMs = Math.max(l.slowestMs, e.arrivedMs); } else l.missed ??= e.missed;
+  }
   memo.at = Date.now();
-  try { memo.value = JSON.parse(readFileSync(runFile('latency'), 'utf8')) as Learned; } catch { memo.value = undefined; }
-  return memo.value;
+  memo.value = l;
+  return l;
 }
 
-/** The wait for one notification now, and why (for the failure message). */
-export function notificationDeadline(): { ms: number; why: string } {
+function learn(e: Event): void {
+  memo.at = 0;
+  try { writeRunFile('latency', JSON.stringify(e) + '\n', 'append'); } catch { /* best effort: the longest wait applies */ }
+}
+
+/**
+ * The wait for one notification now, and why (for the failure message). `longest`: it is the
+ * longest wait, so a notification that does not come within it is a miss ({@link notificationMissed}).
+ * `optional`: nothing is judged on the notification's absence (a test that only inspects it if it
+ * comes), so the learned wait applies without a miss, and its absence teaches nothing.
+ */
+export function notificationDeadline(options: { optional?: boolean } = {}): { ms: number; why: string; longest: boolean } {
   const { notificationTimeoutMs: max, notificationTimeoutFixed: fixed } = loadConfig();
-  if (fixed) return { ms: max, why: 'CRM_NOTIFICATION_TIMEOUT_MS, set for every wait' };
+  if (fixed) return { ms: max, why: 'CRM_NOTIFICATION_TIMEOUT_MS, set for every wait', longest: false };
   const l = learned();
-  if (!l?.arrivals) return { ms: max, why: `CRM_NOTIFICATION_TIMEOUT_MS; no notification of this run had arrived yet` };
+  if (!l.arrivals || !(l.missed || options.optional)) {
+    const yet = l.arrivals ? 'waits are shortened only once one has lasted it in vain' : 'no notification of this run has arrived yet to learn from';
+    return { ms: max, why: `the longest wait (CRM_NOTIFICATION_TIMEOUT_MS): ${yet}`, longest: !options.optional };
+  }
   const ms = Math.min(max, Math.max(LEARNED_FLOOR_MS, LEARNED_FACTOR * l.slowestMs));
-  return { ms, why: `${LEARNED_FACTOR} × the slowest of the ${l.arrivals} notification(s) of this run so far (${l.slowestMs} ms), at least ${LEARNED_FLOOR_MS} ms, at most CRM_NOTIFICATION_TIMEOUT_MS (${max} ms)` };
+  const since = l.missed ? `shortened since a notification ${l.missed} did not come within the longest wait` : 'an optional notification';
+  return {
+    ms,
+    longest: ms === max && !options.optional,
+    why: `${since}: ${LEARNED_FACTOR} × the slowest of the ${l.arrivals} notification(s) of this run so far (${l.slowestMs} ms), at least ${LEARNED_FLOOR_MS} ms, at most CRM_NOTIFICATION_TIMEOUT_MS (${max} ms); if this target can deliver more slowly, set CRM_NOTIFICATION_TIMEOUT_MS`,
+  };
 }
 
 /** A notification arrived `waitedMs` after its test began waiting for it. */
 export function notificationArrived(waitedMs: number): void {
-  const l = learned() ?? { slowestMs: 0, arrivals: 0 };
-  const next = { slowestMs: Math.max(l.slowestMs, Math.round(waitedMs)), arrivals: l.arrivals + 1 };
-  memo.value = next;
-  memo.at = Date.now();
-  try { writeRunFile('latency', JSON.stringify(next)); } catch { /* best effort: the longest wait applies */ }
+  if (!loadConfig().notificationTimeoutFixed) learn({ arrivedMs: Math.round(waitedMs) });
+}
+
+/** A notification (`what`) did not come within the longest wait: from now on, waits are shortened. */
+export function notificationMissed(what: string): void {
+  if (!loadConfig().notificationTimeoutFixed && !learned().missed) learn({ missed: what });
 }

@@ -20,7 +20,7 @@ const runDir = () => join(tmpdir(), `crm-conformance-${loadConfig().runId}`);
 /** The path of this run's file of that kind for the configured target (read it; write with {@link writeRunFile}). */
 export function runFile(kind: RunFile): string {
   const cfg = loadConfig();
-  return join(runDir(), `${createHash('sha256').update(cfg.baseUrl).digest('hex').slice(0, 8)}.${kind}.${kind === 'failures' ? 'jsonl' : 'json'}`);
+  return join(runDir(), `${createHash('sha256').update(cfg.baseUrl).digest('hex').slice(0, 8)}.${kind}.${kind === 'silence' ? 'json' : 'jsonl'}`);
 }
 
 /**

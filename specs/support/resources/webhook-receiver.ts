@@ -19,7 +19,7 @@ import { createServer, type Server } from 'node:http';
 import { isDeepStrictEqual } from 'node:util';
 import type { WebhookCreate } from '../../../contracts/index.js';
 import type { TargetConfig } from '../core/config.js';
-import { notificationArrived, notificationDeadline } from '../core/latency.js';
+import { notificationArrived, notificationDeadline, notificationMissed } from '../core/latency.js';
 import { fixedPort, HubClient } from './webhook-hub.js';
 import { listen, Recording, type ReceivedRequest } from './webhook-recording.js';
 
@@ -144,10 +144,12 @@ export class Channel {
   /**
    * Waits until a request matching `pred` has arrived, polling until the deadline (no fixed
    * sleep); fails naming what was awaited, how long it waited and why, and what arrived instead.
-   * The deadline is the run's learned one (core/latency.ts), looked at again while waiting; an
-   * arrival teaches it.
+   * The deadline is the run's (core/latency.ts), looked at again while waiting: the longest wait
+   * until a notification of the run has failed to come within it, then a learned one. An arrival
+   * teaches it; a wait that lasted the longest wait in vain shortens later ones. `optional`: the
+   * test judges nothing on the notification's absence, so it waits the learned wait at once.
    */
-  async waitFor(what: string, pred: (r: ReceivedRequest) => boolean): Promise<ReceivedRequest> {
+  async waitFor(what: string, pred: (r: ReceivedRequest) => boolean, options: { optional?: boolean } = {}): Promise<ReceivedRequest> {
     const started = Date.now();
     for (;;) {
       const got = await this.all();
@@ -159,8 +161,9 @@ export class Channel {
         if (hit.receivedAt >= started) notificationArrived(hit.receivedAt - started);
         return hit;
       }
-      const limit = notificationDeadline();
+      const limit = notificationDeadline(options);
       if (Date.now() - started >= limit.ms) {
+        if (limit.longest) notificationMissed(what);
         const seen = got.length ? `${got.length} other request(s) arrived there:\n  ${got.slice(-5).map(brief).join('\n  ')}` : 'nothing arrived there';
         throw new Error(`no notification ${what} arrived at ${this.url} within ${limit.ms} ms (${limit.why}); ${seen}`);
       }
