@@ -8,7 +8,7 @@
  * - `webhook.payload`: the notification body (`record`, `envelope`, `ids-only` with
  *   `updated_attributes` on update); `webhook.payload-secret`: the secret pairs nested under
  *   `secret` or at the top level of the payload.
- * - `webhook.listing` (GET /webhooks served or not), `webhook.no-secret` (null or {}), `webhook.delete-body`, `webhook.delivery` (one attempt or
+ * - `webhook.listing` (GET /webhooks served or not), `webhook.no-secret` (null or {}), `webhook.delete-body`, `webhook.timing` (prompt, or one in twenty 6 s late), `webhook.delivery` (one attempt or
  *   one retry), `general.create-status`, `general.extra-fields` (`active`, and `field` in the 422).
  * Faults: reference/faults/webhooks.ts (hook points `webhook.*`).
  */
@@ -39,6 +39,9 @@ export const DELIVERY_TIMEOUT_MS = 5_000;
 /** `webhook.delivery` = retry: the pause before the second attempt. */
 const RETRY_AFTER_MS = 250;
 const MAX_CONCURRENT = 8;
+/** `webhook.timing` = lagging: one notification in LAG_EVERY is sent LAG_MS late. */
+const LAG_EVERY = 20;
+const LAG_MS = 6_000;
 const MAX_QUEUED = 10_000;
 
 export interface DeliveryJob { target: string; body: string }
@@ -182,8 +185,13 @@ export const webhooks: AreaModule = {
         if (attempt < attempts) await new Promise((r) => setTimeout(r, RETRY_AFTER_MS));
       }
     };
+    let sent = 0;
     const enqueue = (job: DeliveryJob) => {
       if (queue.length >= MAX_QUEUED) queue.shift();
+      if (app.choice('webhook.timing') === 'lagging' && ++sent % LAG_EVERY === 0) {
+        setTimeout(() => { queue.push(job); pump(); }, LAG_MS).unref();
+        return;
+      }
       queue.push(job);
       pump();
     };

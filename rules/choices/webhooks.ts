@@ -52,6 +52,15 @@ export const WEBHOOKS_CHOICES = defineChoices([
     ],
   },
   {
+    id: 'webhook.timing',
+    section: 'Events',
+    source: 'Delivery retries, time-outs and any signature other than `secret`: not shown. (How soon a notification is sent: not stated.)',
+    alternatives: [
+      { name: 'prompt', description: 'every notification is sent as soon as its change is made' },
+      { name: 'lagging', description: 'most notifications are sent at once, but one in twenty is sent 6 s late (a queue busy with other work), even after hundreds of prompt ones' },
+    ],
+  },
+  {
     id: 'webhook.listing',
     section: 'Webhook subscriptions',
     source: 'Listing or updating subscriptions: not shown.',
