@@ -119,7 +119,7 @@ export interface TargetConfig {
   callback: { https: boolean; port?: number };
   /** Per-request deadline of the API client (CRM_REQUEST_TIMEOUT_MS, default 15 s). */
   requestTimeoutMs: number;
-  /** Longest wait for one webhook notification (CRM_NOTIFICATION_TIMEOUT_MS, default 20 s); shorter once the run has seen how fast the target delivers (core/latency.ts). */
+  /** Longest wait for one webhook notification (CRM_NOTIFICATION_TIMEOUT_MS, default 20 s); shorter only once a wait of the run has lasted it in vain (core/latency.ts). */
   notificationTimeoutMs: number;
   /** CRM_NOTIFICATION_TIMEOUT_MS was set: every wait lasts that long, nothing is learned. */
   notificationTimeoutFixed: boolean;
