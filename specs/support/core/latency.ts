@@ -1,9 +1,10 @@
 /**
  * How long to wait for a webhook notification. The spec leaves delivery time open ("not shown"),
  * so a wait lasts the longest wait, CRM_NOTIFICATION_TIMEOUT_MS (default 20 s), until this run has
- * *seen* a notification fail to come within it: only then is the target known not to deliver
- * some notification, and only then are waits shortened, so that its other missing notifications
- * cost seconds rather than 20 s a test (a run 2-4 times as long as a conformant one). A target
+ * *seen* a notification of that kind (a subscription's `type/event`, e.g. `lead/update`) fail to
+ * come within it: only then is the target known not to deliver such notifications, and only then
+ * are waits for them shortened, so that its other missing ones cost seconds rather than 20 s a
+ * test (a run 2-4 times as long as a conformant one). A target
  * that delivers everything, however slowly now and then, never has a wait shortened: a delivery
  * that takes 8 s in the middle of a run, after hundreds of 10 ms deliveries, still passes.
  *
@@ -11,9 +12,10 @@
  * how long the test waited (one that was there before the wait began says nothing about delivery
  * time, and is not counted). After a miss, a wait lasts {@link LEARNED_FACTOR} times the slowest
  * arrival so far, at least {@link LEARNED_FLOOR_MS}, never more than the longest wait. So the one
- * verdict a shortened wait could get wrong is on a target already failing a notification rule:
- * its failure message names the miss and the way out, CRM_NOTIFICATION_TIMEOUT_MS, which, when
- * set, is the wait for every notification, and nothing is learned.
+ * verdict a shortened wait could get wrong is on a target that already left a notification of
+ * the same kind unsent, failing a notification rule: its failure message names the miss and the
+ * way out, CRM_NOTIFICATION_TIMEOUT_MS, which, when set, is the wait for every notification, and
+ * nothing is learned.
  *
  * What a run learns is shared by its processes (a worker replaced after a failure included):
  * one line per arrival or miss, appended to the run's file (appends do not overwrite each other).
@@ -25,22 +27,23 @@ import { runFile, writeRunFile } from './run-files.js';
 export const LEARNED_FACTOR = 20;
 export const LEARNED_FLOOR_MS = 5_000;
 
-/** One line of the run file: a notification arrived after `arrivedMs` of waiting, or one awaited the longest wait in vain. */
-type Event = { arrivedMs: number } | { missed: string };
+/** One line of the run file: a notification arrived after `arrivedMs` of waiting, or one of a kind awaited the longest wait in vain. */
+type Event = { arrivedMs: number } | { missed: string; kind: string };
 
-interface Learned { slowestMs: number; arrivals: number; missed?: string }
+/** What the run learned: the slowest arrival, and per kind of notification the first miss. */
+interface Learned { slowestMs: number; arrivals: number; missed: Map<string, string> }
 
-const memo = { at: 0, value: { slowestMs: 0, arrivals: 0 } as Learned };
+const memo = { at: 0, value: { slowestMs: 0, arrivals: 0, missed: new Map() } as Learned };
 
 function learned(): Learned {
   if (Date.now() - memo.at < 250) return memo.value;
-  const l: Learned = { slowestMs: 0, arrivals: 0 };
+  const l: Learned = { slowestMs: 0, arrivals: 0, missed: new Map() };
   let text = '';
   try { text = readFileSync(runFile('latency'), 'utf8'); } catch { /* nothing learned yet */ }
   for (const line of text.split('\n')) {
     let e: Event;
     try { e = JSON.parse(line) as Event; } catch { continue; }
-    if ('arrivedMs' in e) { l.arrivals++; l.slowestMs = Math.max(l.slowestMs, e.arrivedMs); } else l.missed ??= e.missed;
+    if ('arrivedMs' in e) { l.arrivals++; l.slowestMs = Math.max(l.slowestMs, e.arrivedMs); } else if (!l.missed.has(e.kind)) l.missed.set(e.kind, e.missed);
   }
   memo.at = Date.now();
   memo.value = l;
@@ -53,21 +56,23 @@ function learn(e: Event): void {
 }
 
 /**
- * The wait for one notification now, and why (for the failure message). `longest`: it is the
- * longest wait, so a notification that does not come within it is a miss ({@link notificationMissed}).
- * `optional`: nothing is judged on the notification's absence (a test that only inspects it if it
- * comes), so the learned wait applies without a miss, and its absence teaches nothing.
+ * The wait for one notification of a kind (a subscription's `type/event`) now, and why (for the
+ * failure message). `longest`: it is the longest wait, so a notification that does not come
+ * within it is a miss ({@link notificationMissed}). `optional`: nothing is judged on the
+ * notification's absence (a test that only inspects it if it comes), so the learned wait applies
+ * without a miss, and its absence teaches nothing.
  */
-export function notificationDeadline(options: { optional?: boolean } = {}): { ms: number; why: string; longest: boolean } {
+export function notificationDeadline(kind: string, options: { optional?: boolean } = {}): { ms: number; why: string; longest: boolean } {
   const { notificationTimeoutMs: max, notificationTimeoutFixed: fixed } = loadConfig();
   if (fixed) return { ms: max, why: 'CRM_NOTIFICATION_TIMEOUT_MS, set for every wait', longest: false };
   const l = learned();
-  if (!l.arrivals || !(l.missed || options.optional)) {
-    const yet = l.arrivals ? 'waits are shortened only once one has lasted it in vain' : 'no notification of this run has arrived yet to learn from';
+  const missed = l.missed.get(kind);
+  if (!l.arrivals || !(missed || options.optional)) {
+    const yet = l.arrivals ? `waits for ${kind} notifications are shortened only once one has lasted it in vain` : 'no notification of this run has arrived yet to learn from';
     return { ms: max, why: `the longest wait (CRM_NOTIFICATION_TIMEOUT_MS): ${yet}`, longest: !options.optional };
   }
   const ms = Math.min(max, Math.max(LEARNED_FLOOR_MS, LEARNED_FACTOR * l.slowestMs));
-  const since = l.missed ? `shortened since a notification ${l.missed} did not come within the longest wait` : 'an optional notification';
+  const since = missed ? `shortened since a ${kind} notification ${missed} did not come within the longest wait` : 'an optional notification';
   return {
     ms,
     longest: ms === max && !options.optional,
@@ -80,7 +85,7 @@ export function notificationArrived(waitedMs: number): void {
   if (!loadConfig().notificationTimeoutFixed) learn({ arrivedMs: Math.round(waitedMs) });
 }
 
-/** A notification (`what`) did not come within the longest wait: from now on, waits are shortened. */
-export function notificationMissed(what: string): void {
-  if (!loadConfig().notificationTimeoutFixed && !learned().missed) learn({ missed: what });
+/** A notification (`what`) of a kind did not come within the longest wait: from now on, waits for that kind are shortened. */
+export function notificationMissed(kind: string, what: string): void {
+  if (!loadConfig().notificationTimeoutFixed && !learned().missed.has(kind)) learn({ missed: what, kind });
 }

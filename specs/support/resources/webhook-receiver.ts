@@ -129,7 +129,11 @@ const brief = (r: ReceivedRequest) => `#${r.seq} ${r.method} ${r.path} ${r.text.
 
 /** The receiving paths of one test. */
 export class Channel {
-  constructor(private readonly receiver: WebhookReceiver, readonly path: string, readonly label: string) {}
+  /** The kind of notification subscribed to (`type/event`, set by the hooks fixture); the label until then. */
+  kind: string;
+  constructor(private readonly receiver: WebhookReceiver, readonly path: string, readonly label: string) {
+    this.kind = label;
+  }
 
   /** The target URL to subscribe. */
   get url(): string {
@@ -146,7 +150,7 @@ export class Channel {
    * sleep); fails naming what was awaited, how long it waited and why, and what arrived instead.
    * The deadline is the run's (core/latency.ts), looked at again while waiting: the longest wait
    * until a notification of the run has failed to come within it, then a learned one. An arrival
-   * teaches it; a wait that lasted the longest wait in vain shortens later ones. `optional`: the
+   * teaches it; a wait that lasted the longest wait in vain shortens later ones of its kind. `optional`: the
    * test judges nothing on the notification's absence, so it waits the learned wait at once.
    */
   async waitFor(what: string, pred: (r: ReceivedRequest) => boolean, options: { optional?: boolean } = {}): Promise<ReceivedRequest> {
@@ -161,9 +165,9 @@ export class Channel {
         if (hit.receivedAt >= started) notificationArrived(hit.receivedAt - started);
         return hit;
       }
-      const limit = notificationDeadline(options);
+      const limit = notificationDeadline(this.kind, options);
       if (Date.now() - started >= limit.ms) {
-        if (limit.longest) notificationMissed(what);
+        if (limit.longest) notificationMissed(this.kind, what);
         const seen = got.length ? `${got.length} other request(s) arrived there:\n  ${got.slice(-5).map(brief).join('\n  ')}` : 'nothing arrived there';
         throw new Error(`no notification ${what} arrived at ${this.url} within ${limit.ms} ms (${limit.why}); ${seen}`);
       }
