@@ -101,8 +101,9 @@ export class BulkSchedule {
   /**
    * Ends a reservation. Slots resume one window later (the target may still count the burst), or
    * at once when `quiet` says the holder's last request, sent at `acceptedSentAt`, a whole window
-   * after its burst's last answer (`burstEndedAt`), was accepted: the target then counts that
-   * request only (recorded as a slot granted now, which is later than it arrived). Both times are
+   * after its burst's last answer (`burstEndedAt`), was accepted: the target then no longer counts
+   * the burst, only that request (recorded as a slot granted now, which is later than it arrived)
+   * and the slots granted before the window, until a window plus the margin has passed. Both times are
    * the client's: the burst arrived before its answers, the request after it was sent, so their
    * distance at the target is at least as long, whatever the network adds.
    */
@@ -111,7 +112,9 @@ export class BulkSchedule {
     this.reservation = undefined;
     const span = WINDOW_MS + this.marginMs;
     if (quiet && quiet.acceptedSentAt - quiet.burstEndedAt >= WINDOW_MS && quiet.acceptedSentAt <= now) {
-      this.grants = [now];
+      // The burst no longer counts; the slots granted before it still may (a slot sent as the
+      // window began can reach the target after the burst, by up to the margin).
+      this.grants = [...this.grants, now].slice(-PER_WINDOW);
       this.blockedUntil = 0;
     } else {
       this.grants = [];
