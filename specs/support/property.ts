@@ -17,7 +17,7 @@
  */
 import type { TestInfo } from '@playwright/test';
 import fc from 'fast-check';
-import type { TargetConfig } from './core/config.js';
+import { DEFAULT_FC_RUNS, type TargetConfig } from './core/config.js';
 import { redactText } from './core/redact.js';
 
 /** Default time budget of shrinking (requests to the target for every candidate), in a run and on replay (CRM_FC_PATH). */
@@ -31,6 +31,13 @@ export function propertySeed(target: TargetConfig): number {
 
 /** The number of runs of a heavy property: `runs` divided by `divisor`, at least `min`. */
 export const scaledRuns = (runs: number, divisor: number, min: number) => Math.max(min, Math.ceil(runs / divisor));
+
+/**
+ * A heavy property's time budget (`timeLimitMs`): `ms` for the default runs, more in proportion
+ * when CRM_FC_RUNS asks for more (never less). Past it the property passes with the runs it made,
+ * and its note says how many: a slow server gets fewer runs instead of a run several times as long.
+ */
+export const scaledBudget = (runs: number, ms: number) => Math.max(ms, Math.round((ms * runs) / DEFAULT_FC_RUNS));
 
 /** A discrepancy found by a property: what was sent (a filter, a request) and what was wrong. */
 export class PropertyFailure extends Error {
