@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { test } from 'node:test';
-import { loadConfig } from '../specs/support/core/config.js';
+import { loadConfig, RUN_PROCESS_ENV } from '../specs/support/core/config.js';
 import { LEARNED_FACTOR, LEARNED_FLOOR_MS, notificationArrived, notificationDeadline, notificationMissed } from '../specs/support/core/latency.js';
 import { forgetRunFiles } from '../specs/support/core/run-files.js';
 
@@ -66,4 +66,27 @@ test('CRM_NOTIFICATION_TIMEOUT_MS, when set, is the wait for every notification:
   assert.equal(cfg.notificationTimeoutMs, 7_000);
   assert.equal(cfg.notificationTimeoutFixed, true);
   assert.equal(loadConfig(env as NodeJS.ProcessEnv).notificationTimeoutFixed, false);
+});
+
+test('two runs with one CRM_RUN_ID started by two processes at once (shards on one machine) keep their run files apart', async () => {
+  const runProcess = process.env[RUN_PROCESS_ENV];
+  // Two processes in one: past the in-process memo of what was learned (250 ms) at every switch.
+  const as = async (pid: string) => { process.env[RUN_PROCESS_ENV] = pid; await pause(); };
+  Object.assign(process.env, { ...env, CRM_RUN_ID: randomBytes(4).toString('hex') });
+  try {
+    await as('101');
+    notificationArrived(10);
+    notificationMissed(UPDATE, 'naming the updated lead 7');
+    await pause();
+    assert.equal(deadline().ms, LEARNED_FLOOR_MS, 'the first run learned that lead/update notifications are left unsent');
+    await as('202');
+    assert.deepEqual({ ms: deadline().ms, longest: deadline().longest }, { ms: 20_000, longest: true }, 'the other run learned nothing');
+    forgetRunFiles(); // the other run's set-up or teardown
+    await as('101');
+    assert.equal(deadline().ms, LEARNED_FLOOR_MS, 'what the first run learned is still there');
+  } finally {
+    await as('101'); forgetRunFiles();
+    await as('202'); forgetRunFiles();
+    if (runProcess === undefined) delete process.env[RUN_PROCESS_ENV]; else process.env[RUN_PROCESS_ENV] = runProcess;
+  }
 });

@@ -186,6 +186,9 @@ export function freePorts(count: number): number[] {
   return execFileSync(process.execPath, ['-e', script], { encoding: 'utf8' }).trim().split(',').map(Number);
 }
 
+/** Internal: the process id of the run's starter, inherited by its workers (see prepareEmbeddedEnvironment). */
+export const RUN_PROCESS_ENV = 'CRM_RUN_PROCESS';
+
 const token = (prefix: string) => `${prefix}-${randomBytes(12).toString('hex')}`;
 
 /**
@@ -194,6 +197,10 @@ const token = (prefix: string) => `${prefix}-${randomBytes(12).toString('hex')}`
  */
 export function prepareEmbeddedEnvironment(env: NodeJS.ProcessEnv = process.env): void {
   env.CRM_RUN_ID ??= randomBytes(4).toString('hex');
+  // The process that starts the run (internal): its workers inherit it, so the run's files
+  // (core/run-files.ts) are shared by this run's processes only, even when shards or runs with one
+  // CRM_RUN_ID run at the same time on one machine.
+  env[RUN_PROCESS_ENV] ??= String(process.pid);
   if (env.CRM_BASE_URL && env.CRM_EMBEDDED !== '1') return;
   if (env.CRM_EMBEDDED === '1') return; // already prepared (worker, or config re-evaluated)
   const [api, auth] = freePorts(2);

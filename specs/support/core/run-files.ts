@@ -4,18 +4,24 @@
  * after a failed test, so what a run learns about its target (it stopped answering; a failure
  * already seen; how fast it delivers notifications) must outlive the process that learned it. The
  * fault matrix tests many targets in one run, hence one file per target. The global teardown
- * removes the run's directory (forgetRunFiles), so nothing is left behind.
+ * removes the run's directory (forgetRunFiles), so nothing is left behind. Runs at the same time
+ * never share a directory, even with one CRM_RUN_ID (below).
  */
 import { createHash } from 'node:crypto';
 import { appendFileSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { loadConfig } from './config.js';
+import { loadConfig, RUN_PROCESS_ENV } from './config.js';
 
 /** `silence` (core/http.ts), `failures` (core/repeats.ts), `latency` (core/latency.ts). */
 export type RunFile = 'silence' | 'failures' | 'latency';
 
-const runDir = () => join(tmpdir(), `crm-conformance-${loadConfig().runId}`);
+/**
+ * The run's directory: by run id and the process that started the run (inherited by its workers),
+ * so that two runs with one CRM_RUN_ID on one machine (shards of one CI job, say) never read,
+ * overwrite or remove each other's files.
+ */
+const runDir = () => join(tmpdir(), `crm-conformance-${loadConfig().runId}-${process.env[RUN_PROCESS_ENV] ?? process.pid}`);
 
 /** The path of this run's file of that kind for the configured target (read it; write with {@link writeRunFile}). */
 export function runFile(kind: RunFile): string {
