@@ -33,7 +33,6 @@ export interface OutcomeFile {
 export const OUTCOMES_FILE = 'conformance-outcomes.json';
 
 export function outcomeOf(test: TestCase, result: TestResult, rootDir: string): TestOutcome {
-  const project = test.parent.project()?.name;
   const annotations = [...test.annotations, ...((result as unknown as { annotations?: TestCase['annotations'] }).annotations ?? [])];
   const seen = new Set<string>();
   const unique = annotations.filter((a) => { const k = `${a.type}\u0000${a.description}`; if (seen.has(k)) return false; seen.add(k); return true; });
@@ -51,6 +50,8 @@ export function outcomeOf(test: TestCase, result: TestResult, rootDir: string): 
     return undefined;
   };
   const annotation = (type: string) => unique.find((a) => a.type === type)?.description;
+  // A run of many instances (the fault matrix: specs/support/fixtures/instances.ts): the test's instance.
+  const project = annotation('instance') ?? test.parent.project()?.name;
   const expectedFailure = annotation('expected-failure');
   const unexpectedPass = annotation('unexpected-pass');
   // A MUST failure the fault matrix recorded without failing the test (specs/support/fixtures/rule.ts).

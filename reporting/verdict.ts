@@ -45,7 +45,7 @@ export interface TestOutcome {
   unexpectedPass?: string;
   /** Playwright project name and shard ("1/3") of the run that produced the outcome. */
   shard?: string;
-  /** The Playwright project that ran the test (the fault matrix: the fault's name). */
+  /** The Playwright project that ran the test, or its instance in a run of many (the fault matrix: the fault's name). */
   project?: string;
 }
 

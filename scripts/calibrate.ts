@@ -48,8 +48,8 @@ export function knownSurvivors(): Map<string, string> {
  * state, so a rule's tests reach the same verdict alone as in the whole suite: `rules` answers
  * "is the fault caught on a rule it names" exactly, and fastest; `full` adds the collateral
  * failures on other rules. `matrix`: the `rules` scope of every fault in one Playwright run, one
- * project and one reference instance per fault (calibrateMatrix); the same verdicts, a worker
- * start per fault instead of a whole run.
+ * reference instance per fault, and workers shared by all (calibrateMatrix); the same verdicts,
+ * with neither a run nor a worker start per fault.
  */
 export type Scope = 'full' | 'area' | 'rules' | 'matrix';
 
@@ -114,9 +114,9 @@ export async function calibrate(names: string[] = [], jobs = 2, onResult?: (r: F
 }
 
 /**
- * The whole matrix in one Playwright run (scripts/matrix.config.ts): one reference instance and
- * one project per fault. Each fault's report is built from its own project's outcomes, as a run
- * of its own would build it; a fault is caught when a rule it names fails or warns (scope `rules`).
+ * The whole matrix in one Playwright run (scripts/matrix.config.ts): one reference instance per
+ * fault, one project whose workers serve them all. Each fault's report is built from the outcomes
+ * of its own instance, as a run of its own would build it; a fault is caught when a rule it names fails or warns (scope `rules`).
  */
 export async function calibrateMatrix(names: string[] = [], onResult?: (r: FaultResult, done: number, total: number) => void): Promise<Calibration> {
   const catalog = faultCatalog();

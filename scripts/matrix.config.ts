@@ -2,16 +2,17 @@
  * The fault matrix in ONE Playwright run (`npm run calibrate -- --scope matrix`,
  * selftest/calibration.test.ts): every fault of the reference server gets an instance of its own
  * (one process serves them all, reference/matrix.ts, each instance an App of its own on its own
- * API and authorization ports) and a Playwright project of its own: the project's `grep` keeps the
- * tests of the rules the fault names, and its `instance` option points its workers at the
- * fault's instance. Projects never share a worker, so a fault costs one worker start instead of a
- * whole run (Playwright, the reference bundle, global set-up, workers).
+ * API and authorization ports), and ONE project runs, for every fault, the tests of the rules the
+ * fault names against the fault's instance (CRM_INSTANCES, specs/support/fixtures/instances.ts:
+ * each test is registered once per instance that takes it). The workers serve every instance, so
+ * a fault costs no worker start (143 worker starts of about 0.8 s of CPU each, before), and each
+ * test is a job of its own (fullyParallel) so that the long ones (a 20 s notification wait, the
+ * upsert model) spread over the workers.
  *
- * In a project the first failed or warned test decides (Instance.firstFlagDecides,
- * specs/support/fixtures/rule.ts): the later tests skip, and a MUST failure is recorded without
- * replacing the worker. Outcomes carry the project's name (conformance-outcomes.json);
- * scripts/calibrate.ts builds each fault's report from its own outcomes, exactly as from a run of
- * its own.
+ * For an instance the first failed or warned test decides (fixtures/rule.ts): its later tests in
+ * that worker skip, and a MUST failure is recorded without replacing the worker. Outcomes carry
+ * the instance's name as their project (conformance-outcomes.json); scripts/calibrate.ts builds
+ * each fault's report from its own outcomes, exactly as from a run of its own.
  *
  * Environment: CONFORMANCE_MATRIX_FAULTS (comma-separated names, or `all`), CRM_CALIBRATION_WORKERS
  * (workers of the run, default 4), CRM_REPORT_DIR.
@@ -20,7 +21,7 @@ import { defineConfig } from '@playwright/test';
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { Instance, WorkerFixtures } from '../specs/support/fixtures/test.js';
+import { INSTANCES_ENV as CRM_INSTANCES_ENV, type Instance } from '../specs/support/fixtures/instances.js';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 /** Where the runner leaves the instances for its workers (which evaluate this file again) and for reference/matrix.ts. */
@@ -36,10 +37,9 @@ interface Planned { name: string; faults: string[]; rules: string[]; port: numbe
 
 /**
  * In the runner only (its workers read the plan back from the environment, and load neither the
- * reference server nor the configuration here: a worker per fault, so every module counts):
- * credentials and run id as for any embedded run, one instance per fault on free ports, the
- * slowest faults of the last matrix first (reports/calibration.json), so that the run does not
- * end waiting for one long project.
+ * reference server nor the configuration here): credentials and run id as for any embedded run,
+ * one instance per fault on free ports, the slowest faults of the last matrix first
+ * (reports/calibration.json): a test's copies for the faults are queued in this order.
  */
 async function plan(): Promise<void> {
   const { faultCatalog } = await import('../reference/server.js');
@@ -59,8 +59,10 @@ async function plan(): Promise<void> {
   const ports = freePorts(ordered.length * 2);
   const planned: Planned[] = ordered.map((f, i) => ({ name: f.name, faults: [f.name], rules: f.rules, port: ports[2 * i], authPort: ports[2 * i + 1] }));
   prepareEmbeddedEnvironment();
-  // The runner's own target (global set-up, reporter): the first instance.
-  Object.assign(process.env, { [INSTANCES_ENV]: JSON.stringify(planned), CRM_BASE_URL: urls(planned[0]).baseUrl, CRM_AUTH_URL: urls(planned[0]).authUrl });
+  // The runner's own target (global set-up, reporter): the first instance. The suite's list of
+  // instances (names, endpoints, rules), and the reference's (ports, faults).
+  const instances: Instance[] = planned.map((p) => ({ name: p.name, ...urls(p), rules: p.rules }));
+  Object.assign(process.env, { [INSTANCES_ENV]: JSON.stringify(planned), [CRM_INSTANCES_ENV]: JSON.stringify(instances), CRM_BASE_URL: urls(planned[0]).baseUrl, CRM_AUTH_URL: urls(planned[0]).authUrl });
   // Credentials reach the servers through the environment they inherit, never through `webServer.env`.
   Object.assign(process.env, referenceServerEnv(loadConfig()), { REFERENCE_FAULTS: '', REFERENCE_VARIANT: '', REFERENCE_CHOICES: '' });
 }
@@ -72,22 +74,15 @@ const planned = JSON.parse(process.env[INSTANCES_ENV]!) as Planned[];
 const out = process.env.CRM_REPORT_DIR ?? 'reports/runs/calibration-matrix';
 const shared = planned.filter((p) => !OWN_PROCESS.has(p.name));
 const alone = planned.filter((p) => OWN_PROCESS.has(p.name));
-const grepOf = (rules: string[]) => new RegExp(rules.map((r) => `@${r}(\\s|$)`).join('|'));
 
-export default defineConfig<unknown, Pick<WorkerFixtures, 'instance'>>({
+export default defineConfig({
   testDir: '../specs',
   testMatch: '**/*.spec.ts',
   outputDir: `${resolve(ROOT, out)}/test-results`,
-  fullyParallel: false,
+  fullyParallel: true,
   retries: 0,
   workers: Number(process.env.CRM_CALIBRATION_WORKERS ?? 4),
-  projects: planned.map((p) => ({
-    name: p.name,
-    grep: grepOf(p.rules),
-    // One worker per fault: its tests run in order, so the first flag can end them.
-    workers: 1,
-    use: { instance: { ...urls(p), firstFlagDecides: true } satisfies Instance },
-  })),
+  projects: [{ name: 'matrix' }],
   timeout: 30_000,
   expect: { timeout: 5_000 },
   globalSetup: '../specs/support/global-setup.ts',

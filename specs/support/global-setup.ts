@@ -10,6 +10,7 @@ import { resolve } from 'node:path';
 import { loadConfig, ROOT } from './core/config.js';
 import { banner, PREFLIGHT_ENV, PREFLIGHT_FILE, runPreflight, writePreflight } from './core/preflight.js';
 import { forgetRunFiles } from './core/run-files.js';
+import { INSTANCES_ENV } from './fixtures/instances.js';
 import { COORDINATOR_ENV, marginFor, startBulkCoordinator } from './core/rate-limit.js';
 
 export default async function globalSetup(): Promise<() => Promise<void>> {
@@ -21,9 +22,9 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
   const target = cfg.embedded ? `embedded reference server at ${cfg.baseUrl}` : cfg.baseUrl;
   console.log(`crm-conformance run ${cfg.runId}: target ${target}; profile ${cfg.profileSource}; records created by this run carry the tag crm-conformance-${cfg.runId}`);
   // Before any test: can the target be judged at all? The workers read the result (skipReason()).
-  // Not in the fault matrix (scripts/matrix.config.ts): its projects each target an instance of
-  // their own, and the faults are meant to be judged by the tests.
-  if (!process.env.REFERENCE_INSTANCES) {
+  // Not in a run of many instances (the fault matrix, fixtures/instances.ts): each test targets its
+  // own instance, and the faults are meant to be judged by the tests.
+  if (!process.env[INSTANCES_ENV]) {
     const preflight = await runPreflight(cfg);
     mkdirSync(out, { recursive: true });
     const preflightFile = resolve(out, PREFLIGHT_FILE);

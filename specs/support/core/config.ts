@@ -298,7 +298,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): TargetConfig {
   return cfg;
 }
 
-/** A target instance of its own for one Playwright project (the fault matrix, scripts/matrix.config.ts). */
+/** Where a target answers: the configured one, or one instance of a run of many (the fault matrix: fixtures/instances.ts). */
 export interface Endpoint {
   baseUrl: string;
   authUrl: string;
