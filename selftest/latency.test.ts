@@ -37,8 +37,7 @@ test('after a wait of a kind that lasted the longest wait in vain, waits of that
   Object.assign(process.env, { ...env, CRM_RUN_ID: randomBytes(4).toString('hex') });
   try {
     notificationMissed(UPDATE, 'naming the updated lead 7');
-    assert.equal(deadline().ms, 20_000, 'a miss but no arrival: nothing to learn from, the longest wait');
-    assert.match(deadline().why, /no notification of this run has arrived yet to learn from/);
+    assert.equal(deadline().ms, LEARNED_FLOOR_MS, 'a miss and no arrival: nothing to learn from, the floor');
     notificationArrived(12);
     assert.equal(deadline().ms, LEARNED_FLOOR_MS, 'a fast server: the floor');
     assert.equal(deadline().longest, false);
@@ -88,5 +87,23 @@ test('two runs with one CRM_RUN_ID started by two processes at once (shards on o
     await as('101'); forgetRunFiles();
     await as('202'); forgetRunFiles();
     if (runProcess === undefined) delete process.env[RUN_PROCESS_ENV]; else process.env[RUN_PROCESS_ENV] = runProcess;
+  }
+});
+
+test('a target that has delivered nothing at all: after one wait of any kind lasted the longest wait in vain, every kind waits the floor', async () => {
+  Object.assign(process.env, { ...env, CRM_RUN_ID: randomBytes(4).toString('hex') });
+  try {
+    assert.equal(deadline(NEW).ms, 20_000, 'nothing learned yet: the longest wait');
+    notificationMissed(UPDATE, 'naming the updated lead 7');
+    await pause();
+    assert.deepEqual({ ms: deadline(NEW).ms, longest: deadline(NEW).longest }, { ms: LEARNED_FLOOR_MS, longest: false }, 'another kind, nothing ever arrived: the floor');
+    assert.match(deadline(NEW).why, /no notification of any kind has arrived in this run/);
+    notificationArrived(10);
+    await pause();
+    // Once something has arrived, the target is known to deliver: other kinds get the longest wait again.
+    assert.equal(deadline(NEW).ms, 20_000);
+    assert.equal(deadline(UPDATE).ms, LEARNED_FLOOR_MS);
+  } finally {
+    forgetRunFiles();
   }
 });

@@ -132,6 +132,10 @@ export const WEBHOOKS_FAULTS: Fault[] = [
     at: { 'webhook.targets': (found, { type, event }) => (event === 'new' && type === 'person' ? [] : found) },
   },
   {
+    name: 'webhook-none-sent', rules: ['EVENT-1', 'EVENT-2'], description: 'subscriptions are stored but no notification is ever delivered',
+    at: { 'webhook.targets': () => [] },
+  },
+  {
     name: 'webhook-convert-no-delete', rules: ['EVENT-8'], description: 'a converted Lead sends no delete notification',
     at: { 'webhook.targets': (found, { type, event }) => (event === 'delete' && type === 'lead' ? [] : found) },
   },

@@ -3,7 +3,8 @@
  * so a wait lasts the longest wait, CRM_NOTIFICATION_TIMEOUT_MS (default 20 s), until this run has
  * *seen* a notification of that kind (a subscription's `type/event`, e.g. `lead/update`) fail to
  * come within it: only then is the target known not to deliver such notifications, and only then
- * are waits for them shortened, so that its other missing ones cost seconds rather than 20 s a
+ * are waits for them shortened (for every kind, when no notification at all has arrived in the
+ * run: a target that delivers nothing), so that its other missing ones cost seconds rather than 20 s a
  * test (a run 2-4 times as long as a conformant one). A target
  * that delivers everything, however slowly now and then, never has a wait shortened: a delivery
  * that takes 8 s in the middle of a run, after hundreds of 10 ms deliveries, still passes.
@@ -13,7 +14,7 @@
  * time, and is not counted). After a miss, a wait lasts {@link LEARNED_FACTOR} times the slowest
  * arrival so far, at least {@link LEARNED_FLOOR_MS}, never more than the longest wait. So the one
  * verdict a shortened wait could get wrong is on a target that already left a notification of
- * the same kind unsent, failing a notification rule: its failure message names the miss and the
+ * the same kind unsent (or, having delivered nothing yet, one of any kind), failing a notification rule: its failure message names the miss and the
  * way out, CRM_NOTIFICATION_TIMEOUT_MS, which, when set, is the wait for every notification, and
  * nothing is learned.
  *
@@ -66,17 +67,22 @@ export function notificationDeadline(kind: string, options: { optional?: boolean
   const { notificationTimeoutMs: max, notificationTimeoutFixed: fixed } = loadConfig();
   if (fixed) return { ms: max, why: 'CRM_NOTIFICATION_TIMEOUT_MS, set for every wait', longest: false };
   const l = learned();
-  const missed = l.missed.get(kind);
-  if (!l.arrivals || !(missed || options.optional)) {
-    const yet = l.arrivals ? `waits for ${kind} notifications are shortened only once one has lasted it in vain` : 'no notification of this run has arrived yet to learn from';
+  // A miss of this kind; or, while no notification of any kind has ever arrived, a miss of any
+  // kind: a target that has delivered nothing at all after a whole longest wait is not one whose
+  // deliveries are merely late now and then (each kind would otherwise cost the longest wait).
+  const own = l.missed.get(kind);
+  const any = !own && !l.arrivals ? l.missed.entries().next().value : undefined;
+  const missed = own ?? (any ? `${any[1]} (${any[0]}; no notification of any kind has arrived in this run)` : undefined);
+  if (!(missed || options.optional)) {
+    const yet = l.arrivals ? `waits for ${kind} notifications are shortened only once one has lasted it in vain` : 'no notification of this run has arrived yet, and none has been awaited in vain';
     return { ms: max, why: `the longest wait (CRM_NOTIFICATION_TIMEOUT_MS): ${yet}`, longest: !options.optional };
   }
   const ms = Math.min(max, Math.max(LEARNED_FLOOR_MS, LEARNED_FACTOR * l.slowestMs));
-  const since = missed ? `shortened since a ${kind} notification ${missed} did not come within the longest wait` : 'an optional notification';
+  const since = missed ? `shortened since a ${own ? kind : 'notification'} notification ${missed} did not come within the longest wait` : 'an optional notification';
   return {
     ms,
     longest: ms === max && !options.optional,
-    why: `${since}: ${LEARNED_FACTOR} × the slowest of the ${l.arrivals} notification(s) of this run so far (${l.slowestMs} ms), at least ${LEARNED_FLOOR_MS} ms, at most CRM_NOTIFICATION_TIMEOUT_MS (${max} ms); if this target can deliver more slowly, set CRM_NOTIFICATION_TIMEOUT_MS`,
+    why: `${since}: ${LEARNED_FACTOR} × the slowest of the ${l.arrivals} notification(s) of this run so far (${l.arrivals ? `${l.slowestMs} ms` : 'none'}), at least ${LEARNED_FLOOR_MS} ms, at most CRM_NOTIFICATION_TIMEOUT_MS (${max} ms); if this target can deliver more slowly, set CRM_NOTIFICATION_TIMEOUT_MS`,
   };
 }
 
