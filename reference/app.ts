@@ -7,6 +7,7 @@
  * - `app.at(point, value, ctx)`, `app.seam(seam, ctx, next)`: named hook points and seams where
  *   behavioural faults hook in (reference/faults/types.ts); with no fault on they are the identity
  *   and `next()`. Response-reshaping faults are route post-processors installed by the server.
+ * - `app.handle(next)`: a request's handler, run around by faults that act on every request.
  * - `app.emit(type, event, record, previous?)`: announces a record change (webhook delivery);
  *   for 'update', pass `previous` (the record as presented before the change) so notifications
  *   can name the changed attributes.
@@ -65,6 +66,7 @@ export class App {
   publicBaseUrl = '';
   private readonly hooks = new Map<string, HookFn[]>();
   private readonly seams = new Map<string, SeamFn[]>();
+  private readonly handlings: NonNullable<Fault['handling']>[] = [];
 
   /** `active`: the switched-on faults with their hooks (the server resolves the names). */
   constructor(readonly options: ReferenceOptions, active: readonly Fault[] = []) {
@@ -73,6 +75,7 @@ export class App {
     for (const f of active) {
       for (const [p, fn] of Object.entries(f.at ?? {})) if (fn) this.hooks.set(p, [...(this.hooks.get(p) ?? []), fn as HookFn]);
       for (const [s, fn] of Object.entries(f.seam ?? {})) if (fn) this.seams.set(s, [...(this.seams.get(s) ?? []), fn as SeamFn]);
+      if (f.handling) this.handlings.push(f.handling);
     }
   }
 
@@ -97,6 +100,13 @@ export class App {
     let run: () => unknown = next;
     for (const fn of fns) { const inner = run; run = () => fn(ctx, inner, this); }
     return run() as T | Promise<T>;
+  }
+
+  /** Runs a request's handler: at once unless a switched-on fault acts around every request. */
+  handle<T>(next: () => T | Promise<T>): T | Promise<T> {
+    let run = next;
+    for (const fn of this.handlings) { const inner = run; run = () => fn(inner, this); }
+    return run();
   }
 
   now(): number {

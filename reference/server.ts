@@ -109,7 +109,7 @@ function handler(app: App, routers: { api: Router; root: Router; auth: Router },
       }
       const ctx: RequestContext = { method: req.method ?? 'GET', path: sub, params: found.params, query: url.searchParams, headers: req.headers, rawBody, body: undefined, req, res };
       parseBody(ctx, app);
-      const out = await found.route.handler(ctx);
+      const out = await app.handle(() => found.route.handler(ctx));
       if (res.headersSent || res.writableEnded) return;
       send(res, isReply(out) ? out : { status: 200, body: out });
     } catch (err) {

@@ -19,6 +19,8 @@
  *     with no fault on, `next()` runs at once (synchronously: read-check-write stays free of
  *     `await`); a fault may run it later (`seam: { 'upsert.create': (ctx, next) => tick(15).then(next) }`)
  *     or do something before it.
+ * (d) Around every request: `handling(next)` runs around the handler of each request, whatever
+ *     its route (a fault whose every answer waits for something the handler started).
  *
  * Points and seams are typed: an area declares its own in its fault file,
  *   declare module './types.js' {
@@ -74,6 +76,7 @@ export interface Fault extends FaultDef {
   routes?: RouteFault[];
   at?: { [P in PointName]?: (value: PointValue<P>, ctx: PointCtx<P>, app: App) => PointValue<P> };
   seam?: { [S in SeamName]?: <T>(ctx: SeamPoints[S], next: () => T, app: App) => T | Promise<T> };
+  handling?: <T>(next: () => T | Promise<T>, app: App) => Promise<T>;
 }
 
 /** A pause, as a storage round trip would make (faults that break atomicity). */

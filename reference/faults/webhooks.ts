@@ -2,7 +2,7 @@
  * Faults of webhook subscriptions and notifications (reference/routes/webhooks.ts). How they
  * hook in: reference/faults/types.ts.
  */
-import { spawnSync } from 'node:child_process';
+import { AsyncLocalStorage } from 'node:async_hooks';
 import type { App } from '../app.js';
 import { C } from '../model.js';
 import { DELIVERY_TIMEOUT_MS, WEBHOOK_EVENTS, WEBHOOK_TYPES, type DeliveryJob, type Subscription } from '../routes/webhooks.js';
@@ -32,10 +32,28 @@ declare module './types.js' {
 const ok = (res: Presented) => res.status >= 200 && res.status < 300;
 const body = (res: Presented) => res.body as Record<string, unknown>;
 
-/** Synchronous delivery inside the API call (the fault `webhook-delivery-blocking`). */
-function deliverBlocking(job: DeliveryJob): void {
-  const script = `let b='';process.stdin.on('data',d=>b+=d).on('end',async()=>{try{const r=await fetch(process.argv[1],{method:'POST',headers:{'content-type':'application/json'},body:b,signal:AbortSignal.timeout(${DELIVERY_TIMEOUT_MS})});await r.arrayBuffer()}catch{}})`;
-  spawnSync(process.execPath, ['-e', script, job.target], { input: job.body, timeout: DELIVERY_TIMEOUT_MS, stdio: ['pipe', 'ignore', 'ignore'] });
+/**
+ * Delivery inside the API call (the fault `webhook-delivery-blocking`): each notification is sent
+ * at once, and the answer of the request that caused it waits until its receiver has answered (or
+ * DELIVERY_TIMEOUT_MS). Only that request waits, as on a server that delivers in the request's own
+ * thread; the rest of the server goes on (the process is never blocked).
+ */
+let causedBy: AsyncLocalStorage<Promise<void>[]> | undefined;
+async function answerAfterDeliveries<T>(next: () => T | Promise<T>): Promise<T> {
+  causedBy ??= new AsyncLocalStorage();
+  const deliveries: Promise<void>[] = [];
+  try {
+    return await causedBy.run(deliveries, next);
+  } finally {
+    await Promise.all(deliveries);
+  }
+}
+function deliverInRequest(job: DeliveryJob): void {
+  const sent = fetch(job.target, {
+    method: 'POST', headers: { 'content-type': 'application/json', 'user-agent': 'reference-hooks/1' }, body: job.body,
+    redirect: 'manual', signal: AbortSignal.timeout(DELIVERY_TIMEOUT_MS),
+  }).then((r) => r.arrayBuffer()).then(() => undefined, () => undefined);
+  causedBy?.getStore()?.push(sent);
 }
 
 /** Subscriptions only flagged as deleted (the fault `webhook-get-after-delete`), per server. */
@@ -141,6 +159,7 @@ export const WEBHOOKS_FAULTS: Fault[] = [
   },
   {
     name: 'webhook-delivery-blocking', rules: ['EVENT-9'], description: 'notifications are delivered inside the API call, which waits for the receiver',
-    seam: { 'webhook.deliver': ({ job }) => deliverBlocking(job) as never },
+    handling: answerAfterDeliveries,
+    seam: { 'webhook.deliver': ({ job }) => deliverInRequest(job) as never },
   },
 ];

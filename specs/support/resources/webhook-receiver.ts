@@ -175,6 +175,20 @@ export class Channel {
     }
   }
 
+  /**
+   * The request `r` of this channel once its exchange has ended (answered, or given up by its
+   * sender), or as it stands after `ms`: the end of an exchange may reach the receiver a moment
+   * after something else the sender did at that moment (its answer to an API call, say).
+   */
+  async ended(r: ReceivedRequest, ms: number): Promise<ReceivedRequest> {
+    const deadline = Date.now() + ms;
+    for (;;) {
+      const now = (await this.all()).find((x) => x.seq === r.seq) ?? r;
+      if (now.answeredAt !== undefined || now.abortedAt !== undefined || Date.now() >= deadline) return now;
+      await new Promise((resolve) => setTimeout(resolve, this.receiver.pollMs));
+    }
+  }
+
   /** Answers this channel's held requests. */
   release(): Promise<void> {
     return this.receiver.release(this.path);
