@@ -26,12 +26,6 @@ import { INSTANCES_ENV as CRM_INSTANCES_ENV, type Instance } from '../specs/supp
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 /** Where the runner leaves the instances for its workers (which evaluate this file again) and for reference/matrix.ts. */
 const INSTANCES_ENV = 'REFERENCE_INSTANCES';
-/**
- * Faults whose instance needs a process of its own: `webhook-delivery-blocking` delivers inside
- * the API call with a synchronous child process, which would stall every instance of a shared one.
- */
-const OWN_PROCESS = new Set(['webhook-delivery-blocking']);
-
 /** A fault's instance and the rules whose tests its project runs. */
 interface Planned { name: string; faults: string[]; rules: string[]; port: number; authPort: number }
 
@@ -72,8 +66,6 @@ if (!process.env[INSTANCES_ENV]) await plan();
 const planned = JSON.parse(process.env[INSTANCES_ENV]!) as Planned[];
 
 const out = process.env.CRM_REPORT_DIR ?? 'reports/runs/calibration-matrix';
-const shared = planned.filter((p) => !OWN_PROCESS.has(p.name));
-const alone = planned.filter((p) => OWN_PROCESS.has(p.name));
 
 export default defineConfig({
   testDir: '../specs',
@@ -88,29 +80,17 @@ export default defineConfig({
   globalSetup: '../specs/support/global-setup.ts',
   reporter: [['dot'], ['../reporting/conformance-reporter.ts', { outputDir: resolve(ROOT, out) }]],
   use: { trace: 'off', screenshot: 'off', video: 'off', ignoreHTTPSErrors: true },
-  webServer: [
-    ...(shared.length ? [{
-      command: 'node scripts/start-reference.mjs reference/matrix.ts',
-      cwd: ROOT,
-      url: `${urls(shared.at(-1)!).baseUrl}/healthz`,
-      wait: { stdout: /\[reference\] API/ },
-      reuseExistingServer: false,
-      timeout: 60_000,
-      stdout: 'ignore' as const,
-      stderr: 'pipe' as const,
-      // Not secret: the ports and faults of the instances (credentials come through the inherited environment).
-      env: { [INSTANCES_ENV]: JSON.stringify(shared) },
-    }] : []),
-    ...alone.map((p) => ({
-      command: 'node scripts/start-reference.mjs',
-      cwd: ROOT,
-      url: `${urls(p).baseUrl}/healthz`,
-      wait: { stdout: /\[reference\] API/ },
-      reuseExistingServer: false,
-      timeout: 60_000,
-      stdout: 'ignore' as const,
-      stderr: 'pipe' as const,
-      env: { REFERENCE_PORT: String(p.port), REFERENCE_AUTH_PORT: String(p.authPort), REFERENCE_FAULTS: p.faults.join(',') },
-    })),
-  ],
+  // Every instance in one process (reference/matrix.ts): no fault stalls the process it runs in.
+  webServer: {
+    command: 'node scripts/start-reference.mjs reference/matrix.ts',
+    cwd: ROOT,
+    url: `${urls(planned.at(-1)!).baseUrl}/healthz`,
+    wait: { stdout: /\[reference\] API/ },
+    reuseExistingServer: false,
+    timeout: 60_000,
+    stdout: 'ignore',
+    stderr: 'pipe',
+    // Not secret: the ports and faults of the instances (credentials come through the inherited environment).
+    env: { [INSTANCES_ENV]: JSON.stringify(planned) },
+  },
 });
