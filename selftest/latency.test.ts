@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { test } from 'node:test';
 import { loadConfig, RUN_PROCESS_ENV } from '../specs/support/core/config.js';
-import { LEARNED_FACTOR, LEARNED_FLOOR_MS, notificationArrived, notificationDeadline, notificationMissed } from '../specs/support/core/latency.js';
+import { LEARNED_FACTOR, LEARNED_FLOOR_MS, SILENT_FLOOR_MS, notificationArrived, notificationDeadline, notificationMissed } from '../specs/support/core/latency.js';
 import { forgetRunFiles } from '../specs/support/core/run-files.js';
 
 const env = { CRM_BASE_URL: 'http://127.0.0.1:1', CRM_ACCESS_TOKEN: 'selftest-token', CRM_USER_EMAIL: 'a@b.example' };
@@ -37,7 +37,7 @@ test('after a wait of a kind that lasted the longest wait in vain, waits of that
   Object.assign(process.env, { ...env, CRM_RUN_ID: randomBytes(4).toString('hex') });
   try {
     notificationMissed(UPDATE, 'naming the updated lead 7');
-    assert.equal(deadline().ms, LEARNED_FLOOR_MS, 'a miss and no arrival: nothing to learn from, the floor');
+    assert.equal(deadline().ms, SILENT_FLOOR_MS, 'a miss and no arrival: a target that delivers nothing, the floor of silence');
     notificationArrived(12);
     assert.equal(deadline().ms, LEARNED_FLOOR_MS, 'a fast server: the floor');
     assert.equal(deadline().longest, false);
@@ -90,14 +90,15 @@ test('two runs with one CRM_RUN_ID started by two processes at once (shards on o
   }
 });
 
-test('a target that has delivered nothing at all: after one wait of any kind lasted the longest wait in vain, every kind waits the floor', async () => {
+test('a target that has delivered nothing at all: after one wait of any kind lasted the longest wait in vain, every kind waits the floor of silence', async () => {
   Object.assign(process.env, { ...env, CRM_RUN_ID: randomBytes(4).toString('hex') });
   try {
     assert.equal(deadline(NEW).ms, 20_000, 'nothing learned yet: the longest wait');
     notificationMissed(UPDATE, 'naming the updated lead 7');
     await pause();
-    assert.deepEqual({ ms: deadline(NEW).ms, longest: deadline(NEW).longest }, { ms: LEARNED_FLOOR_MS, longest: false }, 'another kind, nothing ever arrived: the floor');
+    assert.deepEqual({ ms: deadline(NEW).ms, longest: deadline(NEW).longest }, { ms: SILENT_FLOOR_MS, longest: false }, 'another kind, nothing ever arrived: the floor of silence');
     assert.match(deadline(NEW).why, /no notification of any kind has arrived in this run/);
+    assert.equal(deadline(NEW, true).ms, SILENT_FLOOR_MS, 'an optional wait too');
     notificationArrived(10);
     await pause();
     // Once something has arrived, the target is known to deliver: other kinds get the longest wait again.

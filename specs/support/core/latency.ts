@@ -12,7 +12,8 @@
  * The shortened wait is learned: every notification that arrives while its test waits records
  * how long the test waited (one that was there before the wait began says nothing about delivery
  * time, and is not counted). After a miss, a wait lasts {@link LEARNED_FACTOR} times the slowest
- * arrival so far, at least {@link LEARNED_FLOOR_MS}, never more than the longest wait. So the one
+ * arrival so far, at least {@link LEARNED_FLOOR_MS} ({@link SILENT_FLOOR_MS} while nothing at all has
+ * arrived), never more than the longest wait. So the one
  * verdict a shortened wait could get wrong is on a target that already left a notification of
  * the same kind unsent (or, having delivered nothing yet, one of any kind), failing a notification rule: its failure message names the miss and the
  * way out, CRM_NOTIFICATION_TIMEOUT_MS, which, when set, is the wait for every notification, and
@@ -27,6 +28,12 @@ import { runFile, writeRunFile } from './run-files.js';
 
 export const LEARNED_FACTOR = 20;
 export const LEARNED_FLOOR_MS = 5_000;
+/**
+ * The wait once the run has seen a wait last the longest wait in vain and no notification of any
+ * kind has arrived: a target that delivers nothing. Kept above zero so that a target whose
+ * deliveries start late can still show one (any arrival gives every kind the longest wait again).
+ */
+export const SILENT_FLOOR_MS = 1_000;
 
 /** One line of the run file: a notification arrived after `arrivedMs` of waiting, or one of a kind awaited the longest wait in vain. */
 type Event = { arrivedMs: number } | { missed: string; kind: string };
@@ -77,12 +84,13 @@ export function notificationDeadline(kind: string, options: { optional?: boolean
     const yet = l.arrivals ? `waits for ${kind} notifications are shortened only once one has lasted it in vain` : 'no notification of this run has arrived yet, and none has been awaited in vain';
     return { ms: max, why: `the longest wait (CRM_NOTIFICATION_TIMEOUT_MS): ${yet}`, longest: !options.optional };
   }
-  const ms = Math.min(max, Math.max(LEARNED_FLOOR_MS, LEARNED_FACTOR * l.slowestMs));
+  const floor = l.arrivals || !l.missed.size ? LEARNED_FLOOR_MS : SILENT_FLOOR_MS;
+  const ms = Math.min(max, Math.max(floor, LEARNED_FACTOR * l.slowestMs));
   const since = missed ? `shortened since a ${own ? kind : 'notification'} notification ${missed} did not come within the longest wait` : 'an optional notification';
   return {
     ms,
     longest: ms === max && !options.optional,
-    why: `${since}: ${LEARNED_FACTOR} × the slowest of the ${l.arrivals} notification(s) of this run so far (${l.arrivals ? `${l.slowestMs} ms` : 'none'}), at least ${LEARNED_FLOOR_MS} ms, at most CRM_NOTIFICATION_TIMEOUT_MS (${max} ms); if this target can deliver more slowly, set CRM_NOTIFICATION_TIMEOUT_MS`,
+    why: `${since}: ${LEARNED_FACTOR} × the slowest of the ${l.arrivals} notification(s) of this run so far (${l.arrivals ? `${l.slowestMs} ms` : 'none'}), at least ${floor} ms${floor === SILENT_FLOOR_MS ? ' (nothing delivered in this run)' : ''}, at most CRM_NOTIFICATION_TIMEOUT_MS (${max} ms); if this target can deliver more slowly, set CRM_NOTIFICATION_TIMEOUT_MS`,
   };
 }
 
