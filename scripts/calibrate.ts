@@ -14,6 +14,7 @@ import { getRule } from '../rules/index.js';
 import { ROOT, runPlaywright } from '../selftest/helpers.js';
 import { buildReport, type ConformanceReport, type TestOutcome } from '../reporting/verdict.js';
 import { OUTCOMES_FILE, type OutcomeFile } from '../reporting/conformance-reporter.js';
+import { matrixWorkers } from '../specs/support/fixtures/instances.js';
 
 export interface FaultResult {
   name: string;
@@ -124,7 +125,7 @@ export async function calibrateMatrix(names: string[] = [], onResult?: (r: Fault
   const unknown = names.filter((n) => !catalog.some((f) => f.name === n));
   if (unknown.length) throw new Error(`unknown faults: ${unknown.join(', ')}`);
   const survivors = knownSurvivors();
-  const workers = Number(process.env.CRM_CALIBRATION_WORKERS ?? 4);
+  const workers = matrixWorkers();
   const dir = 'reports/runs/calibration-matrix';
   rmSync(resolve(ROOT, dir), { recursive: true, force: true });
   const started = Date.now();

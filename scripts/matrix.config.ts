@@ -15,13 +15,13 @@
  * each fault's report from its own outcomes, exactly as from a run of its own.
  *
  * Environment: CONFORMANCE_MATRIX_FAULTS (comma-separated names, or `all`), CRM_CALIBRATION_WORKERS
- * (workers of the run, default 4), CRM_REPORT_DIR.
+ * (workers of the run, default 6: fixtures/instances.ts), CRM_REPORT_DIR.
  */
 import { defineConfig } from '@playwright/test';
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { INSTANCES_ENV as CRM_INSTANCES_ENV, type Instance } from '../specs/support/fixtures/instances.js';
+import { INSTANCES_ENV as CRM_INSTANCES_ENV, matrixWorkers, type Instance } from '../specs/support/fixtures/instances.js';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 /** Where the runner leaves the instances for its workers (which evaluate this file again) and for reference/matrix.ts. */
@@ -73,7 +73,7 @@ export default defineConfig({
   outputDir: `${resolve(ROOT, out)}/test-results`,
   fullyParallel: true,
   retries: 0,
-  workers: Number(process.env.CRM_CALIBRATION_WORKERS ?? 4),
+  workers: matrixWorkers(),
   projects: [{ name: 'matrix' }],
   timeout: 30_000,
   expect: { timeout: 5_000 },
