@@ -6,6 +6,7 @@
  *   npm run calibrate                 # every fault, 2 in parallel
  *   npm run calibrate -- --jobs 3 name1 name2
  *   npm run calibrate -- --scope matrix   # every fault in ONE Playwright run (npm test): scripts/matrix.config.ts
+ *   npm run calibrate -- --scope matrix --no-random   # without the tests of random inputs: the faults only they catch
  */
 import { mkdirSync, readFileSync, rmSync, writeFileSync, existsSync } from 'node:fs';
 import { resolve } from 'node:path';
@@ -15,6 +16,7 @@ import { ROOT, runPlaywright } from '../selftest/helpers.js';
 import { buildReport, type ConformanceReport, type TestOutcome } from '../reporting/verdict.js';
 import { OUTCOMES_FILE, type OutcomeFile } from '../reporting/conformance-reporter.js';
 import { matrixWorkers } from '../specs/support/fixtures/instances.js';
+import { RANDOM_TAG } from '../specs/support/property.js';
 
 export interface FaultResult {
   name: string;
@@ -119,7 +121,7 @@ export async function calibrate(names: string[] = [], jobs = 2, onResult?: (r: F
  * fault, one project whose workers serve them all. Each fault's report is built from the outcomes
  * of its own instance, as a run of its own would build it; a fault is caught when a rule it names fails or warns (scope `rules`).
  */
-export async function calibrateMatrix(names: string[] = [], onResult?: (r: FaultResult, done: number, total: number) => void): Promise<Calibration> {
+export async function calibrateMatrix(names: string[] = [], onResult?: (r: FaultResult, done: number, total: number) => void, options: { noRandom?: boolean } = {}): Promise<Calibration> {
   const catalog = faultCatalog();
   const faults = names.length ? catalog.filter((f) => names.includes(f.name)) : catalog;
   const unknown = names.filter((n) => !catalog.some((f) => f.name === n));
@@ -130,7 +132,7 @@ export async function calibrateMatrix(names: string[] = [], onResult?: (r: Fault
   rmSync(resolve(ROOT, dir), { recursive: true, force: true });
   const started = Date.now();
   const file = resolve(ROOT, dir, OUTCOMES_FILE);
-  const run = () => runPlaywright(['-c', 'scripts/matrix.config.ts'], {
+  const run = () => runPlaywright(['-c', 'scripts/matrix.config.ts', ...(options.noRandom ? ['--grep-invert', RANDOM_TAG] : [])], {
     CONFORMANCE_MATRIX_FAULTS: names.length ? faults.map((f) => f.name).join(',') : 'all', CRM_REPORT_DIR: dir, CRM_CALIBRATION_WORKERS: String(workers),
   }, 1_800_000);
   const read = () => (existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as OutcomeFile).outcomes : undefined);
@@ -177,13 +179,17 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   const jobs = j >= 0 ? Number(args.splice(j, 2)[1]) : 2;
   const sc = args.indexOf('--scope');
   const scope = (sc >= 0 ? args.splice(sc, 2)[1] : 'full') as Scope;
+  const nr = args.indexOf('--no-random');
+  const noRandom = nr >= 0 && !!args.splice(nr, 1).length;
+  if (noRandom && scope !== 'matrix') throw new Error('--no-random needs --scope matrix');
   const print = (r: FaultResult, done: number, total: number) => {
     const mark = r.caught ? 'caught  ' : r.knownSurvivor ? 'survivor' : 'MISSED  ';
     console.log(`[${String(done).padStart(3)}/${total}] ${mark} ${r.name.padEnd(40)} ${(r.ms / 1000).toFixed(1)}s  names ${r.rules.join(',')}; flagged ${r.flagged.slice(0, 6).join(',') || '-'}${r.error ? `  error: ${r.error}` : ''}`);
   };
-  const cal = scope === 'matrix' ? await calibrateMatrix(args, print) : await calibrate(args, jobs, print, scope);
+  const cal = scope === 'matrix' ? await calibrateMatrix(args, print, { noRandom }) : await calibrate(args, jobs, print, scope);
   mkdirSync(resolve(ROOT, 'reports'), { recursive: true });
-  if (!args.length) writeFileSync(resolve(ROOT, 'reports/calibration.json'), JSON.stringify(cal, null, 2));
+  // A partial or a no-random run does not replace the score.
+  if (!args.length && !noRandom) writeFileSync(resolve(ROOT, 'reports/calibration.json'), JSON.stringify(cal, null, 2));
   const s = cal.summary;
   console.log(`\ncalibration: ${s.caught}/${s.faults} faults caught (score ${(s.score * 100).toFixed(1)}%), ${s.survivors} known survivors, ${(s.durationMs / 1000).toFixed(0)} s with ${s.jobs} jobs, scope ${s.scope}`);
   const missed = cal.faults.filter((f) => !f.caught && !f.knownSurvivor);

@@ -16,7 +16,7 @@ import { makePools, upsertCommands, type UpsertModel, type UpsertSystem } from '
 import { describeExchange } from '../support/core/recorder.js';
 import { loadConfig } from '../support/core/config.js';
 import { convertPath, leadMatchField, UPSERT_PATH } from '../support/leads.js';
-import { checkProperty, scaledBudget, scaledRuns } from '../support/property.js';
+import { checkProperty, RANDOM_TAG, scaledBudget, scaledRuns } from '../support/property.js';
 import { rule, test } from '../support/fixtures/test.js';
 import { make } from '../support/make.js';
 
@@ -65,5 +65,6 @@ test(...rule('UPSERT-3', 'a model of upsert and convert predicts every answer: c
   }, { name: 'upsert/convert model', numRuns: scaledRuns(target.fc.runs, 2, 3), timeLimitMs: scaledBudget(target.fc.runs, MODEL_BUDGET_MS) });
 }, {
   also: ['UPSERT-2', 'UPSERT-4', 'UPSERT-5', 'UPSERT-6', 'UPSERT-7', 'UPSERT-8', ...(withRef ? ['UPSERT-9'] : []), 'UPSERT-12', 'UPSERT-13', 'CONVERT-2', 'CONVERT-14', 'CONVERT-15'],
+  tag: [RANDOM_TAG],
   timeout: 150_000,
 }));

@@ -13,7 +13,7 @@
  */
 import { bulkMix, describeTemplate, materialize } from '../../generators/bulk.js';
 import { describeExchange } from '../support/core/recorder.js';
-import { checkProperty, scaledRuns } from '../support/property.js';
+import { checkProperty, RANDOM_TAG, scaledRuns } from '../support/property.js';
 import { bulkAnswerProblems, bulkContext } from './bulk.js';
 import { bulkCreate } from '../support/core/rate-limit.js';
 import { rule, test } from '../support/fixtures/test.js';
@@ -26,4 +26,4 @@ test(...rule('BULK-3', 'random mixes of 0..10 valid and defective entries get 20
     const problems = bulkAnswerProblems(sent, templates, res);
     if (problems.length) throw new Error(`${problems.join('\n')}\nentries: ${templates.map(describeTemplate).join(', ')}\n${describeExchange(res.exchange)}`);
   }, { name: 'bulk create mixes', numRuns: scaledRuns(target.fc.runs, 36, 5), timeLimitMs: 90_000 });
-}, { also: ['BULK-4', 'BULK-5'], timeout: 150_000 }));
+}, { also: ['BULK-4', 'BULK-5'], tag: [RANDOM_TAG], timeout: 150_000 }));

@@ -7,6 +7,7 @@
  * Replay a counterexample with CRM_FC_SEED (and CRM_FC_RUNS); see the attached counterexample.txt.
  */
 import { needTaskCreate } from '../support/search.js';
+import { RANDOM_TAG } from '../support/property.js';
 import { criteriaProperty, orderProperty } from './properties.js';
 import { rule, test } from '../support/fixtures/test.js';
 
@@ -16,9 +17,9 @@ test.describe.configure({ mode: 'parallel' });
 test(...rule('SEARCH-5', 'property: random task criteria, combined with AND, select what the model of the spec selects', async ({ api, ns, profile, target }, testInfo) => {
   needTaskCreate(profile);
   await criteriaProperty('tasks', { api, ns, profile, target }, testInfo);
-}, { timeout: 240_000 }));
+}, { tag: [RANDOM_TAG], timeout: 240_000 }));
 
 test(...rule('SEARCH-4', 'property: random task sorts, directions, page sizes and numbers give the pages the spec fixes', async ({ api, ns, profile, target }, testInfo) => {
   needTaskCreate(profile);
   await orderProperty('tasks', { api, ns, profile, target }, testInfo);
-}, { timeout: 240_000 }));
+}, { tag: [RANDOM_TAG], timeout: 240_000 }));

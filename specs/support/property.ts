@@ -20,6 +20,13 @@ import fc from 'fast-check';
 import { DEFAULT_FC_RUNS, type TargetConfig } from './core/config.js';
 import { redactText } from './core/redact.js';
 
+/**
+ * The tag of every test whose inputs are random (a property through {@link checkProperty}): a
+ * fault only such tests catch is caught by chance. `npm run calibrate -- --scope matrix
+ * --no-random` runs the fault matrix without them, to find such faults.
+ */
+export const RANDOM_TAG = '@random';
+
 /** Default time budget of shrinking (requests to the target for every candidate), in a run and on replay (CRM_FC_PATH). */
 export const SHRINK_BUDGET_MS = 5_000;
 export const REPLAY_SHRINK_BUDGET_MS = 60_000;
