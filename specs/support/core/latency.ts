@@ -17,7 +17,9 @@
  * verdict a shortened wait could get wrong is on a target that already left a notification of
  * the same kind unsent (or, having delivered nothing yet, one of any kind), failing a notification rule: its failure message names the miss and the
  * way out, CRM_NOTIFICATION_TIMEOUT_MS, which, when set, is the wait for every notification, and
- * nothing is learned.
+ * nothing is learned. A miss of a target that delivers nothing (`silent`) is one problem, whatever
+ * the kind: its failure says so on its first line, so that the later ones of a rule are held as
+ * repeats of the first (core/repeats.ts) rather than each replacing a worker.
  *
  * What a run learns is shared by its processes (a worker replaced after a failure included):
  * one line per arrival or miss, appended to the run's file (appends do not overwrite each other).
@@ -70,9 +72,9 @@ function learn(e: Event): void {
  * notification's absence (a test that only inspects it if it comes), so the learned wait applies
  * without a miss, and its absence teaches nothing.
  */
-export function notificationDeadline(kind: string, options: { optional?: boolean } = {}): { ms: number; why: string; longest: boolean } {
+export function notificationDeadline(kind: string, options: { optional?: boolean } = {}): { ms: number; why: string; longest: boolean; silent: boolean } {
   const { notificationTimeoutMs: max, notificationTimeoutFixed: fixed } = loadConfig();
-  if (fixed) return { ms: max, why: 'CRM_NOTIFICATION_TIMEOUT_MS, set for every wait', longest: false };
+  if (fixed) return { ms: max, why: 'CRM_NOTIFICATION_TIMEOUT_MS, set for every wait', longest: false, silent: false };
   const l = learned();
   // A miss of this kind; or, while no notification of any kind has ever arrived, a miss of any
   // kind: a target that has delivered nothing at all after a whole longest wait is not one whose
@@ -82,15 +84,18 @@ export function notificationDeadline(kind: string, options: { optional?: boolean
   const missed = own ?? (any ? `${any[1]} (${any[0]}; no notification of any kind has arrived in this run)` : undefined);
   if (!(missed || options.optional)) {
     const yet = l.arrivals ? `waits for ${kind} notifications are shortened only once one has lasted it in vain` : 'no notification of this run has arrived yet, and none has been awaited in vain';
-    return { ms: max, why: `the longest wait (CRM_NOTIFICATION_TIMEOUT_MS): ${yet}`, longest: !options.optional };
+    return { ms: max, why: `the longest wait (CRM_NOTIFICATION_TIMEOUT_MS): ${yet}`, longest: !options.optional, silent: false };
   }
-  const floor = l.arrivals || !l.missed.size ? LEARNED_FLOOR_MS : SILENT_FLOOR_MS;
+  // A target that delivers nothing: a wait of the run lasted the longest wait in vain, and nothing has arrived.
+  const silent = !l.arrivals && l.missed.size > 0;
+  const floor = silent ? SILENT_FLOOR_MS : LEARNED_FLOOR_MS;
   const ms = Math.min(max, Math.max(floor, LEARNED_FACTOR * l.slowestMs));
   const since = missed ? `shortened since a ${own ? kind : 'notification'} notification ${missed} did not come within the longest wait` : 'an optional notification';
   return {
     ms,
+    silent,
     longest: ms === max && !options.optional,
-    why: `${since}: ${LEARNED_FACTOR} × the slowest of the ${l.arrivals} notification(s) of this run so far (${l.arrivals ? `${l.slowestMs} ms` : 'none'}), at least ${floor} ms${floor === SILENT_FLOOR_MS ? ' (nothing delivered in this run)' : ''}, at most CRM_NOTIFICATION_TIMEOUT_MS (${max} ms); if this target can deliver more slowly, set CRM_NOTIFICATION_TIMEOUT_MS`,
+    why: `${since}: ${LEARNED_FACTOR} × the slowest of the ${l.arrivals} notification(s) of this run so far (${l.arrivals ? `${l.slowestMs} ms` : 'none'}), at least ${floor} ms${silent ? ' (nothing delivered in this run)' : ''}, at most CRM_NOTIFICATION_TIMEOUT_MS (${max} ms); if this target can deliver more slowly, set CRM_NOTIFICATION_TIMEOUT_MS`,
   };
 }
 
