@@ -99,11 +99,13 @@ test('a target that has delivered nothing at all: after one wait of any kind las
     assert.deepEqual({ ms: deadline(NEW).ms, longest: deadline(NEW).longest }, { ms: SILENT_FLOOR_MS, longest: false }, 'another kind, nothing ever arrived: the floor of silence');
     assert.match(deadline(NEW).why, /no notification of any kind has arrived in this run/);
     assert.equal(deadline(NEW, true).ms, SILENT_FLOOR_MS, 'an optional wait too');
+    assert.equal(deadline(NEW).silent, true, 'a target that delivers nothing: its misses are one problem');
     notificationArrived(10);
     await pause();
     // Once something has arrived, the target is known to deliver: other kinds get the longest wait again.
     assert.equal(deadline(NEW).ms, 20_000);
     assert.equal(deadline(UPDATE).ms, LEARNED_FLOOR_MS);
+    assert.equal(deadline(UPDATE).silent, false);
   } finally {
     forgetRunFiles();
   }

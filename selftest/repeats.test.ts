@@ -23,6 +23,10 @@ test('a failure\'s kinds are its rule, its first line and its Expected/Received 
   assert.notDeepEqual(failureKinds('expected status 404, got 500', 't1', 'PEOPLE-2'), failureKinds('expected status 404, got 200', 't1', 'PEOPLE-2'), 'another status');
   const generic = (e: string, r: string) => `expect(received).toBe(expected) // Object.is equality\n\nExpected: ${e}\nReceived: ${r}`;
   assert.notDeepEqual(failureKinds(generic('"open"', '"closed"'), 't1', 'X-1'), failureKinds(generic('true', 'false'), 't1', 'X-1'));
+  // A target that delivers nothing: misses of two kinds of notification are one problem of a rule (core/latency.ts).
+  const silent = (what: string) => `no notification arrived: the target has delivered none in this run\nno notification ${what} arrived at http://127.0.0.1:5001/hooks/ab12/x within 1000 ms (…); nothing arrived there`;
+  assert.deepEqual(failureKinds(silent('naming the new person 3'), 't1', 'EVENT-1'), failureKinds(silent('naming the new company 9'), 't2', 'EVENT-1'));
+  assert.notDeepEqual(failureKinds(silent('naming the new person 3'), 't1', 'EVENT-1'), failureKinds(silent('naming the updated lead 7'), 't3', 'EVENT-2'), 'another rule');
 });
 
 test('a contract failure\'s kinds are its issues, wherever they are in the record', () => {
