@@ -5,20 +5,29 @@
  * API call has answered. A service that delivers inside the call cannot answer before the
  * exchange with the receiver ends on its side (it gives up, or the hold expires after 20 s),
  * so its call stays pending for as long as that exchange lasted; a service that delivers
- * separately answers at once and the notification is still open when the answer arrives.
+ * separately answers at once, and the notification is still open when the answer arrives, or
+ * has not arrived yet.
  */
 import { MAKERS } from './records.js';
 import { expect, rule, test } from '../support/fixtures/test.js';
-import { mentions } from '../support/resources/webhook-receiver.js';
+import { mentions, type ReceivedRequest } from '../support/resources/webhook-receiver.js';
 
-test(...rule('EVENT-9', 'POST /projects answers while the receiver still holds the notification it caused', async ({ api, ns, profile, hooks }) => {
+test(...rule('EVENT-9', 'POST /projects answers while the receiver still holds the notification it caused', async ({ api, ns, profile, hooks }, testInfo) => {
   test.skip(!profile.capabilities.webhook_delivery, 'the profile says notifications cannot reach the suite (capabilities.webhook_delivery)');
   const ch = hooks.channel('slow', { hold: true });
   await hooks.subscribe(ch, { type: 'project', event: 'new' });
   const started = Date.now();
   const rec = await MAKERS.project.create({ api, ns, profile });
   const answeredAt = Date.now();
-  const arrived = await ch.waitFor(`naming the new project ${String(rec.id)}`, (r) => mentions(r.body, rec.id, rec.name));
+  const about = (r: ReceivedRequest) => mentions(r.body, rec.id, rec.name);
+  // A delivery inside the call reaches the receiver before the call answers. A notification not
+  // there when the call answered was sent apart from it: nothing to hold it up. Whether and when it
+  // comes is EVENT-1's to judge, not this rule's.
+  if (!(await ch.all()).some(about)) {
+    testInfo.annotations.push({ type: 'note', description: 'the notification had not reached the receiver when POST /projects answered: it was not delivered inside the call' });
+    return;
+  }
+  const arrived = await ch.waitFor(`naming the new project ${String(rec.id)}`, about);
   // A call that stayed pending long after its notification arrived: the service may have given
   // up the exchange at the moment it answered, and the end of the exchange may reach the receiver
   // after the answer reached the client. Its end is awaited (1 s at most) before the release.
