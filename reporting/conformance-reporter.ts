@@ -83,6 +83,7 @@ export function outcomeOf(test: TestCase, result: TestResult, rootDir: string): 
     notes: unique.filter((a) => a.type === 'note').map((a) => a.description ?? ''),
     skipReason: unique.find((a) => a.type === 'skip')?.description,
     ...(result.status === 'skipped' && annotation('target-down') ? { targetDown: redactText(annotation('target-down')!) } : {}),
+    ...(result.status === 'skipped' && annotation('not-judged') ? { notJudged: redactText(annotation('not-judged')!) } : {}),
     error: error ? redactText(error).slice(0, 4000) : detail ? redactText(detail).slice(0, 4000) : undefined,
     replay: failedOrWarned ? attachment('replay.sh')?.split('\n').filter((l) => l.startsWith('curl')).slice(-5).join('\n') : undefined,
     counterexample: failedOrWarned ? attachment('counterexample.txt') : undefined,
@@ -138,7 +139,8 @@ export function summaryLines(report: ConformanceReport, htmlPath: string, status
   }
   if (report.verdictReason) {
     const where = report.preflight && report.preflight.state !== 'alive' ? ' (what was tried and what came back: the banner at the start of the run, and preflight.json)' : '';
-    lines.push(`${report.verdict === 'INCONCLUSIVE' ? 'INCONCLUSIVE, nothing could be judged' : 'Target'}: ${report.verdictReason}${where}`);
+    const inconclusive = report.notJudged && !report.targetDown && !where ? 'INCONCLUSIVE, not every test could be judged' : 'INCONCLUSIVE, nothing could be judged';
+    lines.push(`${report.verdict === 'INCONCLUSIVE' ? inconclusive : 'Target'}: ${report.verdictReason}${where}`);
   }
   for (const w of report.warnings) lines.push(`warning: ${w}`);
   return lines;

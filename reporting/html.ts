@@ -131,7 +131,8 @@ ${exchanges.length ? `<h4>Exchanges (last ${exchanges.length}, redacted)</h4>${e
 /** The preflight's banner: what was tried before any test and what came back (dead or nonsense target). */
 function preflightBlock(r: ConformanceReport): string {
   const p = r.preflight;
-  const down = r.targetDown ? `<p id="target-down">${r.targetDown.tests} test(s) skipped because the target stopped answering during the run: ${esc(r.targetDown.reason)}</p>` : '';
+  const down = (r.targetDown ? `<p id="target-down">${r.targetDown.tests} test(s) skipped because the target stopped answering during the run: ${esc(r.targetDown.reason)}</p>` : '')
+    + (r.notJudged ? `<p id="not-judged">${r.notJudged.tests} test(s) could not be judged, an observation they need never came: ${esc(r.notJudged.reason)}</p>` : '');
   if (!p || p.state === 'alive') return down ? `<div class="alert preflight" data-preflight="alive">${down}</div>` : '';
   const rows = p.probes.map((x) => `<tr><td>${esc(x.label)}<br><code>${esc(x.method)} ${esc(x.url)}</code></td><td>${x.error ? `<span class="t-FAIL">no usable answer: ${esc(x.error)}</span>` : `<b>${x.status}</b> ${esc(x.contentType ?? '')}<pre>${esc(x.body ?? '(empty body)')}</pre>${x.problem ? `<span class="t-WARN">${esc(x.problem)}</span>` : ''}`}</td><td>${fmtMs(x.durationMs)}</td></tr>`).join('');
   return `<div class="alert preflight" id="preflight" data-preflight="${esc(p.state)}"><h2>The target ${p.state === 'dead' ? 'does not answer' : 'answers nonsense'}</h2>

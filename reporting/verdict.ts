@@ -26,6 +26,8 @@ export interface TestOutcome {
   repeatOf?: string;
   /** Skipped because the target was dead, answered nonsense or stopped answering (the reason). */
   targetDown?: string;
+  /** Skipped because an observation the test needs never came (the reason): not judged either way. */
+  notJudged?: string;
   /** First error message, redacted. */
   error?: string;
   /** Replay lines (curl) of the failing test's requests. */
@@ -73,7 +75,8 @@ export interface RuleVerdict {
 /**
  * CONFORMANT: no MUST rule fails and the target could be judged. NOT CONFORMANT: a MUST rule
  * fails. INCONCLUSIVE: no MUST rule fails, but the target could not be judged (dead at the
- * preflight, or it stopped answering and tests were skipped): never CONFORMANT then.
+ * preflight, or it stopped answering and tests were skipped; or a test could not be judged because
+ * an observation it needs never came): never CONFORMANT then.
  */
 export type OverallVerdict = 'CONFORMANT' | 'NOT CONFORMANT' | 'INCONCLUSIVE';
 
@@ -88,6 +91,8 @@ export interface ConformanceReport {
   preflight?: PreflightResult;
   /** Tests skipped because the target was dead or stopped answering, and the first reason. */
   targetDown?: { tests: number; reason: string };
+  /** Tests that could not be judged (an observation they need never came), and the first reason. */
+  notJudged?: { tests: number; reason: string };
   counts: Record<Level, Record<Verdict, number>>;
   tests: { total: number; passed: number; failed: number; skipped: number; warned: number; knownFailures: number; unexpectedPasses: number };
   /** Requests sent in the run and answers by status ("0" = no usable answer). */
@@ -203,6 +208,12 @@ export function buildReport(outcomes: TestOutcome[], meta: ReportMeta): Conforma
   if (pre && pre.state !== 'alive') verdictReason = pre.headline;
   else if (down.length) verdictReason = `${down.length} test(s) skipped: ${down[0].targetDown}`;
   if (verdict === 'CONFORMANT' && (down.length || (pre && pre.state !== 'alive'))) verdict = 'INCONCLUSIVE';
+  // A test that could not be judged is no pass: with no MUST failure, the run is not CONFORMANT either.
+  const unjudged = outcomes.filter((t) => t.status === 'skipped' && t.notJudged);
+  if (verdict === 'CONFORMANT' && unjudged.length) {
+    verdict = 'INCONCLUSIVE';
+    verdictReason = `${unjudged.length} test(s) could not be judged: ${unjudged[0].notJudged}`;
+  }
   const byStatus: Record<string, number> = {};
   let requests = 0;
   for (const t of outcomes) {
@@ -217,6 +228,7 @@ export function buildReport(outcomes: TestOutcome[], meta: ReportMeta): Conforma
     ...(verdictReason ? { verdictReason } : {}),
     ...(pre ? { preflight: pre } : {}),
     ...(down.length ? { targetDown: { tests: down.length, reason: down[0].targetDown! } } : {}),
+    ...(unjudged.length ? { notJudged: { tests: unjudged.length, reason: unjudged[0].notJudged! } } : {}),
     counts,
     tests: {
       total: outcomes.length,
