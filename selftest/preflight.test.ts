@@ -111,3 +111,15 @@ test('report: tests skipped because the target stopped answering make an otherwi
   assert.equal(report.targetDown?.tests, 1);
   assert.equal(buildReport([...down, ...syntheticOutcomes().filter((o) => o.rules[0] === R.fail.id)], { target: 't', runId: 'r' }).verdict, 'NOT CONFORMANT', 'a MUST failure still decides');
 });
+
+test('report: a test not judged (an observation it needs never came) makes an otherwise clean run INCONCLUSIVE, and says so', () => {
+  const clean = syntheticOutcomes().filter((o) => o.rules[0] !== R.fail.id && o.rules[0] !== R.known.id);
+  const reason = 'routing not judged: the bounding notification did not come (no notification naming the new company 8 arrived …)';
+  const unjudged = [...clean, { ...clean[0], title: 'routing test', status: 'skipped', expectedStatus: 'skipped', skipReason: reason, notJudged: reason }];
+  const report = buildReport(unjudged, { target: 't', runId: 'r', preflight: preflight('alive') });
+  assert.equal(report.verdict, 'INCONCLUSIVE');
+  assert.deepEqual(report.notJudged, { tests: 1, reason });
+  assert.match(report.verdictReason ?? '', /1 test\(s\) could not be judged: routing not judged/);
+  assert.match(renderHtml(report), /id="not-judged">1 test\(s\) could not be judged/);
+  assert.equal(buildReport([...unjudged, ...syntheticOutcomes().filter((o) => o.rules[0] === R.fail.id)], { target: 't', runId: 'r' }).verdict, 'NOT CONFORMANT', 'a MUST failure still decides');
+});
