@@ -54,7 +54,7 @@ test(...rule('EVENT-5', 'with custom_field_computed_values true, every dropdown 
   const rec = await MAKERS[type!].create(ctx, { custom_fields: values(created) });
   expect(customFieldValues(rec.res.body, dropdown!.id).length, `${MAKERS[type!].how} kept the dropdown custom field (precondition)`).toBeGreaterThan(0);
   const about = (r: { body: unknown }) => mentions(r.body, rec.id, rec.name);
-  const received: ReceivedNotification[] = [{ event: 'new', body: (await channels.new.waitFor(`naming the new ${type} ${String(rec.id)}`, about)).body }];
+  const received: ReceivedNotification[] = [{ event: 'new', body: (await hooks.needed(channels.new, `naming the new ${type} ${String(rec.id)}`, about)).body }];
 
   if (kinds.includes('update')) await updateLead(ctx, rec, { custom_fields: values(updated) });
   if (kinds.includes('delete')) await convertLead(ctx, rec);

@@ -5,27 +5,15 @@
  * Showing that something is *not* sent needs a bounded wait without a fixed sleep: each test
  * makes the unwanted event happen first and then a later event that the same (or a control)
  * subscription must receive; once that later notification has arrived, a notification for the
- * earlier event would have been sent too.
+ * earlier event would have been sent too. Without that later notification nothing can be said
+ * of what was not sent: the test is then not judged (`hooks.needed`).
  */
 import { MAKERS, updateLead } from './records.js';
-import { expect, notJudged, rule, test } from '../support/fixtures/test.js';
-import { mentions, type Channel, type ReceivedRequest } from '../support/resources/webhook-receiver.js';
+import { expect, rule, test } from '../support/fixtures/test.js';
+import { mentions, type ReceivedRequest } from '../support/resources/webhook-receiver.js';
 
 const none = (all: ReceivedRequest[], ...needles: unknown[]) => all.filter((r) => mentions(r.body, ...needles)).map((r) => `#${r.seq} ${r.text.slice(0, 400)}`);
 
-/**
- * Waits for a bounding notification. Without it nothing can be said about what was not sent: the
- * test is not judged (skipped, naming the miss; the run is then never CONFORMANT), since a target that leaves it unsent fails the
- * rule of that notification (EVENT-1, EVENT-2), not this one.
- */
-async function bound(ch: Channel, what: string, pred: (r: ReceivedRequest) => boolean): Promise<void> {
-  try {
-    await ch.waitFor(what, pred);
-  } catch (err) {
-    const miss = (err instanceof Error ? err.message : String(err)).replace(/\s+/g, ' ').slice(0, 400);
-    notJudged(`routing not judged: the bounding notification did not come (${miss})`);
-  }
-}
 
 test(...rule('EVENT-6', 'a company/new subscription gets no notification for a new project', async ({ api, ns, profile, hooks }) => {
   test.skip(!profile.capabilities.webhook_delivery, 'the profile says notifications cannot reach the suite (capabilities.webhook_delivery)');
@@ -35,7 +23,7 @@ test(...rule('EVENT-6', 'a company/new subscription gets no notification for a n
   const project = await MAKERS.project.create(ctx);
   const company = await MAKERS.company.create(ctx);
   // Bound: the subscription's own, later notification has arrived.
-  await bound(ch, `naming the new company ${String(company.id)}`, (r) => mentions(r.body, company.id, company.name));
+  await hooks.needed(ch, `naming the new company ${String(company.id)}`, (r) => mentions(r.body, company.id, company.name));
   expect(none(await ch.all(), project.id, project.name), `no notification about project ${String(project.id)} reached the company/new subscription`).toEqual([]);
 }, { timeout: 60_000 }));
 
@@ -48,7 +36,7 @@ test(...rule('EVENT-6', 'a lead/update subscription gets no notification for a n
   const updated = await MAKERS.lead.create(ctx);
   await updateLead(ctx, updated, { details: `updated by ${ns.id}` });
   // Bound: the subscription's own, later notification (the update) has arrived.
-  await bound(ch, `naming the updated lead ${String(updated.id)}`, (r) => mentions(r.body, updated.id, updated.name));
+  await hooks.needed(ch, `naming the updated lead ${String(updated.id)}`, (r) => mentions(r.body, updated.id, updated.name));
   expect(none(await ch.all(), created.id, created.name), `no notification about the new (never updated) lead ${String(created.id)} reached the lead/update subscription`).toEqual([]);
 }, { timeout: 60_000 }));
 
@@ -62,8 +50,8 @@ test(...rule('EVENT-7', 'after DELETE /webhooks/{id} the removed subscription ge
 
   const before = await MAKERS.project.create(ctx);
   const naming = (rec: { id: unknown; name: string }) => (r: ReceivedRequest) => mentions(r.body, rec.id, rec.name);
-  await bound(removed, `naming project ${String(before.id)} (before DELETE: the subscription works)`, naming(before));
-  await bound(control, `naming project ${String(before.id)} (control)`, naming(before));
+  await hooks.needed(removed, `naming project ${String(before.id)} (before DELETE: the subscription works)`, naming(before));
+  await hooks.needed(control, `naming project ${String(before.id)} (control)`, naming(before));
 
   const del = await hooks.unsubscribe(sub.id);
   expect(del, 'accepted (any 2xx: the spec shows no status)').not.toBeRefused();
@@ -71,7 +59,7 @@ test(...rule('EVENT-7', 'after DELETE /webhooks/{id} the removed subscription ge
   const after = await MAKERS.project.create(ctx);
   const later = await MAKERS.project.create(ctx);
   // Bound: the control subscription has received both later notifications.
-  await bound(control, `naming project ${String(after.id)} (control)`, naming(after));
-  await bound(control, `naming project ${String(later.id)} (control)`, naming(later));
+  await hooks.needed(control, `naming project ${String(after.id)} (control)`, naming(after));
+  await hooks.needed(control, `naming project ${String(later.id)} (control)`, naming(later));
   expect(none(await removed.all(), after.id, after.name, later.id, later.name), 'no notification reached the removed subscription after DELETE').toEqual([]);
 }, { timeout: 60_000 }));
