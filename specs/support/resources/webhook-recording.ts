@@ -12,6 +12,8 @@ const HOLD_MAX_MS = 20_000;
 const MAX_PER_PATH = 200;
 const MAX_TOTAL = 5_000;
 const MAX_BODY = 1024 * 1024;
+/** Released prefixes remembered (one or two a test that holds notifications). */
+const MAX_RELEASED = 1_000;
 export const CONTROL = '/_receiver';
 
 /** One request the receiver got. */
@@ -47,6 +49,12 @@ export class Recording {
   private byPath = new Map<string, ReceivedRequest[]>();
   private order: ReceivedRequest[] = [];
   private held = new Map<ReceivedRequest, ServerResponse>();
+  /**
+   * Prefixes released by their test: a request that reaches one later (a notification that came
+   * after its test stopped waiting) is answered at once, never held until HOLD_MAX_MS, which would
+   * hold up a target that delivers one notification at a time.
+   */
+  private released = new Set<string>();
   private seq = 0;
 
   constructor(private readonly key: string) {}
@@ -66,7 +74,7 @@ export class Recording {
         text: size > MAX_BODY ? `${text}… (${size} bytes)` : text, body: parseBody(text, headers['content-type'] ?? ''), receivedAt: Date.now(),
       };
       this.keep(r);
-      const held = url.pathname.startsWith('/hooks/held/');
+      const held = url.pathname.startsWith('/hooks/held/') && ![...this.released].some((p) => url.pathname.startsWith(p));
       const answer = (why: 'release' | 'expiry') => {
         if (r.answeredAt || r.abortedAt) return;
         r.answeredAt = Date.now();
@@ -107,6 +115,8 @@ export class Recording {
   }
 
   release(prefix: string): void {
+    this.released.add(prefix);
+    if (this.released.size > MAX_RELEASED) this.released.delete(this.released.values().next().value!);
     for (const [r, res] of [...this.held]) if (r.path.startsWith(prefix)) (res as ServerResponse & { answer?: () => void }).answer?.();
   }
 
