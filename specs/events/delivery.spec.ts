@@ -9,7 +9,7 @@
  * has not arrived yet.
  */
 import { MAKERS } from './records.js';
-import { expect, rule, test } from '../support/fixtures/test.js';
+import { expect, notJudged, rule, test } from '../support/fixtures/test.js';
 import { mentions, type ReceivedRequest } from '../support/resources/webhook-receiver.js';
 
 test(...rule('EVENT-9', 'POST /projects answers while the receiver still holds the notification it caused', async ({ api, ns, profile, hooks }, testInfo) => {
@@ -21,10 +21,15 @@ test(...rule('EVENT-9', 'POST /projects answers while the receiver still holds t
   const answeredAt = Date.now();
   const about = (r: ReceivedRequest) => mentions(r.body, rec.id, rec.name);
   // A delivery inside the call reaches the receiver before the call answers. A notification not
-  // there when the call answered was sent apart from it: nothing to hold it up. Whether and when it
-  // comes is EVENT-1's to judge, not this rule's.
+  // there when the call answered, and arriving afterwards, was sent apart from it: nothing held
+  // the call up (it is no longer held when it comes). One that never comes shows nothing either
+  // way: whether it comes is EVENT-1's to judge, so this test is then not judged.
   if (!(await ch.all()).some(about)) {
-    testInfo.annotations.push({ type: 'note', description: 'the notification had not reached the receiver when POST /projects answered: it was not delivered inside the call' });
+    await ch.release();
+    // The run's wait for a notification (core/latency.ts): a conformant target may deliver late.
+    const later = await ch.waitFor(`naming the new project ${String(rec.id)}`, about).catch(() => undefined);
+    if (!later) notJudged('EVENT-9 not judged: the notification of the new project never reached the receiver, so nothing shows whether its delivery could hold up the call');
+    testInfo.annotations.push({ type: 'note', description: `the notification reached the receiver ${later.receivedAt - answeredAt} ms after POST /projects answered: it was not delivered inside the call` });
     return;
   }
   const arrived = await ch.waitFor(`naming the new project ${String(rec.id)}`, about);

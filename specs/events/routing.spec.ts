@@ -14,7 +14,6 @@ import { mentions, type ReceivedRequest } from '../support/resources/webhook-rec
 
 const none = (all: ReceivedRequest[], ...needles: unknown[]) => all.filter((r) => mentions(r.body, ...needles)).map((r) => `#${r.seq} ${r.text.slice(0, 400)}`);
 
-
 test(...rule('EVENT-6', 'a company/new subscription gets no notification for a new project', async ({ api, ns, profile, hooks }) => {
   test.skip(!profile.capabilities.webhook_delivery, 'the profile says notifications cannot reach the suite (capabilities.webhook_delivery)');
   const ctx = { api, ns, profile };
