@@ -1,7 +1,7 @@
 /** Target configuration: bad values stop the run with a message naming the variable; writes to a remote target need an opt-in. */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { ConfigError, loadConfig, refuseRecording } from '../specs/support/core/config.js';
+import { ConfigError, freePorts, loadConfig, refuseRecording } from '../specs/support/core/config.js';
 import { runPlaywright } from './helpers.js';
 
 const base = { CRM_BASE_URL: 'http://127.0.0.1:1', CRM_ACCESS_TOKEN: 't0ken-value', CRM_USER_EMAIL: 'a@b.example' };
@@ -70,4 +70,25 @@ test('a command line that turns traces on stops the run; --trace off and no --tr
     assert.throws(() => refuseRecording(argv), (e: unknown) => e instanceof ConfigError && /traces would record credentials/.test(e.message), argv.join(' '));
   }
   for (const argv of [['test'], ['test', '--trace', 'off'], ['test', '--trace=off', '--grep', 'on']]) assert.doesNotThrow(() => refuseRecording(argv), argv.join(' '));
+});
+
+test('freePorts chooses distinct ports of 20000-32767 that nothing on this machine uses, and a listener can take them', async () => {
+  const { createServer } = await import('node:net');
+  // A port of the range in use: a draw of half the range would take it one time in two, eight draws all but surely.
+  const busy = createServer();
+  await new Promise<void>((ok, fail) => { busy.once('error', fail); busy.listen(freePorts(1)[0], '127.0.0.1', ok); });
+  const taken = (busy.address() as { port: number }).port;
+  for (let draw = 0; draw < 8; draw++) {
+    const many = freePorts(6_000);
+    assert.equal(new Set(many).size, 6_000, 'distinct');
+    assert.ok(many.every((p) => p >= 20_000 && p <= 32_767), 'in range');
+    assert.ok(!many.includes(taken), `${taken}, in use, is not chosen`);
+  }
+  const ports = freePorts(8);
+  const servers = await Promise.all(ports.map((p) => new Promise<ReturnType<typeof createServer>>((ok, fail) => {
+    const s = createServer();
+    s.once('error', fail);
+    s.listen(p, '127.0.0.1', () => ok(s));
+  })));
+  await Promise.all([busy, ...servers].map((s) => new Promise((ok) => s.close(ok))));
 });

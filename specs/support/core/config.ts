@@ -176,13 +176,48 @@ export function loadExpectations(path: string): { expectations: Expectation[]; s
   return { expectations: parsed.data, source: file };
 }
 
+/** The lowest and highest port {@link freePorts} chooses from: below Linux's ephemeral range. */
+const PORT_RANGE = [20_000, 32_767] as const;
+
+/**
+ * The TCP ports this machine's network namespace has in use (any state), from /proc/net/tcp and
+ * /proc/net/tcp6; undefined where those do not exist (not Linux).
+ */
+function portsInUse(): Set<number> | undefined {
+  try {
+    const used = new Set<number>();
+    for (const file of ['/proc/net/tcp', '/proc/net/tcp6']) {
+      if (!existsSync(file)) continue;
+      // "  0: 0100007F:511D 00000000:0000 0A …": the local address's port, in hex.
+      for (const line of readFileSync(file, 'utf8').split('\n').slice(1)) {
+        const local = line.trim().split(/\s+/)[1];
+        if (local) used.add(parseInt(local.slice(local.lastIndexOf(':') + 1), 16));
+      }
+    }
+    return used.size ? used : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 /**
  * Finds free loopback ports synchronously (the Playwright config is evaluated synchronously).
  * Ports come from 20000-32767, below Linux's ephemeral range, so that the outgoing connections
- * of parallel runs cannot take a port between this check and the server's start.
+ * of parallel runs cannot take a port between this check and the server's start. On Linux the
+ * ports in use are read from /proc/net; elsewhere a child process binds each candidate (some
+ * 90 ms of the run's start-up).
  */
 export function freePorts(count: number): number[] {
-  const script = `const net=require('net');const ps=[];const tryPort=()=>{const p=20000+Math.floor(Math.random()*12767);if(ps.includes(p))return tryPort();const s=net.createServer();s.once('error',tryPort);s.listen(p,'127.0.0.1',()=>{ps.push(p);s.close(()=>{if(ps.length<${count})tryPort();else console.log(ps.join(','))})})};tryPort();`;
+  const used = portsInUse();
+  if (used && count <= (PORT_RANGE[1] - PORT_RANGE[0]) / 2) {
+    const ports = new Set<number>();
+    while (ports.size < count) {
+      const p = PORT_RANGE[0] + Math.floor(Math.random() * (PORT_RANGE[1] - PORT_RANGE[0]));
+      if (!used.has(p)) ports.add(p);
+    }
+    return [...ports];
+  }
+  const script = `const net=require('net');const ps=[];const tryPort=()=>{const p=${PORT_RANGE[0]}+Math.floor(Math.random()*${PORT_RANGE[1] - PORT_RANGE[0]});if(ps.includes(p))return tryPort();const s=net.createServer();s.once('error',tryPort);s.listen(p,'127.0.0.1',()=>{ps.push(p);s.close(()=>{if(ps.length<${count})tryPort();else console.log(ps.join(','))})})};tryPort();`;
   return execFileSync(process.execPath, ['-e', script], { encoding: 'utf8' }).trim().split(',').map(Number);
 }
 
