@@ -26,7 +26,7 @@ test(...rule('UPSERT-2', 'an upsert matching nothing creates a new Lead from the
     details: 'created by upsert',
     title: 'Buyer',
     company_name: `${ns.id} company`,
-    phone_numbers: [{ number: '+49 30 1234567', category: 'work' }],
+    phone_numbers: [{ number: '+493012345670', category: 'work' }],
     monetary_value: 1200,
   });
   const res = await upsert(api, properties, byName(properties.name as string));
@@ -36,7 +36,7 @@ test(...rule('UPSERT-2', 'an upsert matching nothing creates a new Lead from the
   expect(lead.details, 'details').toBe('created by upsert');
   expect(lead.title, 'title').toBe('Buyer');
   expect(lead.company_name, 'company_name').toBe(properties.company_name);
-  expect(lead.phone_numbers.map((p) => p.number), 'phone_numbers').toEqual(['+49 30 1234567']);
+  expect(lead.phone_numbers.map((p) => p.number), 'phone_numbers').toEqual(['+493012345670']);
   expect(lead.monetary_value, 'monetary_value').toBe(1200);
   expect(lead.tags, 'the tags sent').toEqual(expect.arrayContaining(ns.tags));
   // A second upsert on the same name now matches that Lead: it was really created.
@@ -110,7 +110,7 @@ test(...rule('UPSERT-12', 'an update by upsert leaves the fields not in properti
   const cfText = text && (text.available_on.length === 0 || text.available_on.includes('lead')) ? [{ custom_field_definition_id: text.id, value: 'kept' }] : undefined;
   const lead = await make.lead({ api, ns }, {
     details: 'original details', title: 'Original title', company_name: `${ns.id} keep co`,
-    phone_numbers: [{ number: '+1 555 0100', category: 'mobile' }], monetary_value: 75,
+    phone_numbers: [{ number: '+14155550100', category: 'mobile' }], monetary_value: 75,
     ...(cfText ? { custom_fields: cfText } : {}),
   }, 'keep');
   const updated = expectLead(await upsert(api, { details: 'only details changed' }, byName(lead.name!)), 'the update');
@@ -120,7 +120,7 @@ test(...rule('UPSERT-12', 'an update by upsert leaves the fields not in properti
   expect(updated.email?.email, 'email not sent: kept').toBe(lead.email?.email);
   expect(updated.title, 'title not sent: kept').toBe('Original title');
   expect(updated.company_name, 'company_name not sent: kept').toBe(lead.company_name);
-  expect(updated.phone_numbers.map((p) => p.number), 'phone_numbers not sent: kept').toEqual(['+1 555 0100']);
+  expect(updated.phone_numbers.map((p) => p.number), 'phone_numbers not sent: kept').toEqual(['+14155550100']);
   expect(updated.monetary_value, 'monetary_value not sent: kept').toBe(75);
   expect(updated.tags, 'tags not sent: kept').toEqual(expect.arrayContaining(ns.tags));
   if (cfText) expect(customValue(updated, text!.id), 'custom field not sent: kept').toBe('kept');
