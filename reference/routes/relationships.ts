@@ -70,6 +70,7 @@ export const relationships: AreaModule = {
       const p1 = clearLinks(entity.type, rec, otherType, otherId);
       const p2 = other && !(other.id === rec.id && otherType === entity.type) ? clearLinks(otherType, other, entity.type, rec.id) : undefined;
       const removed = !!(p1 || p2);
+      if (!removed && app.choice('relationships.remove-none') === 'refused') missing(app, 'relationship');
       if (removed) {
         await app.seam('relationships.remove', { own, rec, others, other }, () => {
           const t = app.now();

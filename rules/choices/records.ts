@@ -53,6 +53,15 @@ export const RECORDS_CHOICES = defineChoices([
     ],
   },
   {
+    id: 'relationships.remove-none',
+    section: 'Relationships',
+    source: 'Response: `{ removed: boolean, resource: { id, type } }`. (The answer when there is no such relationship to remove: not shown.)',
+    alternatives: [
+      { name: 'removed-false', description: 'removing a relationship that does not exist answers 200 { removed: false, resource }' },
+      { name: 'refused', description: 'removing a relationship that does not exist is refused like a missing record (status of records.missing-status)' },
+    ],
+  },
+  {
     id: 'people.name-parts',
     section: 'Person',
     source: '`prefix, first_name, middle_name, last_name, suffix, title`: string or null. (How they relate to `name`: not said.)',
