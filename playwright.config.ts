@@ -6,6 +6,18 @@ import { defineConfig } from '@playwright/test';
 import { ConfigError, loadConfig, prepareEmbeddedEnvironment, referenceServerEnv, refuseRecording } from './specs/support/core/config.js';
 
 prepareEmbeddedEnvironment();
+// The embedded server's open choices (REFERENCE_CHOICES) may make it declare something in its
+// profile, as a real target would (a raised bulk limit, say): its profile then says so.
+if (process.env.CRM_EMBEDDED === '1' && !process.env.CRM_PROFILE && process.env.CRM_EMBEDDED_DECLARES === undefined && (process.env.REFERENCE_CHOICES || process.env.REFERENCE_VARIANT === '1')) {
+  const { ChoicesError, declarations, parseChoices } = await import('./reference/choices.js');
+  try {
+    process.env.CRM_EMBEDDED_DECLARES = JSON.stringify(declarations(parseChoices(process.env.REFERENCE_CHOICES, process.env.REFERENCE_VARIANT === '1')));
+  } catch (err) {
+    if (!(err instanceof ChoicesError)) throw err;
+    console.error(`\n${err.message}\n`);
+    process.exit(2);
+  }
+}
 let cfg;
 try {
   refuseRecording(process.argv);

@@ -105,6 +105,7 @@ export async function draftProfile(): Promise<Draft> {
   fillIn['fixtures.attached_file'] = 'a file attached to a record: { "entity_type", "entity_id", "file_id" } (the file listing endpoint is not shown by the spec)';
   fillIn['capabilities.extensions'] = 'documented extensions of your server that create what the spec cannot: { "create_task": "POST /…", "follow": "POST /{entity_type}/{entity_id}/…" }; leave {} when there are none';
   fillIn['capabilities.bulk_rate_limit'] = 'true when the server answers 429 above 3 bulk requests per second';
+  fillIn['capabilities.bulk_entries_limit'] = 'entries per bulk-create request: the documented 10, or your server\'s own limit (the spec says it may be raised or lowered)';
   fillIn['oauth'] = 'the application name and permission text of the consent screen, the registered redirect URIs ({public} = CRM_PUBLIC_URL) and the labels of the login and consent controls';
 
   const profile = {
@@ -118,7 +119,7 @@ export async function draftProfile(): Promise<Draft> {
       contact_types: [],
       opportunities: opportunities.map((id) => ({ id })),
     },
-    capabilities: { heavy: false, extensions: {}, bulk_rate_limit: false, webhook_delivery: true },
+    capabilities: { heavy: false, extensions: {}, bulk_rate_limit: false, bulk_entries_limit: 10, webhook_delivery: true },
     oauth: {
       redirect_uris: [`{public}/oauth/callback`],
       screens: { email_label: 'E-mail', password_label: 'Password', login_button: 'Log in', authorize_button: 'Authorize', deny_button: 'Deny' },

@@ -78,9 +78,15 @@ export const TargetProfile = z.object({
     }).default({}),
     /** The target answers 429 above 3 bulk requests per second (the spec says "may"). */
     bulk_rate_limit: z.boolean().default(false),
+    /**
+     * Entries per bulk-create request (spec § Limits: 10, "may be raised or lowered, since the bulk
+     * interface is in beta"): the documented 10 unless the target declares its own. At least 2:
+     * the suite creates up to two Opportunities in one call.
+     */
+    bulk_entries_limit: z.int().min(2).max(1000).default(10),
     /** Notifications reach the suite's receivers at CRM_PUBLIC_URL. */
     webhook_delivery: z.boolean().default(true),
-  }).default({ heavy: false, extensions: {}, bulk_rate_limit: false, webhook_delivery: true }),
+  }).default({ heavy: false, extensions: {}, bulk_rate_limit: false, bulk_entries_limit: 10, webhook_delivery: true }),
   oauth: z.object({
     /** Name of the application as the consent screen shows it. */
     application_name: z.string().optional(),

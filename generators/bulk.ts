@@ -72,10 +72,10 @@ export const dubiousTemplate: fc.Arbitrary<EntryTemplate> = fc
   .tuple(validTemplate, fc.constantFrom(...DEFECTS))
   .map(([t, defect]) => ({ ...t, defect }));
 
-/** 0..10 entries, mostly valid. */
-export const bulkMix: fc.Arbitrary<EntryTemplate[]> = fc.array(
+/** 0..`max` entries (10, or a lower limit of the target), mostly valid. */
+export const bulkMix = (max = 10): fc.Arbitrary<EntryTemplate[]> => fc.array(
   fc.oneof({ weight: 3, arbitrary: validTemplate }, { weight: 2, arbitrary: dubiousTemplate }),
-  { minLength: 0, maxLength: 10 },
+  { minLength: 0, maxLength: max },
 );
 
 const pad = (n: number) => String(n).padStart(2, '0');

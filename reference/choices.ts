@@ -98,6 +98,20 @@ export function parseChoices(spec: string | undefined, variant = false): Choices
   return out as unknown as Choices;
 }
 
+/**
+ * What a target taking the alternatives of `c` says in its target profile (the `declares` of each
+ * alternative, merged): the embedded run's profile carries it (playwright.config.ts,
+ * CRM_EMBEDDED_DECLARES), as a real target's would.
+ */
+export function declarations(c: Choices): { capabilities: Record<string, unknown> } {
+  const capabilities: Record<string, unknown> = {};
+  for (const choice of CHOICES) {
+    const taken = choice.alternatives.find((a) => a.name === (c as Record<string, string>)[choice.id]) as { declares?: { capabilities?: Record<string, unknown> } } | undefined;
+    Object.assign(capabilities, taken?.declares?.capabilities);
+  }
+  return { capabilities };
+}
+
 /** The `<id>=<name>` pairs that differ from the default: a REFERENCE_CHOICES value replaying `c`. */
 export function describeChoices(c: Choices): string {
   const d = defaultChoices() as Record<string, string>;

@@ -92,3 +92,15 @@ test('freePorts chooses distinct ports of 20000-32767 that nothing on this machi
   })));
   await Promise.all([busy, ...servers].map((s) => new Promise((ok) => s.close(ok))));
 });
+
+test('the embedded profile carries what the reference server\'s open choices declare; a profile of the user\'s own does not change', async () => {
+  const { declarations, parseChoices } = await import('../reference/choices.js');
+  assert.deepEqual(declarations(parseChoices(undefined)), { capabilities: {} }, 'the default choices declare nothing');
+  const raised = declarations(parseChoices('bulk.entries-limit=raised'));
+  assert.deepEqual(raised, { capabilities: { bulk_entries_limit: 12 } });
+  const base = { CRM_BASE_URL: 'http://127.0.0.1:9', CRM_EMBEDDED: '1', CRM_BEARER_TOKEN: 'token-for-the-test' };
+  assert.equal(load(base).profile.capabilities.bulk_entries_limit, 10, 'the documented limit by default');
+  assert.equal(load({ ...base, CRM_EMBEDDED_DECLARES: JSON.stringify(raised) }).profile.capabilities.bulk_entries_limit, 12);
+  assert.equal(load({ ...base, CRM_EMBEDDED_DECLARES: JSON.stringify(raised) }).profile.capabilities.bulk_rate_limit, true, 'the rest of the reference profile kept');
+  assert.equal(load({ ...base, CRM_EMBEDDED_DECLARES: JSON.stringify(raised), CRM_PROFILE: 'reference/profile.json' }).profile.capabilities.bulk_entries_limit, 10, 'CRM_PROFILE is the user\'s: taken as it is');
+});

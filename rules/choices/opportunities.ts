@@ -53,12 +53,22 @@ export const OPPORTUNITIES_CHOICES = defineChoices([
     ],
   },
   {
+    id: 'bulk.entries-limit',
+    section: 'Limits',
+    source: 'Entries per request | bulk create | 10 (may be raised or lowered, since the bulk interface is in beta) (the suite judges against the documented 10 unless the profile declares another, capabilities.bulk_entries_limit)',
+    alternatives: [
+      { name: '10', description: 'at most 10 entries per request, as documented' },
+      { name: 'raised', description: 'at most 12 entries per request, declared in the profile', declares: { capabilities: { bulk_entries_limit: 12 } } },
+      { name: 'lowered', description: 'at most 8 entries per request, declared in the profile', declares: { capabilities: { bulk_entries_limit: 8 } } },
+    ],
+  },
+  {
     id: 'bulk.too-large-message',
     section: 'Errors',
     source: 'Bulk create with more than 10 entries | 422 | `{ error: <message> }` stating that the request is too large and the limit is 10',
     alternatives: [
-      { name: 'limit-first', description: '"Request too large: the limit is 10 entries per request"' },
-      { name: 'count-first', description: '"Too many opportunities in one request (<n>); limit is 10"' },
+      { name: 'limit-first', description: '"Request too large: the limit is 10 entries per request" (the limit of bulk.entries-limit)' },
+      { name: 'count-first', description: '"Too many opportunities in one request (<n>); limit is 10" (the limit of bulk.entries-limit)' },
     ],
   },
 ]);

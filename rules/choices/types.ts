@@ -29,6 +29,13 @@ export interface ChoiceAlternative {
   /** Short kebab-case name, unique within the choice (what REFERENCE_CHOICES=id=name takes). */
   readonly name: string;
   readonly description: string;
+  /**
+   * What a target taking this alternative says in its target profile, where the spec lets a value
+   * vary and the suite judges against the declaration (e.g. `{ capabilities: { bulk_entries_limit: 12 } }`).
+   * Runs of the reference server with this alternative use its profile with these members
+   * (reference/choices.ts, `declaredProfile`).
+   */
+  readonly declares?: { readonly capabilities?: Readonly<Record<string, unknown>> };
 }
 
 export interface OpenChoice {

@@ -54,6 +54,8 @@ const Env = z.object({
   CRM_REPEATS: z.enum(['hold', 'fail'], { error: 'must be hold (a repeat of a failure is held, reported to Playwright as skipped) or fail' }).optional(),
   CRM_RUN_ID: z.string().regex(/^[a-z0-9]{4,16}$/, 'must be 4-16 lower-case letters and digits').optional(),
   CRM_EMBEDDED: flag.optional(),
+  // Internal: what the embedded server's open choices make it declare in its profile (JSON; set by playwright.config.ts).
+  CRM_EMBEDDED_DECLARES: z.string().optional(),
   CRM_CHROMIUM_PATH: z.string().min(1, 'must name the Chromium executable').refine((p) => existsSync(p), 'file not found').optional(),
   CRM_CALLBACK_HTTPS: flag.optional(),
   CRM_CALLBACK_PORT: positiveInt.refine((n) => n >= 1 && n <= 65535, 'must be a port number (1-65535)').optional(),
@@ -141,9 +143,11 @@ function formatIssues(error: z.ZodError): string {
   return error.issues.map((i) => `${i.path.join('.') || '(value)'}: ${i.message}`).join('; ');
 }
 
-function loadProfile(path: string | undefined, embedded: boolean): { profile: TargetProfile; source: string } {
+function loadProfile(path: string | undefined, embedded: boolean, declares?: string): { profile: TargetProfile; source: string } {
   const file = path ? resolve(process.cwd(), path) : embedded ? resolve(ROOT, 'reference/profile.json') : undefined;
   if (!file) return { profile: TargetProfile.parse({}), source: '(none: empty profile)' };
+  // The embedded server's own profile, with what its open choices declare (e.g. a raised bulk limit).
+  const own = !path && embedded && declares ? (JSON.parse(declares) as { capabilities?: Record<string, unknown> }) : undefined;
   if (!existsSync(file)) throw new ConfigError(`CRM_PROFILE: file not found: ${file}`);
   let json: unknown;
   try {
@@ -151,9 +155,13 @@ function loadProfile(path: string | undefined, embedded: boolean): { profile: Ta
   } catch (e) {
     throw new ConfigError(`CRM_PROFILE: ${file} is not valid JSON (${(e as Error).message})`);
   }
+  if (own?.capabilities && Object.keys(own.capabilities).length) {
+    const base = json as { capabilities?: Record<string, unknown> };
+    json = { ...base, capabilities: { ...base.capabilities, ...own.capabilities } };
+  }
   const parsed = TargetProfile.safeParse(json);
   if (!parsed.success) throw new ConfigError(`CRM_PROFILE: ${file} does not match the profile schema: ${formatIssues(parsed.error)}`);
-  return { profile: parsed.data, source: file };
+  return { profile: parsed.data, source: own?.capabilities && Object.keys(own.capabilities).length ? `${file} with ${JSON.stringify(own.capabilities)} (the reference server's open choices)` : file };
 }
 
 /** Reads and validates the known-failure baseline named by CRM_EXPECTATIONS. */
@@ -285,7 +293,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): TargetConfig {
   const e = parsed.data;
   if (!e.CRM_BASE_URL) throw new ConfigError('CRM_BASE_URL is not set and the embedded server was not prepared');
   const embedded = e.CRM_EMBEDDED ?? false;
-  const { profile, source } = loadProfile(e.CRM_PROFILE, embedded);
+  const { profile, source } = loadProfile(e.CRM_PROFILE, embedded, e.CRM_EMBEDDED_DECLARES);
   const baseline = e.CRM_EXPECTATIONS ? loadExpectations(e.CRM_EXPECTATIONS) : undefined;
   const loopback = isLoopback(e.CRM_BASE_URL);
   const allowWrites = loopback || (e.CRM_ALLOW_WRITES ?? false);
