@@ -82,7 +82,10 @@ export const projects: AreaModule = {
     const projects = app.store.collection<Rec>(C.projects);
 
     router.add('POST', '/projects', (ctx) => {
-      const b = checkWorkBody(app, ctx.body, 'project', app.at('projects.create.name-required', true, {}), ['name', 'details']);
+      const sent = ctx.body;
+      // Open choice projects.numeric-name: a name that is a number is refused, or read as its text.
+      const body = isObj(sent) && typeof sent.name === 'number' && app.choice('projects.numeric-name') === 'as-text' ? { ...sent, name: String(sent.name) } : sent;
+      const b = checkWorkBody(app, body, 'project', app.at('projects.create.name-required', true, {}), ['name', 'details']);
       const rec = projects.insert(app.at('projects.create.fields', makeProject(app, b), {}));
       app.emit('project', 'new', present(app, rec));
       return created(app, present(app, rec, { computed: app.at('projects.create.computed', true, {}) }));

