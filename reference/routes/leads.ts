@@ -46,6 +46,9 @@ export const CONTACT_TYPES: { id: number; name: string }[] = FIXTURES.contact_ty
 /** More matches than this: 422 without ids. */
 export const UPSERT_MAX_IDS = 30;
 
+/** How long an upsert holds its match under `upsert.contention` = conflict (a storage round trip). */
+const CONTENTION_HOLD_MS = 20;
+
 /** Lead members an upsert may set (besides custom_fields and status). */
 const LEAD_KEYS = [
   'name', 'prefix', 'first_name', 'middle_name', 'last_name', 'suffix', 'title', 'address', 'assignee_id', 'company_name',
@@ -161,9 +164,26 @@ export const leads: AreaModule = {
     const matchIgnoresCase = app.choice('upsert.text-match') === 'case-insensitive';
     const companyIgnoresCase = app.choice('convert.company-name-match') === 'case-insensitive';
 
-    router.add('PUT', '/leads/upsert', (ctx) => {
+    /** Matches with an upsert in progress (`upsert.contention` = conflict). */
+    const held = new Set<string>();
+    router.add('PUT', '/leads/upsert', async (ctx) => {
       const { properties, fieldName, fieldValue } = checkUpsert(app, ctx.body);
       const read = matcher(fieldName) ?? invalid(app, `match.field_name "${fieldName}" is not a supported criterion (name, email, custom_field_<id> of a Lead custom field)`, 'match.field_name');
+      if (app.choice('upsert.contention') === 'serialized') return upsertNow(properties, fieldName, fieldValue, read);
+      // The match is held for a storage round trip; the check and the write after it stay atomic.
+      const key = `${fieldName}\u0000${matchIgnoresCase ? JSON.stringify(fieldValue).toLowerCase() : JSON.stringify(fieldValue)}`;
+      if (held.has(key)) throw refusal(app, 409, 'another upsert of this match is in progress: try again', { code: 'conflict' });
+      held.add(key);
+      try {
+        await new Promise((r) => setTimeout(r, CONTENTION_HOLD_MS));
+        return upsertNow(properties, fieldName, fieldValue, read);
+      } finally {
+        held.delete(key);
+      }
+    });
+
+    /** The check, then the update or create, of an upsert: no `await` between them. */
+    function upsertNow(properties: Record<string, unknown>, fieldName: string, fieldValue: unknown, read: (l: Rec) => unknown) {
       // ---- check ----
       const found = leadsC.filter((l) => valueMatches(matchIgnoresCase, read(l), fieldValue));
       const matches = app.at('upsert.matches', found, { fieldName, properties });
@@ -188,7 +208,7 @@ export const leads: AreaModule = {
         app.emit('lead', 'update', out(rec, false), before);
         return out(rec);
       });
-    });
+    }
 
     router.add('POST', '/leads/{lead_id}/convert', (ctx) => {
       const leadId = idParam(ctx.params.lead_id, 'lead_id');

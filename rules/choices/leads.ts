@@ -24,6 +24,15 @@ export const LEADS_CHOICES = defineChoices([
     ],
   },
   {
+    id: 'upsert.contention',
+    section: 'Lead upsert',
+    source: 'The check, then update or create, is atomic. (What an upsert meeting another one in progress on the same match gets: not shown.)',
+    alternatives: [
+      { name: 'serialized', description: 'concurrent upserts of one match run one after the other; every one is answered' },
+      { name: 'conflict', description: 'an upsert holds its match for a storage round trip (20 ms); one arriving for a match held is refused with 409' },
+    ],
+  },
+  {
     id: 'upsert.ambiguous-body',
     section: 'Errors',
     source: 'Lead upsert matches more than one Lead | 422 | includes the ids of the matching Leads (exact body shape: not shown)',

@@ -9,21 +9,39 @@
  * - Update race: 25 upserts matching one Lead, each setting a different member; an atomic
  *   check-then-update loses none of them (a stale read-then-write would put back old values), and
  *   no Lead is created.
+ * A racer may be refused: what a server answers to contention (a lock held, a general rate limit)
+ * is not shown, and a refused upsert changes nothing, so atomicity is judged on the accepted ones.
+ * A refusal must still be an HTTP answer, and not a 5xx other than 503: a crash is no refusal.
  */
 import type { Lead } from '../../contracts/index.js';
 import { byEmail, byName, concurrently, readLead, UPSERT_PATH } from '../support/leads.js';
-import { expect, rule, test } from '../support/fixtures/test.js';
+import type { ApiResponse } from '../support/core/http.js';
+import { expect, notJudged, rule, test } from '../support/fixtures/test.js';
 import { make, sameId, leadEmail } from '../support/make.js';
 
 const RACERS = 25;
+
+/**
+ * The racers the target accepted (2xx). The others must be refusals a server may give under
+ * contention: a 4xx (409, 423, 429, …) or 503; none accepted leaves nothing to judge.
+ */
+function accepted(answers: ApiResponse[], what: string): ApiResponse[] {
+  const crashed = answers.filter((r) => r.status >= 500 && r.status !== 503);
+  expect(crashed.map((r) => r.status), `racing upserts are accepted, or refused as under contention (4xx, 503), never a server error`).toEqual([]);
+  const ok = answers.filter((r) => r.status >= 200 && r.status < 300);
+  const refused = answers.length - ok.length;
+  if (refused) test.info().annotations.push({ type: 'note', description: `${refused} of ${answers.length} racing upserts refused (${[...new Set(answers.filter((r) => r.status < 200 || r.status >= 300).map((r) => r.status))].join(', ')}); judged on the ${ok.length} accepted` });
+  if (!ok.length) notJudged(`every one of ${answers.length} racing upserts was refused: nothing ${what}`);
+  return ok;
+}
 
 test(...rule('UPSERT-1', `${RACERS} concurrent identical upserts that match nothing create exactly one Lead`, async ({ api, ns }) => {
   const name = ns.name('race');
   const properties = { name, email: { email: leadEmail(ns, 'race'), category: 'work' }, details: 'raced', tags: ns.tags };
   const answers = await concurrently(api, Array.from({ length: RACERS }, () => ({ method: 'PUT' as const, path: UPSERT_PATH, body: { properties, match: byName(name) } })));
-  for (const res of answers) expect(res, 'every racing upsert succeeds (one creates, the others update it)').not.toBeRefused();
-  const ids = [...new Set(answers.map((r) => String((r.body as Lead).id)))];
-  expect(ids, `all ${RACERS} answers name one and the same Lead (distinct ids: ${ids.join(', ')})`).toHaveLength(1);
+  const ok = accepted(answers, 'was created to count');
+  const ids = [...new Set(ok.map((r) => String((r.body as Lead).id)))];
+  expect(ids, `all ${ok.length} accepted answers name one and the same Lead (distinct ids: ${ids.join(', ')})`).toHaveLength(1);
   // Counting through the spec: exactly one Lead has the name, so this upsert updates it (two would give 422).
   const after = await readLead(api, byName(name));
   expect(sameId(after.id, ids[0]), `the one Lead named "${name}" is ${ids[0]}`).toBe(true);
@@ -41,13 +59,13 @@ test(...rule('UPSERT-1', `${RACERS} concurrent upserts matching one Lead all upd
     return { method: 'PUT' as const, path: UPSERT_PATH, body: { properties: { [member]: value }, match: byEmail(email) } };
   });
   const answers = await concurrently(api, requests);
-  for (const res of answers) {
-    expect(res, 'every racing upsert succeeds').not.toBeRefused();
-    expect(sameId((res.body as Lead).id, lead.id), `every racing upsert updates Lead ${String(lead.id)}`).toBe(true);
-  }
+  const ok = accepted(answers, 'was updated');
+  for (const res of ok) expect(sameId((res.body as Lead).id, lead.id), `every accepted racing upsert updates Lead ${String(lead.id)}`).toBe(true);
   const after = await readLead(api, byEmail(email));
   expect(sameId(after.id, lead.id), 'still exactly one Lead with that e-mail').toBe(true);
-  const lost = members.filter((m) => !sent.get(m)!.includes(String((after as Record<string, unknown>)[m])));
+  // A member counts when some racer setting it was accepted: its final value is one of those sent.
+  const setBy = new Set(answers.flatMap((r, i) => (r.status >= 200 && r.status < 300 ? [members[i % members.length] as string] : [])));
+  const lost = members.filter((m) => setBy.has(m) && !sent.get(m)!.includes(String((after as Record<string, unknown>)[m])));
   expect(lost, `members whose concurrent update was lost (the final value is none of those sent): ${lost.map((m) => `${m}=${JSON.stringify((after as Record<string, unknown>)[m])}`).join(', ')}`).toEqual([]);
   expect(after.name, 'name was not sent by any racer: unchanged').toBe(lead.name);
 }, { also: ['UPSERT-3'] }));
