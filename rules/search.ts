@@ -10,6 +10,8 @@ const task = (id: string, item: string, quote: string, text: string, section = '
   rule(id, 'MUST', 'search', { section, item, quote }, text, { endpoint: T });
 
 const COMPUTED = 'Several endpoints are eligible to return computed custom field values: dropdown and multi-select option ids are replaced by the option names. It applies to lead convert, lead upsert, person create, project create, project search, task search and opportunity bulk create.';
+/** How the suite reads a minimum and a maximum (the spec says "bounds" only). */
+const BOUNDS = 'a minimum is the least value selected and a maximum the greatest: a record whose value equals a bound is selected (that is what makes them a minimum and a maximum)';
 const CUSTOM = 'each: `custom_field_definition_id` with `allow_empty` (boolean, selects empty values) or with `minimum_value` and `maximum_value`';
 const PROJECT_SORT = 'sort_by | string | `name` | one of `name`, `assigned_to`, `related_to`, `status`, `date_modified`, `date_created`';
 const TASK_SORT = 'sort_by | string | `due_date` | one of `name`, `assigned_to`, `related_to`, `status`, `priority`, `due_date`, `reminder_date`, `completed_date`, `date_created`, `date_modified`';
@@ -38,9 +40,10 @@ export const searchRules: Rule[] = [
   both('SEARCH-10', 'MUST', {
     section: 'Projects', item: 'minimum/maximum_created_date, minimum/maximum_modified_date',
     quote: 'minimum_created_date, maximum_created_date | timestamp | none | bounds on creation time … minimum_modified_date, maximum_modified_date | timestamp | none | bounds on modification time',
+    reading: BOUNDS,
   }, 'minimum/maximum created and modified dates bound creation and modification time'),
   both('SEARCH-11', 'MUST', { section: 'Projects', item: 'custom_fields', quote: CUSTOM }, 'custom_fields with allow_empty selects records whose value is empty'),
-  both('SEARCH-12', 'MUST', { section: 'Projects', item: 'custom_fields', quote: CUSTOM }, 'custom_fields with minimum_value and maximum_value bounds the value'),
+  both('SEARCH-12', 'MUST', { section: 'Projects', item: 'custom_fields', quote: CUSTOM, reading: BOUNDS }, 'custom_fields with minimum_value and maximum_value bounds the value'),
   both('SEARCH-13', 'MUST', { section: 'Shared shapes', item: 'project search, task search', quote: COMPUTED },
     'search results carry computed custom field values: option names instead of option ids'),
   both('SEARCH-14', 'MUST', { section: 'Projects', item: 'ids', quote: 'ids | identifier[] | none | Project ids' }, 'ids selects exactly the records with those ids'),
@@ -67,6 +70,6 @@ export const searchRules: Rule[] = [
   task('TSEARCH-3', 'opportunity_ids', 'opportunity_ids | identifier[] | none | Opportunity ids', 'opportunity_ids selects tasks related to those opportunities'),
   task('TSEARCH-4', 'project_ids', 'project_ids | identifier[] | none | `-2` selects Tasks with no project', 'project_ids selects tasks of those projects and -2 selects tasks with no project'),
   task('TSEARCH-5', 'statuses', 'statuses | string[] | none | `Open`, `Completed`', 'statuses selects tasks by status, Open or Completed'),
-  task('TSEARCH-6', 'minimum_due_date, maximum_due_date', 'minimum_due_date, maximum_due_date | timestamp | none', 'minimum_due_date and maximum_due_date bound the due date'),
+  rule('TSEARCH-6', 'MUST', 'search', { section: 'Tasks', item: 'minimum_due_date, maximum_due_date', quote: 'minimum_due_date, maximum_due_date | timestamp | none', reading: BOUNDS }, 'minimum_due_date and maximum_due_date bound the due date', { endpoint: T }),
   task('TSEARCH-7', 'status', 'status | string: `Open` or `Completed`', 'a task in the results is a Task whose status is Open or Completed', 'Task'),
 ];
