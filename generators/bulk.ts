@@ -5,7 +5,8 @@
  * treats as open:
  * - a *valid* entry has a unique name, the namespace's tags and well-typed members that refer to
  *   things the target has (opportunity pipelines from GET /pipelines, users and custom field
- *   options from the profile): it must be created;
+ *   options from the profile): it must be created, unless it is failed on its close_date alone
+ *   (sent as MM/DD/YYYY; the order of parts a target reads is not shown, BULK-6 judges it);
  * - a *dubious* entry is a valid one with one defect (no name, an empty name, a numeric name, an
  *   unknown pipeline, a text monetary_value or win_probability). The spec does not say which
  *   entries fail, so such an entry may be created or failed — but it must be one of the two
@@ -79,8 +80,14 @@ export const bulkMix = (max = 10): fc.Arbitrary<EntryTemplate[]> => fc.array(
 );
 
 const pad = (n: number) => String(n).padStart(2, '0');
-/** "MM/DD/YYYY", as the bulk interface shows close dates. */
-export const slashDate = (d: { month: number; day: number; year: number }) => `${pad(d.month)}/${pad(d.day)}/${d.year}`;
+type Day = { month: number; day: number; year: number };
+/** "MM/DD/YYYY": how the suite sends a close date (the order a target reads is not shown; see {@link slashDates}). */
+export const slashDate = (d: Day) => `${pad(d.month)}/${pad(d.day)}/${d.year}`;
+/**
+ * One date in the three orders of parts a slash-separated date may have (month, day or year
+ * first). With a day above 12, a target that reads one order finds no valid date in the others.
+ */
+export const slashDates = (d: Day): string[] => [slashDate(d), `${d.year}/${pad(d.month)}/${pad(d.day)}`, `${pad(d.day)}/${pad(d.month)}/${d.year}`];
 
 /** The request entry of a template. `name()` gives a fresh namespaced name. */
 export function materialize(t: EntryTemplate, ctx: BulkContext, name: () => string, tags: string[]): Record<string, unknown> {

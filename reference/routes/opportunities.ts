@@ -37,15 +37,15 @@ const isId = (v: unknown) => (typeof v === 'number' && Number.isInteger(v)) || (
 const pad = (n: number, w = 2) => String(n).padStart(w, '0');
 
 /** close_date input → { month, day, year } in UTC, or undefined when not a date. */
-export function parseCloseDate(v: unknown): { y: number; m: number; d: number } | undefined {
+export function parseCloseDate(v: unknown, order: 'month-first' | 'year-first' = 'month-first'): { y: number; m: number; d: number } | undefined {
   if (typeof v === 'number' && Number.isInteger(v)) {
     const t = new Date(v * 1000);
     return { y: t.getUTCFullYear(), m: t.getUTCMonth() + 1, d: t.getUTCDate() };
   }
   if (typeof v !== 'string') return undefined;
-  const m = /^(\d{1,2})\/(\d{1,2})\/(\d{4})$/.exec(v.trim());
+  const m = order === 'year-first' ? /^(\d{4})\/(\d{1,2})\/(\d{1,2})$/.exec(v.trim()) : /^(\d{1,2})\/(\d{1,2})\/(\d{4})$/.exec(v.trim());
   if (!m) return undefined;
-  const [mo, d, y] = [Number(m[1]), Number(m[2]), Number(m[3])];
+  const [mo, d, y] = order === 'year-first' ? [Number(m[2]), Number(m[3]), Number(m[1])] : [Number(m[1]), Number(m[2]), Number(m[3])];
   const t = new Date(Date.UTC(y, mo - 1, d));
   if (t.getUTCFullYear() !== y || t.getUTCMonth() !== mo - 1 || t.getUTCDate() !== d) return undefined;
   return { y, m: mo, d };
@@ -133,7 +133,7 @@ export const opportunities: AreaModule = {
       for (const k of ['assignee_id', 'primary_contact_id', 'customer_source_id']) if (e[k] !== undefined && e[k] !== null && !isId(e[k])) add(k, 'invalid');
       if (e.tags !== undefined && e.tags !== null && (!Array.isArray(e.tags) || e.tags.some((t) => typeof t !== 'string'))) add('tags', 'invalid');
       if (e.custom_fields !== undefined && e.custom_fields !== null && (!Array.isArray(e.custom_fields) || e.custom_fields.some((c) => !isObj(c) || !isId(c.custom_field_definition_id)))) add('custom_fields', 'invalid');
-      if (e.close_date !== undefined && e.close_date !== null && !parseCloseDate(e.close_date)) add('close_date', 'invalid');
+      if (e.close_date !== undefined && e.close_date !== null && !parseCloseDate(e.close_date, app.choice('bulk.close-date-input'))) add('close_date', 'invalid');
       return Object.keys(fail).length ? fail : undefined;
     }
 
@@ -142,7 +142,7 @@ export const opportunities: AreaModule = {
       const pipelineId = e.pipeline_id ?? pipelines.all().find((p) => p.type === 'opportunity')!.id;
       const pipeline = pipelines.get(pipelineId as number)!;
       const stage = e.pipeline_stage_id ?? app.at('bulk.default-stage', firstStage(pipeline.id) ?? pipeline.stages[0]?.id, { pipeline });
-      const date = parseCloseDate(e.close_date);
+      const date = parseCloseDate(e.close_date, app.choice('bulk.close-date-input'));
       const rec = store.insert({ ...makeOpportunity(app, { ...e, pipeline_id: pipeline.id, pipeline_stage_id: stage }), close_date: date ? closeDate(date) : null });
       app.emit('opportunity', 'new', present(app, rec));
       return {

@@ -44,6 +44,15 @@ export const OPPORTUNITIES_CHOICES = defineChoices([
     ],
   },
   {
+    id: 'bulk.close-date-input',
+    section: 'Opportunity',
+    source: 'close_date | null or string | in bulk create it is a slash-separated date string (the order of its parts in a request: not shown)',
+    alternatives: [
+      { name: 'month-first', description: 'an entry\'s close_date is read as MM/DD/YYYY (or M/D/YYYY)' },
+      { name: 'year-first', description: 'an entry\'s close_date is read as YYYY/MM/DD; any other order fails the entry on close_date' },
+    ],
+  },
+  {
     id: 'bulk.monetary-unit',
     section: 'Opportunity',
     source: 'The bulk-create response also carries: … `monetary_unit` (string) … (its value: not shown)',
