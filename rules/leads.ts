@@ -1,4 +1,4 @@
-import { rule, type Level, type Rule, type Source } from './types.js';
+import { computedValues, rule, type Level, type Rule, type Source } from './types.js';
 
 const U = 'PUT /leads/upsert';
 const C = 'POST /leads/{lead_id}/convert';
@@ -10,7 +10,6 @@ const up = (id: string, source: Source, text: string) => rule(id, 'MUST', 'upser
 const cv = (id: string, level: Level, source: Source, text: string) => rule(id, level, 'convert', source, text, { endpoint: C });
 const bk = (id: string, level: Level, source: Source, text: string) => rule(id, level, 'bulk', source, text, { endpoint: B });
 
-const COMPUTED = 'Several endpoints are eligible to return computed custom field values: dropdown and multi-select option ids are replaced by the option names. It applies to lead convert, lead upsert, person create, project create, project search, task search and opportunity bulk create.';
 const CRITERIA = 'The supported match criteria are name, email and custom fields.';
 const LEAD_GONE = 'Convert a Lead (POST leads/{lead_id}/convert) | Lead exists | Lead no longer exists';
 const COMPANY = (quote: string): Source => ({ section: CONVERT, item: 'company', quote });
@@ -37,7 +36,7 @@ export const leadRules: Rule[] = [
   up('UPSERT-8', { section: UPSERT, quote: CRITERIA }, 'email is a supported match criterion'),
   up('UPSERT-9', { section: UPSERT, quote: 'To match on a custom field, its definition must be available on Leads and be included in the filters.' },
     'a Lead custom field is a supported match criterion'),
-  up('UPSERT-10', { section: 'Shared shapes', item: 'lead upsert', quote: COMPUTED }, 'the upsert answer carries computed custom field values: option names instead of option ids'),
+  up('UPSERT-10', computedValues('lead upsert'), 'the upsert answer carries computed custom field values: option names instead of option ids'),
   up('UPSERT-11', { section: UPSERT, quote: 'Response on success: Lead.' }, 'a successful upsert answers a Lead'),
   up('UPSERT-12', {
     section: UPSERT, item: 'rule 3', quote: 'Exactly one match: that Lead is updated with `properties`.',
@@ -68,7 +67,7 @@ export const leadRules: Rule[] = [
     'an opportunity without pipeline_stage_id is placed in the first stage of its pipeline'),
   cv('CONVERT-12', 'MUST', OPPORTUNITY('valid members: `name`, `pipeline_id`, `pipeline_stage_id`, `monetary_value`, `assignee_id`.'),
     'the opportunity members sent (name, pipeline_id, monetary_value) come back on the created Opportunity'),
-  cv('CONVERT-13', 'MUST', { section: 'Shared shapes', item: 'lead convert', quote: COMPUTED },
+  cv('CONVERT-13', 'MUST', computedValues('lead convert'),
     'the convert answer carries computed custom field values: option names instead of option ids'),
   cv('CONVERT-14', 'MUST', {
     section: 'States and transitions', item: 'Lead', quote: LEAD_GONE,
@@ -98,7 +97,7 @@ export const leadRules: Rule[] = [
     'close_date of a created entry is a slash-separated date string'),
   bk('BULK-7', 'MUST', { section: 'Opportunity', item: 'pipeline_stage_id', quote: 'stage defaults to the first stage of the pipeline' },
     'an entry without pipeline_stage_id is placed in the first stage of its pipeline'),
-  bk('BULK-8', 'MUST', { section: 'Shared shapes', item: 'opportunity bulk create', quote: COMPUTED },
+  bk('BULK-8', 'MUST', computedValues('opportunity bulk create'),
     'the bulk answer carries computed custom field values: option names instead of option ids'),
   bk('BULK-9', 'MAY', {
     section: 'Limits', item: 'Request rate', quote: RATE, rfc: 'RFC 6585 §4',

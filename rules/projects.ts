@@ -1,4 +1,4 @@
-import { rule, type Rule } from './types.js';
+import { computedValues, rule, type Rule } from './types.js';
 
 const E = { endpoint: 'POST /projects' };
 const CREATE = '`POST /projects`: body requires `name` (string); other Project fields optional.';
@@ -10,10 +10,7 @@ export const projectRules: Rule[] = [
   rule('PROJ-2', 'MUST', 'projects', { section: 'Projects', quote: 'Response: Project (status `Open`, `custom_fields` may be empty).' }, 'a created Project has status Open', E),
   rule('PROJ-3', 'MUST', 'projects', { section: 'Projects', quote: '`POST /projects`: body requires `name` (string)', reading: 'a body without the required name creates nothing (the refusal status is not shown)' },
     'name is required on project create: a body without it creates nothing', E),
-  rule('PROJ-4', 'MUST', 'projects', {
-    section: 'Shared shapes', item: 'project create',
-    quote: 'Several endpoints are eligible to return computed custom field values: dropdown and multi-select option ids are replaced by the option names. It applies to lead convert, lead upsert, person create, project create, project search, task search and opportunity bulk create.',
-  }, 'project create returns computed custom field values: option names instead of option ids', E),
+  rule('PROJ-4', 'MUST', 'projects', computedValues('project create'), 'project create returns computed custom field values: option names instead of option ids', E),
   rule('PROJ-5', 'MUST', 'projects', { section: 'Projects', quote: 'other Project fields optional' },
     'the other Project fields are optional: a body with only name (and tags) creates a Project whose absent fields are null and lists []', E),
 ];

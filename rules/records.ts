@@ -1,7 +1,6 @@
-import { rule, type Rule } from './types.js';
+import { computedValues, rule, type Rule } from './types.js';
 
 const ABSENT = 'Fields that are absent or empty are returned as `null` (lists as `[]`).';
-const COMPUTED = 'Several endpoints are eligible to return computed custom field values: dropdown and multi-select option ids are replaced by the option names. It applies to lead convert, lead upsert, person create, project create, project search, task search and opportunity bulk create.';
 const PEOPLE = '`POST /people`: body is Person fields (`name`, `emails`, `address`, `phone_numbers` are shown); response is Person.';
 const REL_ANSWER = 'Response: `{ removed: boolean, resource: { id, type } }`.';
 const PATH_PARAMS = 'Path parameters: `entity_type` is one of `leads`, `people`, `opportunities`, `companies`, `projects`; `entity_id` and `file_id` are numbers.';
@@ -15,7 +14,7 @@ export const recordRules: Rule[] = [
   rule('PEOPLE-2', 'MUST', 'people', { section: 'People', quote: PEOPLE, reading: 'the fields sent are the Person created: they come back on it' },
     'the name, emails, address and phone_numbers sent come back on the created Person', { endpoint: 'POST /people' }),
   rule('PEOPLE-3', 'MUST', 'people', { section: 'What the service does', quote: ABSENT }, 'fields not sent come back as null and lists as []', { endpoint: 'POST /people' }),
-  rule('PEOPLE-4', 'MUST', 'people', { section: 'Shared shapes', item: 'person create', quote: COMPUTED },
+  rule('PEOPLE-4', 'MUST', 'people', computedValues('person create'),
     'person create returns computed custom field values: option names instead of option ids', { endpoint: 'POST /people' }),
 
   rule('COMPANY-1', 'MUST', 'companies', {

@@ -1,4 +1,4 @@
-import { rule, type Level, type Rule, type Source } from './types.js';
+import { computedValues, rule, type Level, type Rule, type Source } from './types.js';
 
 const P = 'POST /projects/search';
 const T = 'POST /tasks/search';
@@ -9,7 +9,6 @@ const proj = (id: string, item: string, quote: string, text: string) =>
 const task = (id: string, item: string, quote: string, text: string, section = 'Tasks') =>
   rule(id, 'MUST', 'search', { section, item, quote }, text, { endpoint: T });
 
-const COMPUTED = 'Several endpoints are eligible to return computed custom field values: dropdown and multi-select option ids are replaced by the option names. It applies to lead convert, lead upsert, person create, project create, project search, task search and opportunity bulk create.';
 /** How the suite reads a minimum and a maximum (the spec says "bounds" only). */
 const BOUNDS = 'a minimum is the least value selected and a maximum the greatest: a record whose value equals a bound is selected (that is what makes them a minimum and a maximum)';
 const CUSTOM = 'each: `custom_field_definition_id` with `allow_empty` (boolean, selects empty values) or with `minimum_value` and `maximum_value`';
@@ -44,7 +43,7 @@ export const searchRules: Rule[] = [
   }, 'minimum/maximum created and modified dates bound creation and modification time'),
   both('SEARCH-11', 'MUST', { section: 'Projects', item: 'custom_fields', quote: CUSTOM }, 'custom_fields with allow_empty selects records whose value is empty'),
   both('SEARCH-12', 'MUST', { section: 'Projects', item: 'custom_fields', quote: CUSTOM, reading: BOUNDS }, 'custom_fields with minimum_value and maximum_value bounds the value'),
-  both('SEARCH-13', 'MUST', { section: 'Shared shapes', item: 'project search, task search', quote: COMPUTED },
+  both('SEARCH-13', 'MUST', computedValues('project search, task search'),
     'search results carry computed custom field values: option names instead of option ids'),
   both('SEARCH-14', 'MUST', { section: 'Projects', item: 'ids', quote: 'ids | identifier[] | none | Project ids' }, 'ids selects exactly the records with those ids'),
   both('SEARCH-15', 'MUST', { section: 'Projects', item: 'assignee_ids', quote: 'assignee_ids | identifier[] | none | owners; `-2` selects records with no owner' },

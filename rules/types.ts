@@ -75,3 +75,14 @@ export function normaliseSpecText(text: string): string {
 export function sectionAnchor(section: string): string {
   return section.toLowerCase().replace(/[^a-z0-9 -]/g, '').trim().replace(/ /g, '-');
 }
+
+/**
+ * The source of the computed-values rules of one endpoint (spec § Shared shapes), quoted once. The
+ * spec names the endpoints it applies to and shows a switch for webhook subscriptions only.
+ */
+export const computedValues = (item: string): Source => ({
+  section: 'Shared shapes',
+  item,
+  quote: 'Several endpoints are eligible to return computed custom field values: dropdown and multi-select option ids are replaced by the option names. It applies to lead convert, lead upsert, person create, project create, project search, task search and opportunity bulk create.',
+  reading: 'on the endpoints it names, option names replace option ids in every answer: the spec shows a switch (custom_field_computed_values) for webhook subscriptions only',
+});
