@@ -16,7 +16,7 @@
 import type { Lead } from '../../contracts/index.js';
 import { byEmail, byName, concurrently, readLead, UPSERT_PATH } from '../support/leads.js';
 import type { ApiResponse } from '../support/core/http.js';
-import { expect, notJudged, rule, test } from '../support/fixtures/test.js';
+import { expect, isAccepted, notJudged, rule, test } from '../support/fixtures/test.js';
 import { make, sameId, leadEmail } from '../support/make.js';
 
 const RACERS = 25;
@@ -28,9 +28,9 @@ const RACERS = 25;
 function accepted(answers: ApiResponse[], what: string): ApiResponse[] {
   const crashed = answers.filter((r) => r.status >= 500 && r.status !== 503);
   expect(crashed.map((r) => r.status), `racing upserts are accepted, or refused as under contention (4xx, 503), never a server error`).toEqual([]);
-  const ok = answers.filter((r) => r.status >= 200 && r.status < 300);
+  const ok = answers.filter(isAccepted);
   const refused = answers.length - ok.length;
-  if (refused) test.info().annotations.push({ type: 'note', description: `${refused} of ${answers.length} racing upserts refused (${[...new Set(answers.filter((r) => r.status < 200 || r.status >= 300).map((r) => r.status))].join(', ')}); judged on the ${ok.length} accepted` });
+  if (refused) test.info().annotations.push({ type: 'note', description: `${refused} of ${answers.length} racing upserts refused (${[...new Set(answers.filter((r) => !isAccepted(r)).map((r) => r.status))].join(', ')}); judged on the ${ok.length} accepted` });
   if (!ok.length) notJudged(`every one of ${answers.length} racing upserts was refused: nothing ${what}`);
   return ok;
 }
@@ -64,7 +64,7 @@ test(...rule('UPSERT-1', `${RACERS} concurrent upserts matching one Lead all upd
   const after = await readLead(api, byEmail(email));
   expect(sameId(after.id, lead.id), 'still exactly one Lead with that e-mail').toBe(true);
   // A member counts when some racer setting it was accepted: its final value is one of those sent.
-  const setBy = new Set(answers.flatMap((r, i) => (r.status >= 200 && r.status < 300 ? [members[i % members.length] as string] : [])));
+  const setBy = new Set(answers.flatMap((r, i) => (isAccepted(r) ? [members[i % members.length] as string] : [])));
   const lost = members.filter((m) => setBy.has(m) && !sent.get(m)!.includes(String((after as Record<string, unknown>)[m])));
   expect(lost, `members whose concurrent update was lost (the final value is none of those sent): ${lost.map((m) => `${m}=${JSON.stringify((after as Record<string, unknown>)[m])}`).join(', ')}`).toEqual([]);
   expect(after.name, 'name was not sent by any racer: unchanged').toBe(lead.name);

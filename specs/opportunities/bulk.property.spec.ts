@@ -14,13 +14,13 @@
 import { bulkMix, describeTemplate, materialize } from '../../generators/bulk.js';
 import { describeExchange } from '../support/core/recorder.js';
 import { checkProperty, RANDOM_TAG, scaledRuns } from '../support/property.js';
-import { bulkAnswerProblems, bulkContext } from './bulk.js';
+import { bulkAnswerProblems, bulkContext, fullRequest } from './bulk.js';
 import { bulkCreate } from '../support/core/rate-limit.js';
 import { rule, test } from '../support/fixtures/test.js';
 
 test(...rule('BULK-3', 'random mixes of 0..10 valid and defective entries get 200 and one item per entry, in request order', async ({ api, ns, profile, target }, testInfo) => {
   const ctx = await bulkContext(api, profile);
-  await checkProperty(testInfo, target, bulkMix(Math.min(10, profile.capabilities.bulk_entries_limit)), async (templates) => {
+  await checkProperty(testInfo, target, bulkMix(fullRequest(profile)), async (templates) => {
     const sent = templates.map((t) => materialize(t, ctx, () => ns.name('bulk'), ns.tags));
     const res = await bulkCreate(api, { opportunities: sent });
     const problems = bulkAnswerProblems(sent, templates, res);

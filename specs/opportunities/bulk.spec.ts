@@ -16,7 +16,7 @@ import { slashDates, type EntryTemplate } from '../../generators/bulk.js';
 import { describeExchange } from '../support/core/recorder.js';
 import type { ApiResponse } from '../support/core/http.js';
 import { customValue } from '../support/leads.js';
-import { bulkAnswerProblems, bulkContext } from './bulk.js';
+import { bulkAnswerProblems, bulkContext, entriesLimit, fullRequest } from './bulk.js';
 import { bulkCreate } from '../support/core/rate-limit.js';
 import { expect, rule, test, type Namespace } from '../support/fixtures/test.js';
 import { sameId } from '../support/make.js';
@@ -34,12 +34,10 @@ function createdAt(res: ApiResponse, i: number): BulkOpp {
 
 const TIMEOUT = { timeout: 60_000 };
 
-/** Entries per request: the documented 10, or the target's own limit where its profile declares one (spec § Limits: "may be raised or lowered"). */
-const limitOf = (profile: TargetProfile) => profile.capabilities.bulk_entries_limit;
-const declared = (profile: TargetProfile) => (limitOf(profile) === 10 ? '' : ' (the limit the profile declares, capabilities.bulk_entries_limit)');
+const declared = (profile: TargetProfile) => (entriesLimit(profile) === 10 ? '' : ' (the limit the profile declares, capabilities.bulk_entries_limit)');
 
 test(...rule('BULK-1', 'a request with one entry more than the limit (11) gets status 422', async ({ api, ns, profile }) => {
-  const limit = limitOf(profile);
+  const limit = entriesLimit(profile);
   const res = await bulkCreate(api, { opportunities: entries(ns, limit + 1) });
   expect(res, `${limit + 1} entries are more than ${limit}${declared(profile)}`).toHaveStatus(422);
 }, TIMEOUT));
@@ -47,7 +45,7 @@ test(...rule('BULK-1', 'a request with one entry more than the limit (11) gets s
 // Each bulk call spends a third of a second of the run's bulk budget: this one also shows that
 // a request well above the limit (15) gets the same 422.
 test(...rule('BULK-2', 'the 422 for 5 entries more than the limit (15) is { error } saying the limit is 10', async ({ api, ns, profile }) => {
-  const limit = limitOf(profile);
+  const limit = entriesLimit(profile);
   const res = await bulkCreate(api, { opportunities: entries(ns, limit + 5) });
   expect(res).toHaveStatus(422);
   expect(res).toMatchContract(BulkTooLarge);
@@ -62,7 +60,7 @@ test(...rule('BULK-3', 'a request with no entries gets 200 and an empty array', 
 }, TIMEOUT));
 
 test(...rule('BULK-3', 'a request with 10 entries (or as many as a lower limit allows) gets 200 and an array in the order of the entries', async ({ api, ns, profile }) => {
-  const sent = entries(ns, Math.min(10, limitOf(profile)));
+  const sent = entries(ns, fullRequest(profile));
   const res = await bulkCreate(api, { opportunities: sent });
   expect(res).toHaveStatus(200);
   expect(Array.isArray(res.body) && (res.body as unknown[]).length, 'one item per entry').toBe(sent.length);

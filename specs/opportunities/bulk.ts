@@ -9,6 +9,11 @@ import type { ApiClient, ApiResponse } from '../support/core/http.js';
 import { expect } from '../support/fixtures/matchers.js';
 import { customFieldOn } from '../support/leads.js';
 
+/** Entries per request: the documented 10, or the target's own limit where its profile declares one (spec § Limits: "may be raised or lowered"). */
+export const entriesLimit = (profile: TargetProfile): number => profile.capabilities.bulk_entries_limit;
+/** The most entries the specs send in a request the target must accept: 10, or a lower limit. */
+export const fullRequest = (profile: TargetProfile): number => Math.min(10, entriesLimit(profile));
+
 /** What the bulk generators need to know about the target: opportunity pipelines, an unknown pipeline id, users, custom fields. */
 export async function bulkContext(api: ApiClient, profile: TargetProfile): Promise<BulkContext> {
   const res = await api.get<{ id: string | number; type: string; stages: { id: string | number }[] }[]>('/pipelines');
