@@ -47,3 +47,16 @@ export function idsInBody(body: unknown): Set<string> {
   }
   return found;
 }
+
+/**
+ * The ids of `ids` a body names that must name none of them (spec § Lead upsert: "More than 30
+ * matches: response 422 without the ids"). The body's shape is not shown, so every number in it
+ * counts, except those it has reasons of its own to carry: its status, the limit of 30 and the
+ * number of matches (a message such as "more than 30 leads match" or `status: 422`), which small
+ * ids may equal (a server that counts the ids of each kind from 1).
+ */
+export function leakedIds(body: unknown, ids: readonly unknown[], status: number): string[] {
+  const explained = new Set([String(status), '30', String(ids.length)]);
+  const found = idsInBody(body);
+  return ids.map(String).filter((id) => found.has(id) && !explained.has(id));
+}

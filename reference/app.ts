@@ -52,6 +52,7 @@ const ID_POLICIES: Record<Choices['ids.sequence'], IdPolicy> = {
   sequential: { start: 1000, step: 1 },
   gapped: { start: 7_000_001, step: 7 },
   large: { start: 3_000_000_001, step: 1_001 },
+  'per-kind': { start: 1, step: 1, perKind: true },
 };
 
 type HookFn = (value: unknown, ctx: unknown, app: App) => unknown;

@@ -10,7 +10,10 @@ export class Collection<T extends Entity> {
   constructor(private nextId: () => number) {}
 
   insert(data: Omit<T, 'id'> & { id?: number }): T {
-    const item = { ...data, id: data.id ?? this.nextId() } as T;
+    let id = data.id;
+    // A counter of the collection's own may reach a seeded fixture's id: that id is skipped.
+    while (id === undefined || (data.id === undefined && this.items.has(id))) id = this.nextId();
+    const item = { ...data, id } as T;
     this.items.set(item.id, item);
     return item;
   }
@@ -45,6 +48,8 @@ export interface IdPolicy {
   start: number;
   /** Gap between consecutive ids (variant mode uses gaps). */
   step: number;
+  /** Each collection counts on its own (a Company and a Project may share an id), instead of one counter for all. */
+  perKind?: boolean;
 }
 
 export class Store {
@@ -53,16 +58,25 @@ export class Store {
   constructor(private ids: IdPolicy = { start: 1000, step: 1 }) {
     this.counter = ids.start;
   }
-  /** Ids are unique across all collections, which makes misdirected lookups visible. */
+  /** Ids are unique across all collections (unless the policy is perKind), which makes misdirected lookups visible. */
   nextId = (): number => {
     const id = this.counter;
     this.counter += this.ids.step;
     return id;
   };
+  /** A counter of one collection's own (IdPolicy.perKind). */
+  private kindCounter(): () => number {
+    let next = this.ids.start;
+    return () => {
+      const id = next;
+      next += this.ids.step;
+      return id;
+    };
+  }
   collection<T extends Entity>(name: string): Collection<T> {
     let c = this.collections.get(name);
     if (!c) {
-      c = new Collection<Entity>(this.nextId);
+      c = new Collection<Entity>(this.ids.perKind ? this.kindCounter() : this.nextId);
       this.collections.set(name, c);
     }
     return c as unknown as Collection<T>;

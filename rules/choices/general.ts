@@ -14,6 +14,7 @@ export const GENERAL_CHOICES = defineChoices([
       { name: 'sequential', description: 'ids of new records count up by 1 from 1000' },
       { name: 'gapped', description: 'ids of new records start at 7,000,001 and leave gaps of 7' },
       { name: 'large', description: 'ids of new records start above 2^31 (3,000,000,001) and leave gaps of 1,001' },
+      { name: 'per-kind', description: 'each kind of record counts its own ids up by 1 from 1 (a Company, a Project and a Task may have the same id; small numbers that other members may equal)' },
     ],
   },
   {

@@ -4,7 +4,7 @@
  * values, and truly concurrent requests (undici). Leads are created by make.lead (make.ts).
  */
 import { Pool } from './core/undici.js';
-import { Lead, idsInBody } from '../../contracts/index.js';
+import { Lead, idsInBody, leakedIds } from '../../contracts/index.js';
 import type { CustomFieldFixture, TargetProfile } from '../../contracts/profile.js';
 import type { ApiClient, ApiResponse } from './core/http.js';
 import { curlLine, describeExchange, type Exchange } from './core/recorder.js';
@@ -62,8 +62,7 @@ export function expectAmbiguous(res: ApiResponse, ids: unknown[]): void {
 /** 422 naming none of `ids`. */
 export function expectWithoutIds(res: ApiResponse, ids: unknown[]): void {
   expect(res).toHaveStatus(422);
-  const found = idsInBody(res.body);
-  const leaked = ids.map(String).filter((id) => found.has(id));
+  const leaked = leakedIds(res.body, ids, res.status);
   expect(leaked, `the 422 carries none of the ids of the ${ids.length} matching Leads\n${describeExchange(res.exchange)}`).toEqual([]);
 }
 
