@@ -112,6 +112,41 @@ export function mentions(payload: unknown, ...needles: unknown[]): boolean {
   return scalars(payload).some((s) => (typeof s === 'string' || typeof s === 'number') && wanted.has(String(s)));
 }
 
+/** The record kinds of the spec, as a payload may name them (`type: "company"`, `kind: "company.new"`). */
+const KINDS = new Set(['lead', 'person', 'company', 'opportunity', 'project', 'task']);
+
+/**
+ * Does the payload carry this record, of this kind, as its identifier? For showing that a
+ * notification was *not* sent, where {@link mentions} is too eager: ids of two kinds may be equal
+ * (a server counting each kind's ids from 1), and a small id may equal any other number of the
+ * payload (a subscription id, a count). The payload's identifiers are the `id` and `ids` members
+ * nearest its top (those of its record, not of records it refers to: `related_resource.id` is
+ * deeper); a payload that names another kind of record and not this one is about that kind.
+ */
+export function identifies(payload: unknown, id: unknown, kind: string): boolean {
+  // Breadth first: the identifiers of the shallowest level that has any, and the kinds the
+  // payload names down to that level (a `type` or `kind` of its own, not of records it refers to).
+  const kinds = new Set<string>();
+  let level: unknown[] = [payload];
+  while (level.length) {
+    const found: string[] = [];
+    const next: unknown[] = [];
+    for (const v of level) {
+      if (Array.isArray(v)) { next.push(...v); continue; }
+      if (!v || typeof v !== 'object') continue;
+      for (const [k, x] of Object.entries(v)) {
+        if (typeof x === 'string' && KINDS.has(x.toLowerCase().split('.')[0])) kinds.add(x.toLowerCase().split('.')[0]);
+        if (k === 'id' && (typeof x === 'string' || typeof x === 'number')) found.push(String(x));
+        else if (k === 'ids' && Array.isArray(x)) found.push(...x.filter((i) => typeof i === 'string' || typeof i === 'number').map(String));
+        else if (x && typeof x === 'object') next.push(x);
+      }
+    }
+    if (found.length) return found.includes(String(id)) && (kinds.size === 0 || kinds.has(kind));
+    level = next;
+  }
+  return false;
+}
+
 /** The secret pairs the payload lacks: each pair must appear unchanged in some object of it (nested or top level). */
 export function missingSecretPairs(payload: unknown, secret: Record<string, unknown>): string[] {
   const objs = objects(payload);
