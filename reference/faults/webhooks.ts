@@ -50,7 +50,7 @@ async function answerAfterDeliveries<T>(next: () => T | Promise<T>): Promise<T> 
 }
 function deliverInRequest(job: DeliveryJob): void {
   const sent = fetch(job.target, {
-    method: 'POST', headers: { 'content-type': 'application/json', 'user-agent': 'reference-hooks/1' }, body: job.body,
+    method: 'POST', headers: { 'content-type': 'application/json', 'user-agent': 'reference-hooks/1', ...job.headers }, body: job.body,
     redirect: 'manual', signal: AbortSignal.timeout(DELIVERY_TIMEOUT_MS),
   }).then((r) => r.arrayBuffer()).then(() => undefined, () => undefined);
   causedBy?.getStore()?.push(sent);

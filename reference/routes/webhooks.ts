@@ -44,7 +44,7 @@ const LAG_EVERY = 20;
 const LAG_MS = 6_000;
 const MAX_QUEUED = 10_000;
 
-export interface DeliveryJob { target: string; body: string }
+export interface DeliveryJob { target: string; body: string; headers?: Record<string, string> }
 
 /** A valid http(s) URL with a host. */
 function validTarget(v: unknown): v is string {
@@ -104,8 +104,18 @@ function payload(app: App, s: Subscription, ev: RecordEvent, stored: Rec | undef
       ...(ev.event === 'update' && stored ? { updated_attributes: updatedAttributes(ev.previous ?? {}, stored, record) } : {}),
     }
     : { subscription_id: s.id, event: ev.event, type: ev.type, ids: [ev.record.id], record };
-  const secret = app.at('webhook.secret', { ...(s.secret ?? {}) }, undefined);
-  return app.choice('webhook.payload-secret') === 'top-level' ? { ...body, ...secret } : { ...body, secret };
+  const where = app.choice('webhook.payload-secret');
+  if (where === 'header') return body;
+  const secret = secretOf(app, s);
+  return where === 'top-level' ? { ...body, ...secret } : { ...body, secret };
+}
+
+const secretOf = (app: App, s: Subscription): Record<string, unknown> => app.at('webhook.secret', { ...(s.secret ?? {}) }, undefined);
+
+/** Headers of a notification besides the content type: under `webhook.payload-secret` = header, the secret as JSON (non-ASCII escaped: a header value is Latin-1). */
+function notificationHeaders(app: App, s: Subscription): Record<string, string> | undefined {
+  if (app.choice('webhook.payload-secret') !== 'header') return undefined;
+  return { 'x-webhook-secret': JSON.stringify(secretOf(app, s)).replace(/[\u007f-\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`) };
 }
 
 export const webhooks: AreaModule = {
@@ -172,7 +182,7 @@ export const webhooks: AreaModule = {
         try {
           const res = await fetch(job.target, {
             method: 'POST',
-            headers: { 'content-type': 'application/json', 'user-agent': 'reference-hooks/1' },
+            headers: { 'content-type': 'application/json', 'user-agent': 'reference-hooks/1', ...job.headers },
             body: job.body,
             redirect: 'manual',
             signal: AbortSignal.timeout(DELIVERY_TIMEOUT_MS),
@@ -202,7 +212,7 @@ export const webhooks: AreaModule = {
       // The record as stored now (raw option ids), so that computed values are applied per subscription.
       const stored = ev.event !== 'delete' && COLLECTION[ev.type] ? app.store.collection<Rec>(COLLECTION[ev.type]).get(Number(ev.record.id)) : undefined;
       for (const s of targets) {
-        const job = { target: s.target, body: JSON.stringify(payload(app, s, ev, stored)) };
+        const job: DeliveryJob = { target: s.target, body: JSON.stringify(payload(app, s, ev, stored)), headers: notificationHeaders(app, s) };
         app.seam('webhook.deliver', { job }, () => enqueue(job));
       }
     });

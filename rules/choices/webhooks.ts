@@ -22,6 +22,7 @@ export const WEBHOOKS_CHOICES = defineChoices([
     alternatives: [
       { name: 'nested', description: 'the secret object is the payload member `secret`' },
       { name: 'top-level', description: 'the secret pairs are members of the payload itself' },
+      { name: 'header', description: 'the secret object travels as JSON in the header X-Webhook-Secret, not in the body' },
     ],
   },
   {

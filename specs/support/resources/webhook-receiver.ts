@@ -147,6 +147,20 @@ export function identifies(payload: unknown, id: unknown, kind: string): boolean
   return false;
 }
 
+/**
+ * The secret pairs a notification lacks, wherever it carries them (not shown): in its body, nested
+ * or at the top level, or in a header whose value is a JSON object holding them.
+ */
+export function missingSecretPairsIn(r: ReceivedRequest, secret: Record<string, unknown>): string[] {
+  const inHeaders: unknown[] = [];
+  for (const v of Object.values(r.headers)) {
+    if (!v.trimStart().startsWith('{')) continue;
+    try { inHeaders.push(JSON.parse(v)); } catch { /* not JSON */ }
+  }
+  const missing = missingSecretPairs(r.body, secret);
+  return missing.filter((k) => !inHeaders.some((h) => !missingSecretPairs(h, { [k]: secret[k] }).length));
+}
+
 /** The secret pairs the payload lacks: each pair must appear unchanged in some object of it (nested or top level). */
 export function missingSecretPairs(payload: unknown, secret: Record<string, unknown>): string[] {
   const objs = objects(payload);
