@@ -123,9 +123,12 @@ export const oauth: AreaModule = {
       return app.at('oauth.back-to-client', formPost(redirectUri, entries), { redirectUri, entries });
     };
     const formPost = (redirectUri: string, entries: [string, string][]): Reply => {
-      const inputs = entries.map(([k, val]) => `<input type="hidden" name="${esc(k)}" value="${esc(val)}">`).join('\n  ');
+      // `oauth.state-place` = query: state rides in the query of the URL posted to, not in the form.
+      const inQuery = app.choice('oauth.state-place') === 'query' ? entries.filter(([k]) => k === 'state') : [];
+      const action = inQuery.length ? `${redirectUri}${redirectUri.includes('?') ? '&' : '?'}${new URLSearchParams(inQuery).toString()}` : redirectUri;
+      const inputs = entries.filter((e) => !inQuery.includes(e)).map(([k, val]) => `<input type="hidden" name="${esc(k)}" value="${esc(val)}">`).join('\n  ');
       return page('Returning to the application', `<main><p>Returning to the application…</p>
-<form method="post" action="${esc(redirectUri)}">
+<form method="post" action="${esc(action)}">
   ${inputs}
   <noscript><button type="submit">Continue</button></noscript>
 </form>

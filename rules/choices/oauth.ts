@@ -6,6 +6,15 @@ import { defineChoices } from './types.js';
 
 export const OAUTH_CHOICES = defineChoices([
   {
+    id: 'oauth.state-place',
+    section: 'OAuth 2.0 authorization code grant',
+    source: 'state | no | user-defined metadata forwarded to the callback (where in the POST to redirect_uri: not shown; "the payload has `code`")',
+    alternatives: [
+      { name: 'form', description: 'state is a field of the form posted to redirect_uri, beside code or error' },
+      { name: 'query', description: 'state is in the query of the URL the form is posted to; code or error in the form' },
+    ],
+  },
+  {
     id: 'oauth.request-error',
     section: 'OAuth 2.0 authorization code grant',
     source: 'On success the payload has `code`; on denial or failure it has `error` instead. (When a request with a bad response_type or scope fails: not shown.)',
