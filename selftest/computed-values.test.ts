@@ -9,7 +9,7 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { carriedValues, judgeComputedValues, type OptionField, type ReceivedNotification } from '../specs/events/computed.js';
+import { carriedValues, judgeComputedValues, valueProblem, type OptionField, type ReceivedNotification } from '../specs/events/computed.js';
 import { mentions } from '../specs/support/resources/webhook-receiver.js';
 
 const DROPDOWN: OptionField = { id: 201, multi: false, options: [{ id: 2011, name: 'North' }, { id: 2012, name: 'South' }, { id: 2013, name: 'East' }] };
@@ -68,4 +68,14 @@ test('the old rule (every option name in the new notification) failed a conforma
   assert.equal(oldRule(idsOnlyNew), false, 'the old EVENT-5 failed here');
   assert.notEqual(judgeComputedValues([idsOnlyNew], FIELDS, HELD).verdict, 'fail');
   assert.notEqual(judgeComputedValues([idsOnlyNew, idsOnlyUpdate('North', ['Phone'])], FIELDS, HELD).verdict, 'fail');
+});
+
+test('an update carrying a change as the pair [old, new] is judged on both values', () => {
+  assert.equal(valueProblem(DROPDOWN, ['North', 'South']), undefined);
+  assert.equal(valueProblem(DROPDOWN, [null, 'East']), undefined);
+  assert.match(valueProblem(DROPDOWN, [2011, 'South']) ?? '', /option id 2011/);
+  assert.equal(valueProblem(MULTI, [['Email'], ['Email', 'Phone']]), undefined);
+  assert.equal(valueProblem(MULTI, [null, ['Chat']]), undefined);
+  assert.match(valueProblem(MULTI, [['Email'], [2022]]) ?? '', /option id 2022/);
+  assert.equal(valueProblem(MULTI, ['Email', 'Phone']), undefined, 'a plain list is still a list of names');
 });

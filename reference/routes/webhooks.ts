@@ -91,6 +91,24 @@ function updatedAttributes(before: Record<string, unknown>, now: Rec, shown: Rec
   return out;
 }
 
+/**
+ * `ids-with-changes` updates: each attribute that changed as the pair [old, new] (as presented,
+ * computed values per subscription); a changed custom field as `custom_field_<definition id>`.
+ */
+function changePairs(app: App, before: Record<string, unknown>, now: Rec, computed: boolean): Record<string, unknown> {
+  const old = present(app, structuredClone(before) as Rec, { computed });
+  const cur = present(app, structuredClone(now), { computed });
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(cur)) {
+    if (k === 'id' || k === 'custom_fields' || same(before[k], now[k])) continue;
+    out[k] = [old[k] ?? null, v];
+  }
+  const values = (r: Record<string, unknown>) => new Map((Array.isArray(r.custom_fields) ? r.custom_fields as Rec[] : []).map((c) => [String(c.custom_field_definition_id), c.value]));
+  const was = values(old);
+  for (const [id, value] of values(cur)) if (!same(was.get(id) ?? null, value)) out[`custom_field_${id}`] = [was.get(id) ?? null, value];
+  return out;
+}
+
 /** The notification body of one subscription (`webhook.payload`, `webhook.payload-secret`). */
 function payload(app: App, s: Subscription, ev: RecordEvent, stored: Rec | undefined): Record<string, unknown> {
   const computed = app.at('webhook.computed', s.custom_field_computed_values, undefined);
@@ -102,6 +120,10 @@ function payload(app: App, s: Subscription, ev: RecordEvent, stored: Rec | undef
     : shape === 'ids-only' ? {
       ids: [ev.record.id], type: ev.type, event: ev.event, subscription_id: s.id,
       ...(ev.event === 'update' && stored ? { updated_attributes: updatedAttributes(ev.previous ?? {}, stored, record) } : {}),
+    }
+    : shape === 'ids-with-changes' ? {
+      ids: [ev.record.id], type: ev.type, event: ev.event, subscription_id: s.id,
+      ...(ev.event === 'update' && stored ? { changes: changePairs(app, ev.previous ?? {}, stored, computed) } : {}),
     }
     : { subscription_id: s.id, event: ev.event, type: ev.type, ids: [ev.record.id], record };
   const where = app.choice('webhook.payload-secret');

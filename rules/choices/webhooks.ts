@@ -13,6 +13,7 @@ export const WEBHOOKS_CHOICES = defineChoices([
       { name: 'record', description: '{ subscription_id, event, type, ids: [id], record: <the record as presented> }' },
       { name: 'envelope', description: '{ webhook_id, notification: { kind: "<type>.<event>", records: [<record>] } }' },
       { name: 'ids-only', description: '{ ids: [id], type, event, subscription_id }; an update also carries updated_attributes: only the attributes that changed (custom field values only when they changed, with option names when computed values are on)' },
+      { name: 'ids-with-changes', description: '{ ids: [id], type, event, subscription_id }; an update also carries changes: each changed attribute as the pair [old, new], a custom field as custom_field_<id> (option names when computed values are on)' },
     ],
   },
   {

@@ -72,10 +72,15 @@ export function valueProblem(field: OptionField, value: unknown): string | undef
     if (opt) return `the option id ${JSON.stringify(x)} instead of its name ${JSON.stringify(opt.name)}`;
     return `${JSON.stringify(x)}, which is no option name of the field (${[...names].map((n) => JSON.stringify(n)).join(', ')})`;
   };
-  if (!field.multi) return one(value);
+  const list = (v: unknown[]): string | undefined => {
+    const bad = v.map(one).filter((p): p is string => !!p);
+    return bad.length ? bad.join('; ') : undefined;
+  };
+  // The payload is not shown: an update may carry a change as the pair [old, new] (either may be null).
+  if (!field.multi) return Array.isArray(value) ? list(value.filter((x) => x !== null)) : one(value);
   if (!Array.isArray(value)) return `${JSON.stringify(value)} where a multi-select carries a list of option names`;
-  const bad = value.map(one).filter((p): p is string => !!p);
-  return bad.length ? bad.join('; ') : undefined;
+  if (value.length && value.every((x) => x === null || Array.isArray(x))) return list((value.filter((x) => x !== null) as unknown[][]).flat());
+  return list(value);
 }
 
 /**
