@@ -122,7 +122,7 @@ export async function draftProfile(): Promise<Draft> {
     capabilities: { heavy: false, extensions: {}, bulk_rate_limit: false, bulk_entries_limit: 10, webhook_delivery: true },
     oauth: {
       redirect_uris: [`{public}/oauth/callback`],
-      screens: { email_label: 'E-mail', password_label: 'Password', login_button: 'Log in', authorize_button: 'Authorize', deny_button: 'Deny' },
+      screens: { email_label: 'E-mail', password_label: 'Password', login_button: 'Log in', next_button: 'Next', authorize_button: 'Authorize', deny_button: 'Deny' },
     },
   };
   const check = TargetProfile.safeParse(profile);

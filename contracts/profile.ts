@@ -99,9 +99,11 @@ export const TargetProfile = z.object({
       email_label: z.string().default('E-mail'),
       password_label: z.string().default('Password'),
       login_button: z.string().default('Log in'),
+      /** The button of an e-mail-first login's first step (the e-mail alone), where it is not the login button. */
+      next_button: z.string().default('Next'),
       authorize_button: z.string().default('Authorize'),
       deny_button: z.string().default('Deny'),
-    }).default({ email_label: 'E-mail', password_label: 'Password', login_button: 'Log in', authorize_button: 'Authorize', deny_button: 'Deny' }),
-  }).default({ redirect_uris: [], screens: { email_label: 'E-mail', password_label: 'Password', login_button: 'Log in', authorize_button: 'Authorize', deny_button: 'Deny' } }),
+    }).default({ email_label: 'E-mail', password_label: 'Password', login_button: 'Log in', next_button: 'Next', authorize_button: 'Authorize', deny_button: 'Deny' }),
+  }).default({ redirect_uris: [], screens: { email_label: 'E-mail', password_label: 'Password', login_button: 'Log in', next_button: 'Next', authorize_button: 'Authorize', deny_button: 'Deny' } }),
 });
 export type TargetProfile = z.infer<typeof TargetProfile>;

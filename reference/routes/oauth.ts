@@ -135,7 +135,29 @@ export const oauth: AreaModule = {
 <script>document.forms[0].submit();</script></main>`);
     };
 
-    const loginPage = (txnId: string, error?: string): Reply => page('Log in', `<main>
+    // `oauth.login-steps` = email-first: the e-mail alone with Next, then the password on a page of its own.
+    const emailStep = (txnId: string, error?: string): Reply => page('Log in', `<main>
+<h1>Log in to your CRM account</h1>
+${error ? `<p class="error" role="alert">${esc(error)}</p>` : ''}
+<form method="post" action="/oauth/login">
+  <input type="hidden" name="txn" value="${esc(txnId)}">
+  <label for="email">E-mail</label>
+  <input id="email" name="email" type="email" autocomplete="username" required>
+  <button type="submit">Next</button>
+</form></main>`, error && app.choice('oauth.login-failure-status') === '401' ? 401 : 200);
+    const passwordStep = (txnId: string, email: string, error?: string): Reply => page('Log in', `<main>
+<h1>Log in as ${esc(email)}</h1>
+${error ? `<p class="error" role="alert">${esc(error)}</p>` : ''}
+<form method="post" action="/oauth/login">
+  <input type="hidden" name="txn" value="${esc(txnId)}">
+  <input type="hidden" name="email" value="${esc(email)}">
+  <label for="password">Password</label>
+  <input id="password" name="password" type="password" autocomplete="current-password" required>
+  <button type="submit">Log in</button>
+</form></main>`, error && app.choice('oauth.login-failure-status') === '401' ? 401 : 200);
+    const emailFirst = () => app.choice('oauth.login-steps') === 'email-first';
+
+    const loginPage = (txnId: string, error?: string): Reply => (emailFirst() ? emailStep(txnId, error) : page('Log in', `<main>
 <h1>Log in to your CRM account</h1>
 ${error ? `<p class="error" role="alert">${esc(error)}</p>` : ''}
 <form method="post" action="/oauth/login">
@@ -145,7 +167,7 @@ ${error ? `<p class="error" role="alert">${esc(error)}</p>` : ''}
   <label for="password">Password</label>
   <input id="password" name="password" type="password" autocomplete="current-password" required>
   <button type="submit">Log in</button>
-</form></main>`, error && app.choice('oauth.login-failure-status') === '401' ? 401 : 200);
+</form></main>`, error && app.choice('oauth.login-failure-status') === '401' ? 401 : 200));
 
     const consentPage = (txnId: string, txn: Txn): Reply => {
       const name = app.at('oauth.application-name', APPLICATION_NAME, undefined);
@@ -189,7 +211,9 @@ ${error ? `<p class="error" role="alert">${esc(error)}</p>` : ''}
       const txn = fresh(txns, txnId);
       if (!txn) return errorPage(400, 'This authorization request has expired. Start again from the application.');
       const emailOk = String(form.email ?? '').toLowerCase() === credentials.loginEmail.toLowerCase();
+      if (emailFirst() && form.password === undefined) return emailOk ? passwordStep(txnId, String(form.email)) : emailStep(txnId, 'No account with that e-mail.');
       const passwordOk = safeEqual(String(form.password ?? ''), credentials.loginPassword);
+      if (emailFirst() && emailOk && !passwordOk) return passwordStep(txnId, String(form.email), 'Wrong password.');
       if (!emailOk || !passwordOk) return loginPage(txnId, 'Wrong e-mail or password.');
       const sid = randomBytes(24).toString('hex');
       sessions.set(sid, { email: credentials.loginEmail });

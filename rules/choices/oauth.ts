@@ -6,6 +6,15 @@ import { defineChoices } from './types.js';
 
 export const OAUTH_CHOICES = defineChoices([
   {
+    id: 'oauth.login-steps',
+    section: 'OAuth 2.0 authorization code grant',
+    source: '2. The user logs in (skipped if already logged in) … (how the login screen asks for the e-mail and password: not shown)',
+    alternatives: [
+      { name: 'one-page', description: 'e-mail and password on one page, with Log in' },
+      { name: 'email-first', description: 'the e-mail alone with Next, then the password on a page of its own with Log in' },
+    ],
+  },
+  {
     id: 'oauth.state-place',
     section: 'OAuth 2.0 authorization code grant',
     source: 'state | no | user-defined metadata forwarded to the callback (where in the POST to redirect_uri: not shown; "the payload has `code`")',

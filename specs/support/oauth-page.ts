@@ -10,6 +10,7 @@
  */
 import type { Browser, BrowserContext, Locator, Page, Response } from '@playwright/test';
 import { payloadOf, type CallbackHit, type CallbackReceiver } from './resources/callback-receiver.js';
+import type { TargetProfile } from '../../contracts/profile.js';
 export type Screen = 'login' | 'consent' | 'other';
 
 /** Where an authorization attempt ended. */
@@ -99,7 +100,7 @@ export interface DriveOptions extends FlowOptions { email: string; password: str
  * (presses the decision, or stops), a page that submits itself (waits), anything else (stops).
  * Ends when the callback receiver gets a request or the browser stops. Polls with a deadline.
  */
-export async function drive(page: Page, receiver: CallbackReceiver, screens: { email_label: string; password_label: string; login_button: string; authorize_button: string; deny_button: string }, url: string, o: DriveOptions): Promise<FlowOutcome> {
+export async function drive(page: Page, receiver: CallbackReceiver, screens: TargetProfile['oauth']['screens'], url: string, o: DriveOptions): Promise<FlowOutcome> {
   const mark = receiver.mark();
   const deadline = Date.now() + (o.timeoutMs ?? 20_000);
   const outcome: FlowOutcome = { screens: [] };
@@ -149,11 +150,16 @@ export async function drive(page: Page, receiver: CallbackReceiver, screens: { e
           if (loggedIn) await page.getByLabel(screens.password_label).first().clear({ timeout: 2_000 }).catch(() => undefined);
           return done({ stoppedAt: 'login' });
         }
-        await page.getByLabel(screens.email_label).first().fill(o.email);
-        await typeSecret(page, page.getByLabel(screens.password_label).first(), o.password);
+        // "The user logs in": on one page, or the e-mail first and the password on the next.
+        const email = page.getByLabel(screens.email_label).first();
+        const password = page.getByLabel(screens.password_label).first();
+        const withPassword = await password.isVisible();
+        if (await email.isVisible() && !(await email.inputValue().catch(() => ''))) await email.fill(o.email);
+        if (withPassword) await typeSecret(page, password, o.password);
+        const next = page.getByRole('button', { name: screens.next_button }).first();
         since = loads;
-        await page.getByRole('button', { name: screens.login_button }).first().click();
-        loggedIn = true;
+        await (withPassword || !(await next.isVisible()) ? page.getByRole('button', { name: screens.login_button }).first() : next).click();
+        loggedIn = withPassword;
         continue;
       }
       if (screen === 'consent') {
@@ -182,9 +188,11 @@ export async function drive(page: Page, receiver: CallbackReceiver, screens: { e
 
 type Classified = 'login' | 'consent' | 'self-submitting' | 'final' | 'navigating';
 
-async function classify(page: Page, s: { password_label: string; login_button: string; authorize_button: string }): Promise<Classified> {
+async function classify(page: Page, s: { email_label: string; password_label: string; login_button: string; authorize_button: string }): Promise<Classified> {
   try {
     if (await page.getByLabel(s.password_label).first().isVisible()) return 'login';
+    // An e-mail-first login's first step: the e-mail alone.
+    if (await page.getByLabel(s.email_label).first().isVisible()) return 'login';
     if (await page.getByRole('button', { name: s.authorize_button }).first().isVisible()) return 'consent';
     const forms = await page.locator('form, meta[http-equiv="refresh" i]').count();
     return forms > 0 ? 'self-submitting' : 'final';
