@@ -135,39 +135,26 @@ export const oauth: AreaModule = {
 <script>document.forms[0].submit();</script></main>`);
     };
 
+    const EMAIL_FIELD = `<label for="email">E-mail</label>
+  <input id="email" name="email" type="email" autocomplete="username" required>`;
+    const PASSWORD_FIELD = `<label for="password">Password</label>
+  <input id="password" name="password" type="password" autocomplete="current-password" required>`;
+    /** A login page: its heading, fields and button, an error above the form (401 or 200: `oauth.login-failure-status`). */
+    const loginForm = (txnId: string, heading: string, fields: string, button: string, error?: string): Reply => page('Log in', `<main>
+<h1>${esc(heading)}</h1>
+${error ? `<p class="error" role="alert">${esc(error)}</p>` : ''}
+<form method="post" action="/oauth/login">
+  <input type="hidden" name="txn" value="${esc(txnId)}">
+  ${fields}
+  <button type="submit">${button}</button>
+</form></main>`, error && app.choice('oauth.login-failure-status') === '401' ? 401 : 200);
     // `oauth.login-steps` = email-first: the e-mail alone with Next, then the password on a page of its own.
-    const emailStep = (txnId: string, error?: string): Reply => page('Log in', `<main>
-<h1>Log in to your CRM account</h1>
-${error ? `<p class="error" role="alert">${esc(error)}</p>` : ''}
-<form method="post" action="/oauth/login">
-  <input type="hidden" name="txn" value="${esc(txnId)}">
-  <label for="email">E-mail</label>
-  <input id="email" name="email" type="email" autocomplete="username" required>
-  <button type="submit">Next</button>
-</form></main>`, error && app.choice('oauth.login-failure-status') === '401' ? 401 : 200);
-    const passwordStep = (txnId: string, email: string, error?: string): Reply => page('Log in', `<main>
-<h1>Log in as ${esc(email)}</h1>
-${error ? `<p class="error" role="alert">${esc(error)}</p>` : ''}
-<form method="post" action="/oauth/login">
-  <input type="hidden" name="txn" value="${esc(txnId)}">
-  <input type="hidden" name="email" value="${esc(email)}">
-  <label for="password">Password</label>
-  <input id="password" name="password" type="password" autocomplete="current-password" required>
-  <button type="submit">Log in</button>
-</form></main>`, error && app.choice('oauth.login-failure-status') === '401' ? 401 : 200);
     const emailFirst = () => app.choice('oauth.login-steps') === 'email-first';
-
-    const loginPage = (txnId: string, error?: string): Reply => (emailFirst() ? emailStep(txnId, error) : page('Log in', `<main>
-<h1>Log in to your CRM account</h1>
-${error ? `<p class="error" role="alert">${esc(error)}</p>` : ''}
-<form method="post" action="/oauth/login">
-  <input type="hidden" name="txn" value="${esc(txnId)}">
-  <label for="email">E-mail</label>
-  <input id="email" name="email" type="email" autocomplete="username" required>
-  <label for="password">Password</label>
-  <input id="password" name="password" type="password" autocomplete="current-password" required>
-  <button type="submit">Log in</button>
-</form></main>`, error && app.choice('oauth.login-failure-status') === '401' ? 401 : 200));
+    const emailStep = (txnId: string, error?: string): Reply => loginForm(txnId, 'Log in to your CRM account', EMAIL_FIELD, 'Next', error);
+    const passwordStep = (txnId: string, email: string, error?: string): Reply =>
+      loginForm(txnId, `Log in as ${email}`, `<input type="hidden" name="email" value="${esc(email)}">\n  ${PASSWORD_FIELD}`, 'Log in', error);
+    const loginPage = (txnId: string, error?: string): Reply =>
+      (emailFirst() ? emailStep(txnId, error) : loginForm(txnId, 'Log in to your CRM account', `${EMAIL_FIELD}\n  ${PASSWORD_FIELD}`, 'Log in', error));
 
     const consentPage = (txnId: string, txn: Txn): Reply => {
       const name = app.at('oauth.application-name', APPLICATION_NAME, undefined);
