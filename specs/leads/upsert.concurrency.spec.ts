@@ -47,7 +47,7 @@ test(...rule('UPSERT-1', `${RACERS} concurrent identical upserts that match noth
   expect(sameId(after.id, ids[0]), `the one Lead named "${name}" is ${ids[0]}`).toBe(true);
 }, { also: ['UPSERT-2', 'UPSERT-3'] }));
 
-test(...rule('UPSERT-1', `${RACERS} concurrent upserts matching one Lead all update it and lose no update`, async ({ api, ns }) => {
+test(...rule('UPSERT-1', `${RACERS} concurrent upserts matching one Lead: those accepted update it and no update is lost`, async ({ api, ns }) => {
   const lead = await make.lead({ api, ns }, {}, 'target');
   const email = lead.email!.email;
   const members = ['title', 'details', 'company_name', 'prefix', 'first_name', 'middle_name', 'last_name', 'suffix'] as const;
