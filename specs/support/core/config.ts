@@ -184,8 +184,15 @@ export function loadExpectations(path: string): { expectations: Expectation[]; s
   return { expectations: parsed.data, source: file };
 }
 
-/** The lowest and highest port {@link freePorts} chooses from: below Linux's ephemeral range. */
-const PORT_RANGE = [20_000, 32_767] as const;
+/**
+ * The ports {@link freePorts} chooses from, below Linux's ephemeral range: a run of one target
+ * (a few ports) and a run of many (the fault matrix: hundreds) draw from ranges apart, so that a
+ * matrix and a run started beside it (as in `npm test`) cannot draw the same port before either
+ * has bound it.
+ */
+const PORT_RANGES = { few: [20_000, 25_999], many: [26_000, 32_767] } as const;
+/** The most ports a run of one target asks for. */
+const FEW_PORTS = 4;
 
 /**
  * The TCP ports this machine's network namespace has in use (any state), from /proc/net/tcp and
@@ -217,15 +224,16 @@ function portsInUse(): Set<number> | undefined {
  */
 export function freePorts(count: number): number[] {
   const used = portsInUse();
-  if (used && count <= (PORT_RANGE[1] - PORT_RANGE[0]) / 2) {
+  const range = PORT_RANGES[count <= FEW_PORTS ? 'few' : 'many'];
+  if (used && count <= (range[1] - range[0]) / 2) {
     const ports = new Set<number>();
     while (ports.size < count) {
-      const p = PORT_RANGE[0] + Math.floor(Math.random() * (PORT_RANGE[1] - PORT_RANGE[0]));
+      const p = range[0] + Math.floor(Math.random() * (range[1] - range[0] + 1));
       if (!used.has(p)) ports.add(p);
     }
     return [...ports];
   }
-  const script = `const net=require('net');const ps=[];const tryPort=()=>{const p=${PORT_RANGE[0]}+Math.floor(Math.random()*${PORT_RANGE[1] - PORT_RANGE[0]});if(ps.includes(p))return tryPort();const s=net.createServer();s.once('error',tryPort);s.listen(p,'127.0.0.1',()=>{ps.push(p);s.close(()=>{if(ps.length<${count})tryPort();else console.log(ps.join(','))})})};tryPort();`;
+  const script = `const net=require('net');const ps=[];const tryPort=()=>{const p=${range[0]}+Math.floor(Math.random()*${range[1] - range[0] + 1});if(ps.includes(p))return tryPort();const s=net.createServer();s.once('error',tryPort);s.listen(p,'127.0.0.1',()=>{ps.push(p);s.close(()=>{if(ps.length<${count})tryPort();else console.log(ps.join(','))})})};tryPort();`;
   return execFileSync(process.execPath, ['-e', script], { encoding: 'utf8' }).trim().split(',').map(Number);
 }
 
