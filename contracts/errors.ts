@@ -60,3 +60,12 @@ export function leakedIds(body: unknown, ids: readonly unknown[], status: number
   const found = idsInBody(body);
   return ids.map(String).filter((id) => found.has(id) && !explained.has(id));
 }
+
+/**
+ * Does the body name this id? As a value anywhere, or written in its text: a numeric id as a
+ * whole token ("12" is not in "123"), any other id as it is ("lead:42" in "matches lead:42").
+ */
+export function namesId(body: unknown, id: unknown, found: Set<string> = idsInBody(body)): boolean {
+  const s = String(id);
+  return found.has(s) || (!/^\d+$/.test(s) && JSON.stringify(body ?? null).includes(s));
+}

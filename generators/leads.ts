@@ -20,7 +20,7 @@
  * `upsert by email#1 {name#0, email#2, details "note 7"}`.
  */
 import fc from 'fast-check';
-import { Lead, Person, idsInBody, leakedIds } from '../contracts/index.js';
+import { Lead, Person, idsInBody, leakedIds, namesId } from '../contracts/index.js';
 
 /** Values per pool. */
 export const POOL_SIZE = 3;
@@ -203,7 +203,7 @@ export class UpsertCommand implements fc.AsyncCommand<UpsertModel, UpsertSystem>
     }
     if (a.status !== 422) r.fail(`${what}: ${matches.length} Leads match (${matches.map((l) => l.id).join(', ')}), expected 422 with their ids, got ${a.status}`);
     const found = idsInBody(a.body);
-    const missing = matches.filter((l) => !found.has(l.id)).map((l) => l.id);
+    const missing = matches.filter((l) => !namesId(a.body, l.id, found)).map((l) => l.id);
     if (missing.length) r.fail(`${what}: the 422 must carry the ids of all ${matches.length} matching Leads; missing ${missing.join(', ')}`);
   }
 

@@ -222,3 +222,14 @@ describe('idsInBody (upsert 422: the ids may be anywhere in the body)', () => {
     assert.ok(!ids.has('12'), 'token matching is whole-word');
   });
 });
+
+test('the ids a 422 of the lead upsert names: whole numeric tokens, other ids as written, and not the numbers it has reasons of its own to carry', async () => {
+  const { leakedIds, namesId } = await import('../contracts/errors.js');
+  assert.ok(namesId({ ids: [12] }, 12));
+  assert.ok(namesId({ message: 'matches 12 and 15' }, '12'));
+  assert.ok(!namesId({ message: 'matches 123' }, '12'), 'a numeric id is a whole token');
+  assert.ok(namesId({ message: 'matches lead:42, lead:43' }, 'lead:42'), 'a non-numeric id as written');
+  const crowd = Array.from({ length: 31 }, (_, i) => 20 + i); // ids 20-50, as a server counting from 1 has them
+  assert.deepEqual(leakedIds({ success: false, status: 422, message: 'more than 30 leads match (31)' }, crowd, 422), [], 'the status, 30 and the count are the body\'s own');
+  assert.deepEqual(leakedIds({ message: 'matches 32 and 33' }, [30, 32, 33], 422), ['32', '33']);
+});

@@ -21,7 +21,7 @@ test(...rule('ACT-1', 'GET /activities/{id} answers the Activity listed for the 
   const fixture = profile.fixtures.company_with_activities;
   test.skip(!fixture, NO_FIXTURE);
   const listed = (await fixtureActivities(api, fixture!))[0];
-  const res = await api.get<Activity>(`/activities/${listed.id}`);
+  const res = await api.get<Activity>(`/activities/${encodeURIComponent(String(listed.id))}`);
   expect(res).toHaveStatus(200);
   expectJson(res);
   expect(res).toMatchContract(Activity);
@@ -35,7 +35,7 @@ test(...rule('ACT-2', 'PUT /activities/{id} with activity_date and details answe
   test.skip(!fixture, NO_FIXTURE);
   const target = (await fixtureActivities(api, fixture!))[0];
   const sent = { activity_date: newDate(), details: ns.name('activity details (ACT-2)') };
-  const res = await api.put<Activity>(`/activities/${target.id}`, sent);
+  const res = await api.put<Activity>(`/activities/${encodeURIComponent(String(target.id))}`, sent);
   expect(res).not.toBeRefused();
   expectJson(res);
   expect(res).toMatchContract(Activity);
@@ -50,9 +50,9 @@ test(...rule('ACT-3', 'an activity update is visible on a later GET /activities/
   const list = await fixtureActivities(api, fixture!);
   const target = list[1 % list.length];
   const sent = { activity_date: newDate(), details: ns.name('activity details (ACT-3)') };
-  const put = await api.put<Activity>(`/activities/${target.id}`, sent);
+  const put = await api.put<Activity>(`/activities/${encodeURIComponent(String(target.id))}`, sent);
   expect(put).not.toBeRefused();
-  const res = await api.get<Activity>(`/activities/${target.id}`);
+  const res = await api.get<Activity>(`/activities/${encodeURIComponent(String(target.id))}`);
   expect(res).toHaveStatus(200);
   expect(res).toMatchContract(Activity);
   expect(res.body.activity_date, 'activity_date after the update').toBe(sent.activity_date);

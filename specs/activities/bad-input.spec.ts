@@ -18,7 +18,7 @@ for (const c of cases) {
     const fixture = profile.fixtures.company_with_activities;
     test.skip(!fixture, 'the profile names no company_with_activities');
     const list = await fixtureActivities(api, fixture!);
-    const path = `/activities/${list[list.length - 1].id}`;
+    const path = `/activities/${encodeURIComponent(String(list[list.length - 1].id))}`;
     const res = c.raw !== undefined
       ? await api.send({ method: 'PUT', path, rawBody: c.raw, headers: { 'Content-Type': 'application/json' } })
       : await api.put(path, c.body);

@@ -32,7 +32,7 @@ const filters: { label: string; body?: unknown; raw?: string }[] = [
 for (const c of filters) {
   test(...rule('WIRE-5', `POST /companies/{id}/activities with ${c.label} is refused with a 4xx`, async ({ api, ns }) => {
     const company = await make.company({ api, ns });
-    const path = `/companies/${company.id}/activities`;
+    const path = `/companies/${encodeURIComponent(String(company.id))}/activities`;
     const res = c.raw !== undefined
       ? await api.send({ method: 'POST', path, rawBody: c.raw, headers: { 'Content-Type': 'application/json' } })
       : await api.post(path, c.body);

@@ -36,7 +36,7 @@ test(...rule('COMPANY-1', 'POST /companies answers a Company carrying the name, 
 
 test(...rule('COMPANY-2', 'GET /companies/{id} answers the Company as created', async ({ api, ns }) => {
   const created = await make.company({ api, ns }, fullCompany(ns.id));
-  const res = await api.get<Company>(`/companies/${created.id}`);
+  const res = await api.get<Company>(`/companies/${encodeURIComponent(String(created.id))}`);
   expect(res).toHaveStatus(200);
   expectJson(res);
   expect(res).toMatchContract(Company);
@@ -55,7 +55,7 @@ test(...rule('COMPANY-3', 'primary_contact_id is present on the create and fetch
   const res = await post.company({ api, ns });
   expectCreated(res, 'Company');
   expect('primary_contact_id' in (res.body as object), 'primary_contact_id is present on the create answer').toBe(true);
-  const fetched = await api.get<Company>(`/companies/${res.body.id}`);
+  const fetched = await api.get<Company>(`/companies/${encodeURIComponent(String(res.body.id))}`);
   expect(fetched).toHaveStatus(200);
   expect('primary_contact_id' in (fetched.body as object), `primary_contact_id is present on the fetch answer: ${JSON.stringify(fetched.body)}`).toBe(true);
   expect(fetched.body.primary_contact_id, 'the fetch answer agrees with the create answer').toEqual(res.body.primary_contact_id);
@@ -66,7 +66,7 @@ test(...rule('COMPANY-3', 'a primary_contact_id sent on create comes back on the
   const res = await post.company({ api, ns }, { primary_contact_id: person.id });
   expectCreated(res, 'Company');
   expect(sameId(res.body.primary_contact_id, person.id), `create answer: primary_contact_id ${String(person.id)}, got ${JSON.stringify(res.body.primary_contact_id)}`).toBe(true);
-  const fetched = await api.get<Company>(`/companies/${res.body.id}`);
+  const fetched = await api.get<Company>(`/companies/${encodeURIComponent(String(res.body.id))}`);
   expect(fetched).toHaveStatus(200);
   expect(fetched).toMatchContract(Company);
   expect(sameId(fetched.body.primary_contact_id, person.id), `fetch answer: primary_contact_id ${String(person.id)}, got ${JSON.stringify(fetched.body.primary_contact_id)}`).toBe(true);

@@ -54,7 +54,7 @@ test(...rule('REL-2', 'removing a person\'s company keeps the Company: it is sti
   const { company, person } = await personInCompany(api, ns);
   const res = await removeRelated(api, person.id, { id: company.id, type: 'company' });
   expect(res).not.toBeRefused();
-  const fetched = await api.get<Company>(`/companies/${company.id}`);
+  const fetched = await api.get<Company>(`/companies/${encodeURIComponent(String(company.id))}`);
   expect(fetched, 'the Company still exists after the removal').toHaveStatus(200);
   expect(fetched).toMatchContract(Company);
   expect(sameId(fetched.body.id, company.id) && fetched.body.name === company.name, 'the same Company').toBe(true);

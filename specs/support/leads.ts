@@ -4,7 +4,7 @@
  * values, and truly concurrent requests (undici). Leads are created by make.lead (make.ts).
  */
 import { Pool } from './core/undici.js';
-import { Lead, idsInBody, leakedIds } from '../../contracts/index.js';
+import { Lead, idsInBody, leakedIds, namesId } from '../../contracts/index.js';
 import type { CustomFieldFixture, TargetProfile } from '../../contracts/profile.js';
 import type { ApiClient, ApiResponse } from './core/http.js';
 import { curlLine, describeExchange, type Exchange } from './core/recorder.js';
@@ -55,7 +55,7 @@ export async function readLead(api: ApiClient, match: Match): Promise<Lead> {
 export function expectAmbiguous(res: ApiResponse, ids: unknown[]): void {
   expect(res).toHaveStatus(422);
   const found = idsInBody(res.body);
-  const missing = ids.map(String).filter((id) => !found.has(id));
+  const missing = ids.map(String).filter((id) => !namesId(res.body, id, found));
   expect(missing, `the 422 carries the ids of all ${ids.length} matching Leads\n${describeExchange(res.exchange)}`).toEqual([]);
 }
 
