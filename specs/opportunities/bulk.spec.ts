@@ -109,9 +109,10 @@ test(...rule('BULK-5', 'a failed entry is { success: false, message: { <field>: 
 }, TIMEOUT));
 
 // The order of the parts a target reads is not shown: the date goes in each order, one entry
-// each (day 27 is no month, so a target reading one order finds no date in the others). At least
-// one is created; each one created carries the date sent, in some slash-separated order.
-test(...rule('BULK-6', 'close_date of a created entry is a slash-separated date string of the date sent', async ({ api, ns }) => {
+// each (day 27 is no month, so a target reading one order finds no date in the others; one that
+// reads them leniently may roll one over into another date, which is noted, not judged). Every
+// close_date created is slash-separated, and some entry created carries the date sent.
+test(...rule('BULK-6', 'close_date of a created entry is a slash-separated date string of the date sent', async ({ api, ns }, testInfo) => {
   const date = { month: 3, day: 27, year: 2031 };
   const sent = slashDates(date).map((close_date) => ({ name: ns.name('bulk'), tags: ns.tags, close_date }));
   const res = await bulkCreate(api, { opportunities: sent });
@@ -120,11 +121,12 @@ test(...rule('BULK-6', 'close_date of a created entry is a slash-separated date 
   expect(got.length, `one item per entry\n${describeExchange(res.exchange)}`).toBe(sent.length);
   const created = got.flatMap((item, i) => (BulkOpportunity.safeParse(item).success ? [{ opp: item as BulkOpp, as: sent[i].close_date }] : []));
   expect(created.length, `the date sent as ${sent.map((e) => e.close_date).join(', ')}: an entry in at least one order is created\n${describeExchange(res.exchange)}`).toBeGreaterThan(0);
-  for (const { opp, as } of created) {
-    expect(opp.close_date, `close_date of the entry sent as ${as}`).toMatch(/^\d{1,4}\/\d{1,2}\/\d{1,4}$/);
-    const parts = String(opp.close_date).split('/').map(Number).map((n) => (n < 100 && n > 31 ? 2000 + n : n)).sort((a, b) => a - b);
-    expect(parts, `the parts of ${opp.close_date} are the month, day and year sent (${as})`).toEqual([date.month, date.day, date.year].sort((a, b) => a - b));
-  }
+  for (const { opp, as } of created) expect(opp.close_date, `close_date of the entry sent as ${as}`).toMatch(/^\d{1,4}\/\d{1,2}\/\d{1,4}$/);
+  const want = [date.month, date.day, date.year].sort((a, b) => a - b).join('/');
+  const partsOf = (v: unknown) => String(v).split('/').map(Number).map((n) => (n < 100 && n > 31 ? 2000 + n : n)).sort((a, b) => a - b).join('/');
+  const other = created.filter(({ opp }) => partsOf(opp.close_date) !== want);
+  expect(other.length < created.length, `some entry created carries the month, day and year sent; got ${created.map(({ opp, as }) => `${JSON.stringify(opp.close_date)} for ${as}`).join(', ')}\n${describeExchange(res.exchange)}`).toBe(true);
+  if (other.length) testInfo.annotations.push({ type: 'note', description: `entries sent in an order the target does not read were created with another date: ${other.map(({ opp, as }) => `${as} → ${String(opp.close_date)}`).join(', ')}` });
 }, TIMEOUT));
 
 test(...rule('BULK-7', 'an entry with pipeline_id and no pipeline_stage_id lands in the first stage of that pipeline', async ({ api, ns, profile }) => {
