@@ -191,9 +191,10 @@ type Classified = 'login' | 'consent' | 'self-submitting' | 'final' | 'navigatin
 async function classify(page: Page, s: { email_label: string; password_label: string; login_button: string; authorize_button: string }): Promise<Classified> {
   try {
     if (await page.getByLabel(s.password_label).first().isVisible()) return 'login';
-    // An e-mail-first login's first step: the e-mail alone.
-    if (await page.getByLabel(s.email_label).first().isVisible()) return 'login';
     if (await page.getByRole('button', { name: s.authorize_button }).first().isVisible()) return 'consent';
+    // An e-mail-first login's first step: the e-mail alone (after the consent check: a consent
+    // screen may show an e-mail field of its own, to switch accounts, say).
+    if (await page.getByLabel(s.email_label).first().isVisible()) return 'login';
     const forms = await page.locator('form, meta[http-equiv="refresh" i]').count();
     return forms > 0 ? 'self-submitting' : 'final';
   } catch {
