@@ -30,3 +30,8 @@ test('a record of another kind with the same id is not the record', () => {
   assert.ok(!identifies({ webhook_id: 1, notification: { kind: 'company.new', records: [{ id: 3, name: 'c' }] } }, project.id, 'project'));
   assert.ok(identifies({ ids: [3], type: 'project', event: 'new' }, project.id, 'project'), 'the same id with its own kind is');
 });
+
+test('a kind named in the plural, as the paths name it, is read', () => {
+  assert.ok(!identifies({ ids: [3], type: 'companies', event: 'new' }, project.id, 'project'));
+  assert.ok(identifies({ ids: [3], type: 'projects', event: 'new' }, project.id, 'project'));
+});

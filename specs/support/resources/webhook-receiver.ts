@@ -112,8 +112,11 @@ export function mentions(payload: unknown, ...needles: unknown[]): boolean {
   return scalars(payload).some((s) => (typeof s === 'string' || typeof s === 'number') && wanted.has(String(s)));
 }
 
-/** The record kinds of the spec, as a payload may name them (`type: "company"`, `kind: "company.new"`). */
-const KINDS = new Set(['lead', 'person', 'company', 'opportunity', 'project', 'task']);
+/** The record kinds of the spec, as a payload may name them (`type: "company"`, `kind: "company.new"`, `"companies"`). */
+const KINDS = new Map([
+  ['lead', 'lead'], ['leads', 'lead'], ['person', 'person'], ['people', 'person'], ['company', 'company'], ['companies', 'company'],
+  ['opportunity', 'opportunity'], ['opportunities', 'opportunity'], ['project', 'project'], ['projects', 'project'], ['task', 'task'], ['tasks', 'task'],
+]);
 
 /**
  * Does the payload carry this record, of this kind, as its identifier? For showing that a
@@ -135,7 +138,8 @@ export function identifies(payload: unknown, id: unknown, kind: string): boolean
       if (Array.isArray(v)) { next.push(...v); continue; }
       if (!v || typeof v !== 'object') continue;
       for (const [k, x] of Object.entries(v)) {
-        if (typeof x === 'string' && KINDS.has(x.toLowerCase().split('.')[0])) kinds.add(x.toLowerCase().split('.')[0]);
+        const named = typeof x === 'string' ? KINDS.get(x.toLowerCase().split('.')[0]) : undefined;
+        if (named) kinds.add(named);
         if (k === 'id' && (typeof x === 'string' || typeof x === 'number')) found.push(String(x));
         else if (k === 'ids' && Array.isArray(x)) found.push(...x.filter((i) => typeof i === 'string' || typeof i === 'number').map(String));
         else if (x && typeof x === 'object') next.push(x);
