@@ -108,7 +108,8 @@ export default defineConfig({
   },
   webServer: cfg.embedded
     ? {
-        // Bundled with esbuild and run by plain Node: half the start-up of `node --import tsx`.
+        // Bundled with esbuild and run by plain Node: half the start-up of `node --import tsx`; the
+        // bundle is kept while reference/ is unchanged (scripts/start-reference.mjs).
         command: 'node scripts/start-reference.mjs',
         url: `${cfg.baseUrl}/healthz`,
         // Ready as soon as it says so, rather than at Playwright's next /healthz poll (up to 1 s later).
