@@ -29,6 +29,20 @@ test('a failure\'s kinds are its rule, its first line and its Expected/Received 
   assert.notDeepEqual(failureKinds(silent('naming the new person 3'), 't1', 'EVENT-1'), failureKinds(silent('naming the updated lead 7'), 't3', 'EVENT-2'), 'another rule');
 });
 
+const secondsOf = (field: string) => `${field} is an integer number of seconds\n\nExpected: 1700000000\nReceived: 1700000000123`;
+
+test('identifiers written as strings and the suite\'s names are left out like numbers', () => {
+  // A server whose ids are strings (the spec leaves them open) fails AUTH-3 the same way on every record.
+  assert.deepEqual(failureKinds(status(200, 'GET', '/people/person_8f3a2c'), 't1', 'AUTH-3'), failureKinds(status(200, 'GET', '/people/person_17bd04'), 't2', 'AUTH-3'));
+  const uuid = (id: string) => `expected status 404, got 200\nGET http://127.0.0.1:4010/developer_api/v1/leads/${id} → 200`;
+  assert.deepEqual(failureKinds(uuid('8f3a2c1e-1b2c-4d5e-9f00-aabbccddeeff'), 't1', 'LEADS-1'), failureKinds(uuid('0b7c1e2d-aaaa-4bbb-8ccc-dddddddddddd'), 't2', 'LEADS-1'));
+  // Names made by two tests' namespaces (their random part may be letters only after the counter).
+  const named = (name: string) => `the created entries in the order of the request\n\nExpected: ["${name}"]\nReceived: []`;
+  assert.deepEqual(failureKinds(named('cc1a2bw0t7f3e9 bulk 1'), 't1', 'BULK-3'), failureKinds(named('cc1a2bw1t12abcd bulk 2'), 't2', 'BULK-3'));
+  // Words without digits stay: another field is another failure.
+  assert.notDeepEqual(failureKinds(secondsOf('date_created'), 't1', 'WIRE-2'), failureKinds(secondsOf('date_modified'), 't2', 'WIRE-2'));
+});
+
 test('a contract failure\'s kinds are its issues, wherever they are in the record', () => {
   const message = 'expected the value to match the contract:\n  at $.date_created: a timestamp after 2286 is implausible';
   noteContractFailure('t9', message, [{ code: 'too_big', message: 'a timestamp after 2286 is implausible' }]);

@@ -34,11 +34,16 @@ interface Seen { kinds: string[]; title: string; held?: boolean }
 let contractFailure: { testId: string; message: string; kinds: string[] } | undefined;
 
 /**
- * Normalizes numbers away: ids, timestamps, counts and seeds differ from test to test. HTTP
- * statuses after "got", "status" or "→" stay (404 and 500 are not the same failure).
+ * Normalizes numbers away: ids, timestamps, counts and seeds differ from test to test, and so do
+ * the words that carry digits: identifiers a server writes as strings (`lead_8f3a2c`, a UUID, the
+ * spec leaves them open), the suite's namespaced names (`cc1a2bw0t7f3e9 bulk 1`), dates. Each such
+ * word becomes N. HTTP statuses after "got", "status" or "→" stay (404 and 500 are not the same
+ * failure).
  */
 const numbersOut = (s: string) =>
-  s.replace(/\b(got|status|→)(\s+)([1-5]\d\d)\b/g, (_, w: string, sp: string, d: string) => `${w}${sp}#${[...d].map((c) => 'abcdefghij'[Number(c)]).join('')}`).replace(/\d+/g, 'N');
+  s.replace(/\b(got|status|→)(\s+)([1-5]\d\d)\b/g, (_, w: string, sp: string, d: string) => `${w}${sp}#${[...d].map((c) => 'abcdefghij'[Number(c)]).join('')}`)
+    .replace(/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/gi, 'N')
+    .replace(/[\w-]*\d[\w-]*/g, 'N');
 
 /** Called by `toMatchContract` when a value does not match: the kinds of its issues. */
 export function noteContractFailure(testId: string, message: string, issues: { code?: string; message: string }[]): void {
