@@ -22,7 +22,7 @@
  * Writes reports/bench.json (with the date and the load) and prints a Markdown table for the README.
  */
 import { spawn } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import { resolve } from 'node:path';
 import type { OutcomeFile } from '../reporting/conformance-reporter.js';
@@ -41,6 +41,10 @@ export interface RunStats {
   workerProcesses?: number;
   /** Busy share of the worker slots while tests ran. */
   utilization?: number;
+  /** Each lane (Playwright project): its first test's start and its last test's end, ms after the spawn. */
+  lanes?: Record<string, { fromMs: number; toMs: number; tests: number }>;
+  /** CPU time of the run's processes (Linux): the runner and its workers, and the reference server apart. */
+  cpu?: { runMs: number; referenceMs?: number };
   tests: number;
   passed: number;
   /** Failed tests, held repeats included (the conformance report's count). */
@@ -66,6 +70,20 @@ const median = (xs: number[]) => {
 };
 const secs = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
 
+/** CPU against wall time, and when each lane ran: what bounds a run (CPU, or the lane that ends last). */
+function whereTimeGoes(r: RunStats): string | undefined {
+  const parts: string[] = [];
+  if (r.cpu) {
+    const total = r.cpu.runMs + (r.cpu.referenceMs ?? 0);
+    parts.push(`CPU ${secs(r.cpu.runMs)} (runner and workers)${r.cpu.referenceMs !== undefined ? ` + ${secs(r.cpu.referenceMs)} (reference server) = ${secs(total)}` : ''} in ${secs(r.wallMs)}: ${(total / r.wallMs).toFixed(1)} of ${cpus().length} CPUs on average`);
+  }
+  if (r.lanes) {
+    const lanes = Object.entries(r.lanes).sort((a, b) => b[1].toMs - a[1].toMs);
+    parts.push(`lanes ${lanes.map(([k, l]) => `${k} ${secs(l.fromMs)} → ${secs(l.toMs)} (${l.tests} tests)`).join(', ')}: the ${lanes[0]?.[0]} lane ends last`);
+  }
+  return parts.length ? parts.join('; ') : undefined;
+}
+
 interface Timeline {
   /** Earliest test start (epoch ms). */
   first: number;
@@ -75,16 +93,18 @@ interface Timeline {
   workerProcesses: number;
   /** Share of worker-slot time spent running tests between the first start and the last end. */
   utilization: number;
+  /** Per lane (project): first start and last end (epoch ms), tests. */
+  lanes: Record<string, { from: number; to: number; tests: number }>;
 }
 
 /** From Playwright's results.json: when tests ran, on how many worker processes, how busy the slots were. */
 function timeline(resultsJson: string): Timeline | undefined {
   if (!existsSync(resultsJson)) return undefined;
-  const runs: { start: number; end: number; worker: number }[] = [];
-  const walk = (suite: { specs?: { tests: { results: { startTime: string; duration: number; workerIndex: number }[] }[] }[]; suites?: unknown[] }) => {
+  const runs: { start: number; end: number; worker: number; lane: string }[] = [];
+  const walk = (suite: { specs?: { tests: { projectName?: string; results: { startTime: string; duration: number; workerIndex: number }[] }[] }[]; suites?: unknown[] }) => {
     for (const spec of suite.specs ?? []) for (const t of spec.tests) for (const r of t.results) {
       const start = Date.parse(r.startTime);
-      if (Number.isFinite(start)) runs.push({ start, end: start + r.duration, worker: r.workerIndex });
+      if (Number.isFinite(start)) runs.push({ start, end: start + r.duration, worker: r.workerIndex, lane: t.projectName ?? '' });
     }
     for (const s of (suite.suites ?? []) as (typeof suite)[]) walk(s);
   };
@@ -99,14 +119,60 @@ function timeline(resultsJson: string): Timeline | undefined {
   const first = Math.min(...runs.map((r) => r.start));
   const last = Math.max(...runs.map((r) => r.end));
   const busy = runs.reduce((s, r) => s + (r.end - r.start), 0);
-  return { first, last, workerProcesses: new Set(runs.filter((r) => r.worker >= 0).map((r) => r.worker)).size, utilization: busy / (slots * Math.max(1, last - first)) };
+  const lanes: Timeline['lanes'] = {};
+  for (const r of runs) {
+    const l = (lanes[r.lane] ??= { from: r.start, to: r.end, tests: 0 });
+    l.from = Math.min(l.from, r.start);
+    l.to = Math.max(l.to, r.end);
+    l.tests++;
+  }
+  return { first, last, lanes, workerProcesses: new Set(runs.filter((r) => r.worker >= 0).map((r) => r.worker)).size, utilization: busy / (slots * Math.max(1, last - first)) };
+}
+
+/** CPU time (ms) of this process's children that have ended and been waited for (Linux: /proc/self/stat), or undefined. */
+function endedChildrenCpuMs(): number | undefined {
+  try {
+    const f = readFileSync('/proc/self/stat', 'utf8').split(') ')[1].split(' ');
+    // cutime and cstime, in clock ticks (100 per second on Linux).
+    return (Number(f[13]) + Number(f[14])) * 10;
+  } catch { return undefined; }
+}
+
+/**
+ * The CPU time of the embedded reference server while a run lasts: it is killed at the end rather
+ * than waited for, so it is read from /proc every 200 ms (its last reading counts).
+ */
+function watchReference(): () => number | undefined {
+  let pid: number | undefined;
+  let ms: number | undefined;
+  const read = () => {
+    try {
+      if (pid === undefined) {
+        for (const p of readdirSync('/proc')) {
+          if (!/^\d+$/.test(p)) continue;
+          // The Node process itself, not the shell that starts it (`sh -c "node scripts/start-reference.mjs"`).
+          try { const argv = readFileSync(`/proc/${p}/cmdline`, 'utf8').split('\0'); if (/(^|\/)node$/.test(argv[0]) && argv[1] === 'scripts/start-reference.mjs') { pid = Number(p); break; } } catch { /* gone */ }
+        }
+      }
+      if (pid !== undefined) {
+        const f = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+        ms = (Number(f[11]) + Number(f[12])) * 10;
+      }
+    } catch { /* ended */ }
+  };
+  const timer = setInterval(read, 200);
+  return () => { clearInterval(timer); return ms; };
 }
 
 export async function runOnce(n: number | string, env: Record<string, string>, args: string[]): Promise<RunStats> {
   const dir = `reports/runs/bench-${n}`;
   const loadBefore = loadavg()[0];
+  const cpuBefore = endedChildrenCpuMs();
+  const reference = env.CRM_BASE_URL ? undefined : watchReference();
   const spawnedAt = Date.now();
   const res = await runPlaywright(args, { CRM_REPORT_DIR: dir, ...env });
+  const referenceMs = reference?.();
+  const cpuAfter = endedChildrenCpuMs();
   const reportFile = resolve(ROOT, dir, 'conformance.json');
   const verdict = existsSync(reportFile) ? (JSON.parse(readFileSync(reportFile, 'utf8')) as ConformanceReport).verdict : undefined;
   const outcomesFile = resolve(ROOT, dir, 'conformance-outcomes.json');
@@ -131,6 +197,8 @@ export async function runOnce(n: number | string, env: Record<string, string>, a
     shutdownMs: tl ? spawnedAt + res.ms - tl.last : undefined,
     workerProcesses: tl?.workerProcesses,
     utilization: tl ? Math.round(tl.utilization * 100) / 100 : undefined,
+    lanes: tl ? Object.fromEntries(Object.entries(tl.lanes).map(([k, l]) => [k, { fromMs: l.from - spawnedAt, toMs: l.to - spawnedAt, tests: l.tests }])) : undefined,
+    cpu: cpuBefore !== undefined && cpuAfter !== undefined ? { runMs: cpuAfter - cpuBefore, referenceMs } : undefined,
     tests: outcomes.length,
     passed: outcomes.filter((o) => o.status === 'passed').length,
     failed,
@@ -252,6 +320,8 @@ async function main() {
     const r = await runOnce(i, env, pwArgs);
     results.push(r);
     console.log(`  run ${i}: ${secs(r.wallMs)} wall (start-up ${r.startupMs !== undefined ? secs(r.startupMs) : '?'}, after the last test ${r.shutdownMs !== undefined ? secs(r.shutdownMs) : '?'}), ${r.tests} tests (${r.failed} failed), ${r.requests} requests, ${r.requestsPerSecond} req/s, ${r.workerProcesses ?? '?'} worker processes, slots ${r.utilization !== undefined ? Math.round(r.utilization * 100) : '?'}% busy, exit ${r.exitCode}, load before ${r.loadBefore.toFixed(1)}`);
+    const where = whereTimeGoes(r);
+    if (where) console.log(`    ${where}`);
   }
   const mid = results.find((r) => r.wallMs === median(results.map((x) => x.wallMs))) ?? [...results].sort((a, b) => a.wallMs - b.wallMs)[Math.floor(results.length / 2)];
   const summary = {
@@ -325,6 +395,8 @@ async function main() {
   console.log(`| Tests | ${summary.tests} | |`);
   console.log(`| Requests sent | ${summary.requests.toLocaleString('en')} | ≥ 5,000 (${yes(targets.defaultRunRequests.met)}) |`);
   console.log(`| Requests per second | ${summary.requestsPerSecond} | |`);
+  const where = whereTimeGoes(mid);
+  if (where) console.log(`| Where the time goes (median run) | ${where} | |`);
   for (const p of faulty) {
     console.log(`| Faulty server (\`${p.fault}\`) / conformant, back to back | ${secs(p.faultyWallMs)} / ${secs(p.conformantWallMs)} = ×${p.ratio} (${p.failed} failed tests, ${p.repeats} of them held; ${p.workerProcesses.faulty ?? '?'} worker processes) | ≤ ×1.5 (${yes(Number(p.ratio) <= 1.5)}) |`);
   }
