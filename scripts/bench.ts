@@ -129,13 +129,19 @@ function timeline(resultsJson: string): Timeline | undefined {
   return { first, last, lanes, workerProcesses: new Set(runs.filter((r) => r.worker >= 0).map((r) => r.worker)).size, utilization: busy / (slots * Math.max(1, last - first)) };
 }
 
-/** CPU time (ms) of this process's children that have ended and been waited for (Linux: /proc/self/stat), or undefined. */
+/**
+ * CPU time (ms) from a process's /proc/<pid>/stat (Linux): its own (utime + stime) or that of its
+ * children that have ended and been waited for (cutime + cstime), in clock ticks of 10 ms.
+ */
+function cpuMsOf(pid: number | 'self', whose: 'own' | 'children'): number {
+  const f = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+  const at = whose === 'own' ? 11 : 13;
+  return (Number(f[at]) + Number(f[at + 1])) * 10;
+}
+
+/** CPU time (ms) of this process's children that have ended and been waited for, or undefined off Linux. */
 function endedChildrenCpuMs(): number | undefined {
-  try {
-    const f = readFileSync('/proc/self/stat', 'utf8').split(') ')[1].split(' ');
-    // cutime and cstime, in clock ticks (100 per second on Linux).
-    return (Number(f[13]) + Number(f[14])) * 10;
-  } catch { return undefined; }
+  try { return cpuMsOf('self', 'children'); } catch { return undefined; }
 }
 
 /**
@@ -154,10 +160,7 @@ function watchReference(): () => number | undefined {
           try { const argv = readFileSync(`/proc/${p}/cmdline`, 'utf8').split('\0'); if (/(^|\/)node$/.test(argv[0]) && argv[1] === 'scripts/start-reference.mjs') { pid = Number(p); break; } } catch { /* gone */ }
         }
       }
-      if (pid !== undefined) {
-        const f = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-        ms = (Number(f[11]) + Number(f[12])) * 10;
-      }
+      if (pid !== undefined) ms = cpuMsOf(pid, 'own');
     } catch { /* ended */ }
   };
   const timer = setInterval(read, 200);
