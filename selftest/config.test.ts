@@ -107,4 +107,6 @@ test('the embedded profile carries what the reference server\'s open choices dec
   assert.equal(load({ ...base, CRM_EMBEDDED_DECLARES: JSON.stringify(raised) }).profile.capabilities.bulk_entries_limit, 12);
   assert.equal(load({ ...base, CRM_EMBEDDED_DECLARES: JSON.stringify(raised) }).profile.capabilities.bulk_rate_limit, true, 'the rest of the reference profile kept');
   assert.equal(load({ ...base, CRM_EMBEDDED_DECLARES: JSON.stringify(raised), CRM_PROFILE: 'reference/profile.json' }).profile.capabilities.bulk_entries_limit, 10, 'CRM_PROFILE is the user\'s: taken as it is');
+  // BULK-5 sends 5 entries in a request that must be accepted: a lower limit is a configuration error, not a failed target.
+  assert.throws(() => load({ ...base, CRM_EMBEDDED_DECLARES: JSON.stringify({ capabilities: { bulk_entries_limit: 4 } }) }), /bulk_entries_limit: must be at least 5/);
 });

@@ -33,7 +33,7 @@ export interface ChoiceAlternative {
    * What a target taking this alternative says in its target profile, where the spec lets a value
    * vary and the suite judges against the declaration (e.g. `{ capabilities: { bulk_entries_limit: 12 } }`).
    * Runs of the reference server with this alternative use its profile with these members
-   * (reference/choices.ts, `declaredProfile`).
+   * (reference/choices.ts, `declarations`; playwright.config.ts passes them on in CRM_EMBEDDED_DECLARES).
    */
   readonly declares?: { readonly capabilities?: Readonly<Record<string, unknown>> };
 }
