@@ -3,7 +3,7 @@
  * the embedded reference server started by `webServer`.
  */
 import { defineConfig } from '@playwright/test';
-import { ConfigError, loadConfig, prepareEmbeddedEnvironment, referenceServerEnv, refuseRecording } from './specs/support/core/config.js';
+import { ConfigError, loadConfig, prepareEmbeddedEnvironment, referenceServerEnv, refuseRecording, useCompileCache } from './specs/support/core/config.js';
 
 prepareEmbeddedEnvironment();
 // The embedded server's open choices (REFERENCE_CHOICES) may make it declare something in its
@@ -30,6 +30,8 @@ try {
   }
   throw err;
 }
+
+useCompileCache(cfg);
 
 const out = process.env.CRM_REPORT_DIR ?? 'reports';
 

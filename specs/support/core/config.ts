@@ -9,6 +9,7 @@
 import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { z } from 'zod';
@@ -63,6 +64,7 @@ const Env = z.object({
   CRM_REQUEST_TIMEOUT_MS: positiveInt.refine((n) => n >= 100, 'must be at least 100 (milliseconds)').optional(),
   CRM_NOTIFICATION_TIMEOUT_MS: positiveInt.refine((n) => n >= 100, 'must be at least 100 (milliseconds)').optional(),
   CRM_MAX_RESPONSE_BYTES: positiveInt.refine((n) => n >= 1024, 'must be at least 1024').optional(),
+  CRM_COMPILE_CACHE: flag.optional(),
   CRM_SPEC_URL: z.url({ protocol: /^(https?|file)$/, error: 'must be an http(s):// or file:// URL' }).optional(),
 });
 
@@ -132,6 +134,8 @@ export interface TargetConfig {
   expectationsSource?: string;
   /** Where the specification is published (CRM_SPEC_URL); reports link rule sections to it. */
   specUrl: string;
+  /** The workers compile Playwright's and undici's code from a V8 code cache (CRM_COMPILE_CACHE, default on; scripts/compile-cache.cjs). */
+  compileCache: boolean;
 }
 
 export function isLoopback(url: string): boolean {
@@ -268,6 +272,21 @@ export function prepareEmbeddedEnvironment(env: NodeJS.ProcessEnv = process.env)
   env.CRM_LOGIN_PASSWORD ??= token('ref-password');
 }
 
+/** The V8 code cache of the workers' packages (scripts/compile-cache.cjs). */
+export const COMPILE_CACHE = resolve(ROOT, 'scripts/compile-cache.cjs');
+
+/**
+ * Called in the runner: its workers, which inherit NODE_OPTIONS, load the code cache first (some
+ * 0.2 s less CPU each to start, and less to compile as they run); the runner itself has loaded most
+ * of its code by now, and uses the cache for the rest.
+ */
+export function useCompileCache(cfg: TargetConfig, env: NodeJS.ProcessEnv = process.env): void {
+  if (!cfg.compileCache || !existsSync(COMPILE_CACHE)) return;
+  const option = `--require=${JSON.stringify(COMPILE_CACHE)}`;
+  if (!(env.NODE_OPTIONS ?? '').includes(option)) env.NODE_OPTIONS = [env.NODE_OPTIONS, option].filter(Boolean).join(' ');
+  createRequire(import.meta.url)(COMPILE_CACHE);
+}
+
 /** Environment for the embedded reference server process (what it must accept). */
 export function referenceServerEnv(cfg: TargetConfig): Record<string, string> {
   const api = new URL(cfg.baseUrl);
@@ -344,6 +363,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): TargetConfig {
     expectations: baseline?.expectations ?? [],
     expectationsSource: baseline?.source,
     specUrl: e.CRM_SPEC_URL ?? pathToFileURL(resolve(ROOT, '../shared/spec/crm-developer-api.md')).href,
+    compileCache: e.CRM_COMPILE_CACHE ?? true,
   };
   if (env === process.env) cached = cfg;
   return cfg;
