@@ -17,10 +17,11 @@
  */
 import type { FullConfig, Reporter, TestCase, TestResult, TestStep } from '@playwright/test/reporter';
 import { createHash, randomUUID } from 'node:crypto';
-import { copyFileSync, linkSync, mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, linkSync, mkdirSync, writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { extname, join, relative, sep } from 'node:path';
 import { AREAS, getRule, hasRule, sectionAnchor } from '../rules/index.js';
+import { writeWhole } from '../scripts/write-whole.cjs';
 import { loadConfig } from '../specs/support/core/config.js';
 import { stripAnsi } from '../specs/support/core/redact.js';
 
@@ -212,14 +213,6 @@ export default class AllureResultsReporter implements Reporter {
       mkdirSync(this.resultsDir, { recursive: true });
       this.made = true;
     }
-    const to = join(this.resultsDir, name);
-    const tmp = join(this.resultsDir, `.allure-write-${randomUUID()}.tmp`);
-    try {
-      write(tmp);
-      renameSync(tmp, to);
-    } catch (err) {
-      rmSync(tmp, { force: true });
-      throw err;
-    }
+    writeWhole(join(this.resultsDir, name), write);
   }
 }

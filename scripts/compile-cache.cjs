@@ -28,6 +28,7 @@ const vm = require('node:vm');
 const fs = require('node:fs');
 const path = require('node:path');
 const crypto = require('node:crypto');
+const { writeWhole } = require('./write-whole.cjs');
 
 const VERSION = 1;
 // CRM_COMPILE_CACHE_DIR (internal): another place, for the self-test.
@@ -115,13 +116,7 @@ function install() {
     } catch { /* another process's */ }
     for (const [key, script] of toKeep) {
       // Whole or not at all: workers ending together write the same files.
-      const tmp = `${key}.${process.pid}.tmp`;
-      try {
-        fs.writeFileSync(tmp, script.createCachedData());
-        fs.renameSync(tmp, key);
-      } catch {
-        try { fs.rmSync(tmp, { force: true }); } catch { /* gone */ }
-      }
+      try { writeWhole(key, (tmp) => fs.writeFileSync(tmp, script.createCachedData())); } catch { /* kept next time */ }
     }
   });
 }

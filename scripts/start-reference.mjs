@@ -12,9 +12,12 @@
  */
 import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import writeWholeModule from './write-whole.cjs';
+
+const { writeWhole } = writeWholeModule;
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 // The entry: reference/main.ts (one server), or the one given (reference/matrix.ts: many instances).
@@ -47,12 +50,6 @@ function kept() {
   }
 }
 
-/** Writes a file whole or not at all (a parallel start reads either the old one or the new). */
-function writeWhole(file, text) {
-  const tmp = `${file}.${process.pid}.tmp`;
-  writeFileSync(tmp, text);
-  renameSync(tmp, file);
-}
 
 async function bundle() {
   const { build } = await import('esbuild');
@@ -68,12 +65,13 @@ async function bundle() {
     entryPoints: [entry], bundle: true, write: false, outfile: bundleFile, platform: 'node', format: 'esm', target: 'node20',
     packages: 'external', absWorkingDir: root, logLevel: 'error', sourcemap: 'inline', metafile: true,
   });
-  writeWhole(bundleFile, result.outputFiles[0].contents);
+  // Whole or not at all: a parallel start reads either the old bundle or the new.
+  writeWhole(bundleFile, (tmp) => writeFileSync(tmp, result.outputFiles[0].contents));
   const inputs = Object.keys(result.metafile.inputs).sort();
   // A file changed while it was being bundled: this bundle is used once, not kept.
   const changed = inputs.some((f) => { try { return statSync(join(root, f)).mtimeMs >= started; } catch { return true; } });
   const hash = changed ? undefined : hashOf(inputs);
-  writeWhole(manifestFile, JSON.stringify({ entry, inputs, hash: hash ?? null }));
+  writeWhole(manifestFile, (tmp) => writeFileSync(tmp, JSON.stringify({ entry, inputs, hash: hash ?? null })));
   return bundleFile;
 }
 
