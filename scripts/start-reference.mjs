@@ -50,7 +50,6 @@ function kept() {
   }
 }
 
-
 async function bundle() {
   const { build } = await import('esbuild');
   mkdirSync(cache, { recursive: true });

@@ -284,7 +284,7 @@ export function useCompileCache(cfg: TargetConfig, env: NodeJS.ProcessEnv = proc
   if (!cfg.compileCache || !existsSync(COMPILE_CACHE)) return;
   const option = `--require=${JSON.stringify(COMPILE_CACHE)}`;
   if (!(env.NODE_OPTIONS ?? '').includes(option)) env.NODE_OPTIONS = [env.NODE_OPTIONS, option].filter(Boolean).join(' ');
-  createRequire(import.meta.url)(COMPILE_CACHE);
+  if (env === process.env) createRequire(import.meta.url)(COMPILE_CACHE);
 }
 
 /** Environment for the embedded reference server process (what it must accept). */
