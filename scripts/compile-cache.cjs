@@ -15,8 +15,11 @@
  * `import()` made here: the same loader, the same hooks (Playwright's TypeScript transform among
  * them). Every `import()` those packages make names an absolute URL, a `node:` module or a
  * package, which resolve the same from here. A file that mentions `import(` in any other string
- * (Babel's error messages) is left to Node, so that no text changes. The suite's own runs (npm
- * test, with the OAuth specs in Chromium) run under the cache.
+ * (Babel's error messages) is left to Node, so that no text changes. The reading is per line, not
+ * a parse (rewritable() below): a quote before `import(` on its line means a string, `//` or `/*`
+ * a comment; for the installed versions it leaves exactly Babel's bundle and the trace viewer's
+ * browser assets to Node. The suite's own runs (npm test, with the OAuth specs in Chromium) run
+ * under the cache.
  *
  * Loaded into the workers with NODE_OPTIONS=--require (playwright.config.ts; CRM_COMPILE_CACHE=0 turns
  * it off). A cache that cannot be read or written costs only its speed (a file that cannot be
