@@ -31,7 +31,7 @@ try {
   throw err;
 }
 
-useCompileCache(cfg);
+await useCompileCache(cfg);
 
 const out = process.env.CRM_REPORT_DIR ?? 'reports';
 

@@ -33,6 +33,7 @@ const fs = require('node:fs');
 const path = require('node:path');
 const crypto = require('node:crypto');
 const { writeWhole } = require('./write-whole.cjs');
+const jsMirror = require('./js-mirror.cjs');
 
 const VERSION = 1;
 // CRM_COMPILE_CACHE_DIR (internal): another place, for the self-test.
@@ -89,7 +90,13 @@ function install() {
   const nodeCompile = Module.prototype._compile;
   /** Scripts compiled without usable cached data: their code is kept when the process ends. */
   const toKeep = [];
-  globalThis.__crmConformanceImport = (specifier, options) => import(specifier, options);
+  // A worker of a run whose runner keeps the suite compiled to JavaScript (scripts/js-mirror.cjs)
+  // loads that instead of the TypeScript files Playwright names.
+  let mirror;
+  try { mirror = process.env[jsMirror.ENV] ? JSON.parse(process.env[jsMirror.ENV]) : undefined; } catch { /* none */ }
+  globalThis.__crmConformanceImport = mirror
+    ? (specifier, options) => import(jsMirror.mirrorUrl(specifier, mirror), options)
+    : (specifier, options) => import(specifier, options);
 
   Module.prototype._compile = function compile(content, filename) {
     if (!PACKAGES.test(filename) || !rewritable(content)) return nodeCompile.call(this, content, filename);

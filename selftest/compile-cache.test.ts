@@ -63,18 +63,28 @@ test('A cached package file loads and imports as it does uncached, and its secon
   assert.deepEqual(run(cache, message), { out: '`import()` takes one or two arguments; x.import(y) is a method', stats: { fromCache: 0, compiled: 0 } });
 });
 
-test('The workers load the cache through NODE_OPTIONS, unless CRM_COMPILE_CACHE=0', () => {
+test('The workers load the cache through NODE_OPTIONS, unless CRM_COMPILE_CACHE=0', async () => {
   const base = { CRM_BASE_URL: 'http://127.0.0.1:9', CRM_ACCESS_TOKEN: 't', CRM_USER_EMAIL: 'a@b.example' };
   const on: NodeJS.ProcessEnv = { ...base, NODE_OPTIONS: '--max-old-space-size=4096' };
-  useCompileCache(loadConfig(on), on);
+  await useCompileCache(loadConfig(on), on);
   assert.equal(on.NODE_OPTIONS, `--max-old-space-size=4096 --require=${JSON.stringify(COMPILE_CACHE)}`);
-  useCompileCache(loadConfig(on), on);
+  await useCompileCache(loadConfig(on), on);
   assert.equal(on.NODE_OPTIONS, `--max-old-space-size=4096 --require=${JSON.stringify(COMPILE_CACHE)}`, 'added once');
   const off: NodeJS.ProcessEnv = { ...base, CRM_COMPILE_CACHE: '0' };
-  useCompileCache(loadConfig(off), off);
+  await useCompileCache(loadConfig(off), off);
   assert.equal(off.NODE_OPTIONS, undefined);
-  // Inherited from a run that had it on (a run started by a worker or a tool of the suite): taken out.
-  const inherited: NodeJS.ProcessEnv = { ...base, CRM_COMPILE_CACHE: '0', NODE_OPTIONS: `--max-old-space-size=4096 --require=${JSON.stringify(COMPILE_CACHE)}` };
-  useCompileCache(loadConfig(inherited), inherited);
+  // Inherited from a run that had it on (a run started by a worker or a tool of the suite): taken
+  // out, with the JavaScript mirror of the suite (scripts/js-mirror.cjs) its workers loaded.
+  const inherited: NodeJS.ProcessEnv = {
+    ...base, CRM_COMPILE_CACHE: '0', NODE_OPTIONS: `--max-old-space-size=4096 --require=${JSON.stringify(COMPILE_CACHE)}`,
+    CRM_JS_MIRROR: JSON.stringify({ root: '/x', dir: '/y' }), PW_DISABLE_TS_ESM: '1',
+  };
+  await useCompileCache(loadConfig(inherited), inherited);
   assert.equal(inherited.NODE_OPTIONS, '--max-old-space-size=4096');
+  assert.equal(inherited.CRM_JS_MIRROR, undefined);
+  assert.equal(inherited.PW_DISABLE_TS_ESM, undefined);
+  // The user's own PW_DISABLE_TS_ESM (no mirror of ours) is theirs.
+  const own: NodeJS.ProcessEnv = { ...base, CRM_COMPILE_CACHE: '0', PW_DISABLE_TS_ESM: '1' };
+  await useCompileCache(loadConfig(own), own);
+  assert.equal(own.PW_DISABLE_TS_ESM, '1');
 });

@@ -15,6 +15,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { z } from 'zod';
 import { TargetProfile } from '../../../contracts/profile.js';
 import { hasRule } from '../../../rules/index.js';
+import { ENV as JS_MIRROR_ENV, buildMirror as buildJsMirror } from '../../../scripts/js-mirror.cjs';
 
 export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
 export const API_PREFIX = '/developer_api/v1';
@@ -278,18 +279,55 @@ export const COMPILE_CACHE = resolve(ROOT, 'scripts/compile-cache.cjs');
 /**
  * Called in the runner: its workers, which inherit NODE_OPTIONS, load the code cache first (some
  * 0.2 s less CPU each to start, and less to compile as they run); the runner itself has loaded most
- * of its code by now, and uses the cache for the rest. With CRM_COMPILE_CACHE=0 the option is taken
- * out of NODE_OPTIONS, should the run have inherited it.
+ * of its code by now, and uses the cache for the rest. On Node 20 the workers also load the suite
+ * compiled to JavaScript ({@link useJsMirror}). With CRM_COMPILE_CACHE=0 neither: the option is
+ * taken out of NODE_OPTIONS, should the run have inherited it.
  */
-export function useCompileCache(cfg: TargetConfig, env: NodeJS.ProcessEnv = process.env): void {
+export async function useCompileCache(cfg: TargetConfig, env: NodeJS.ProcessEnv = process.env): Promise<void> {
   const option = `--require=${JSON.stringify(COMPILE_CACHE)}`;
   const others = (env.NODE_OPTIONS ?? '').split(option).map((s) => s.trim()).filter(Boolean).join(' ');
   if (!cfg.compileCache || !existsSync(COMPILE_CACHE)) {
     if (env.NODE_OPTIONS?.includes(option)) env.NODE_OPTIONS = others;
+    dropJsMirror(env);
     return;
   }
   env.NODE_OPTIONS = [others, option].filter(Boolean).join(' ');
-  if (env === process.env) createRequire(import.meta.url)(COMPILE_CACHE);
+  if (env !== process.env) return;
+  createRequire(import.meta.url)(COMPILE_CACHE);
+  // The configuration is loaded by every worker too; the runner alone keeps the mirror.
+  if (env.TEST_WORKER_INDEX === undefined) await useJsMirror(env);
+}
+
+/**
+ * On Node 20, where the code cache routes Playwright's `import()` through itself, the workers
+ * start without Playwright's module-loader thread (PW_DISABLE_TS_ESM=1) and load the suite's
+ * TypeScript compiled to JavaScript, which the runner keeps up to date here (scripts/js-mirror.cjs):
+ * the first test begins some 0.2 s sooner and a run takes 1-2 s less CPU. Where that cannot be
+ * (Node 22 has in-thread loader hooks; esbuild missing; the mirror not writable), the workers load
+ * the TypeScript through Playwright's loader, as the runner does.
+ */
+async function useJsMirror(env: NodeJS.ProcessEnv): Promise<void> {
+  const routed = typeof (globalThis as { __crmConformanceImport?: unknown }).__crmConformanceImport === 'function';
+  // PW_DISABLE_TS_ESM set by the user (not with a mirror of ours): their choice, left alone.
+  if (!routed || (env.PW_DISABLE_TS_ESM && env[JS_MIRROR_ENV] === undefined)) {
+    dropJsMirror(env);
+    return;
+  }
+  try {
+    const { root, dir } = await buildJsMirror(ROOT);
+    env[JS_MIRROR_ENV] = JSON.stringify({ root, dir });
+    env.PW_DISABLE_TS_ESM = '1';
+  } catch (err) {
+    dropJsMirror(env);
+    console.error(`[crm-conformance] the workers load the TypeScript through Playwright's loader (the JavaScript mirror failed: ${String((err as Error)?.message ?? err).split('\n')[0]})`);
+  }
+}
+
+/** Takes a mirror of ours out of the environment (an inherited one included). */
+function dropJsMirror(env: NodeJS.ProcessEnv): void {
+  if (env[JS_MIRROR_ENV] === undefined) return;
+  delete env[JS_MIRROR_ENV];
+  delete env.PW_DISABLE_TS_ESM;
 }
 
 /** Environment for the embedded reference server process (what it must accept). */

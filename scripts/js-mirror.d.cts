@@ -1,0 +1,10 @@
+/** Types of scripts/js-mirror.cjs. */
+export interface Mirror { root: string; dir: string }
+/** The environment variable that tells a worker where the mirror is. */
+export declare const ENV: string;
+/** Brings the mirror of the suite at `root` up to date; what the workers need, and how many files it compiled. */
+export declare function buildMirror(root: string, dir?: string): Promise<Mirror & { compiled: number }>;
+/** What a worker imports instead of `specifier`: the mirror of a `.ts` file of the suite, else `specifier`. */
+export declare function mirrorUrl(specifier: unknown, mirror: Mirror | undefined): unknown;
+/** The `.ts` files of the suite that are mirrored (relative paths, sorted). */
+export declare function sources(root: string): string[];
