@@ -8,7 +8,7 @@
  * have in-thread hooks, `module.registerHooks`, which Playwright uses instead). A worker started
  * with PW_DISABLE_TS_ESM=1 starts no such thread but can then load only JavaScript. So the runner
  * (playwright.config.ts, through specs/support/core/config.ts) keeps a mirror of every `.ts` file
- * of the suite in node_modules/.cache/crm-conformance/js, compiled by esbuild (the one tsx brings,
+ * of the suite in node_modules/.cache/crm-conformance/js/<checkout>, compiled by esbuild (the one tsx brings,
  * which also bundles the reference server), and the workers' `import()` of a `.ts` file of the
  * suite, which scripts/compile-cache.cjs already routes through itself, loads its mirror
  * ({@link mirrorUrl}). The runner itself still loads the TypeScript, through Playwright's loader:
@@ -30,6 +30,7 @@
  * cache hook before anything else.
  */
 'use strict';
+const crypto = require('node:crypto');
 const fs = require('node:fs');
 const path = require('node:path');
 const { createRequire } = require('node:module');
@@ -92,8 +93,10 @@ async function compile(build, root, rel, mirrored) {
  * Brings the mirror of the suite at `root` up to date in `dir`; resolves to what the workers need
  * ({ root, dir }: real paths) and how many files it compiled. Throws when it cannot.
  */
-async function buildMirror(root, dir = path.join(root, 'node_modules', '.cache', 'crm-conformance', 'js')) {
+async function buildMirror(root, dir) {
   root = fs.realpathSync(root);
+  // One mirror per checkout: two checkouts may share node_modules (a link), never a mirror.
+  dir ??= path.join(root, 'node_modules', '.cache', 'crm-conformance', 'js', crypto.createHash('sha1').update(root).digest('hex').slice(0, 12));
   const build = esbuild();
   const list = sources(root);
   const mirrored = new Set(list);
