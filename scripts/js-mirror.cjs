@@ -59,8 +59,8 @@ function sources(root) {
   return found.sort();
 }
 
-/** esbuild: the one the suite depends on, else the one tsx brings. */
-function esbuild() {
+/** esbuild: the one the suite depends on, else the one tsx brings (also the reference server's bundler, scripts/start-reference.mjs). */
+function loadEsbuild() {
   try { return require('esbuild'); } catch { /* not beside the suite */ }
   try { return createRequire(require.resolve('tsx/package.json'))('esbuild'); } catch { /* nor beside tsx */ }
   throw new Error('esbuild is not installed');
@@ -97,7 +97,7 @@ async function buildMirror(root, dir) {
   root = fs.realpathSync(root);
   // One mirror per checkout: two checkouts may share node_modules (a link), never a mirror.
   dir ??= path.join(root, 'node_modules', '.cache', 'crm-conformance', 'js', crypto.createHash('sha1').update(root).digest('hex').slice(0, 12));
-  const build = esbuild();
+  const build = loadEsbuild();
   const list = sources(root);
   const mirrored = new Set(list);
   const manifestFile = path.join(dir, 'manifest.json');
@@ -143,4 +143,4 @@ function mirrorUrl(specifier, mirror) {
   return pathToFileURL(path.join(mirror.dir, `${rel.slice(0, -3)}.js`)).href;
 }
 
-module.exports = { ENV, buildMirror, mirrorUrl, sources };
+module.exports = { ENV, buildMirror, loadEsbuild, mirrorUrl, sources };

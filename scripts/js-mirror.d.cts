@@ -8,3 +8,5 @@ export declare function buildMirror(root: string, dir?: string): Promise<Mirror 
 export declare function mirrorUrl(specifier: unknown, mirror: Mirror | undefined): unknown;
 /** The `.ts` files of the suite that are mirrored (relative paths, sorted). */
 export declare function sources(root: string): string[];
+/** esbuild: the one the suite depends on, else the one tsx brings; throws when neither is installed. */
+export declare function loadEsbuild(): typeof import('esbuild');

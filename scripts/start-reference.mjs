@@ -15,6 +15,7 @@ import { createHash } from 'node:crypto';
 import { mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import jsMirror from './js-mirror.cjs';
 import writeWholeModule from './write-whole.cjs';
 
 const { writeWhole } = writeWholeModule;
@@ -51,7 +52,7 @@ function kept() {
 }
 
 async function bundle() {
-  const { build } = await import('esbuild');
+  const { build } = jsMirror.loadEsbuild();
   mkdirSync(cache, { recursive: true });
   // Left by starts killed while writing (and the per-start directories of earlier versions).
   for (const old of readdirSync(cache)) {
