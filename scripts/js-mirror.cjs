@@ -22,6 +22,10 @@
  *   them (the suite's root, files beside it, the webhook hub started with tsx) stay the same;
  * - each relative import of another `.ts` file of the suite kept relative (it loads that file's
  *   mirror); any other relative import (a JSON file, a `.cjs` script) names the original file.
+ *   The imports are found in esbuild's output as text (`from "./…"`, `import "./…"`,
+ *   `import("./…")`, the forms esbuild writes), not parsed: a string in the code with exactly
+ *   that text would be changed too (none in the suite). An `import()` of a computed path is left
+ *   as it is.
  *
  * It is rebuilt file by file when a source's size or modification time changes, and whole when a
  * `.ts` file is added or removed (an import may then resolve elsewhere); each file is written
