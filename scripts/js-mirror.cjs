@@ -28,8 +28,11 @@
  *   as it is.
  *
  * It is rebuilt file by file when a source's size or modification time changes, and whole when a
- * `.ts` file is added or removed (an import may then resolve elsewhere); each file is written
- * whole, so parallel runs may build it at once. When anything fails the runner leaves its workers
+ * `.ts` file is added or removed (an import may then resolve elsewhere) or esbuild or Node changes;
+ * each file is written whole, so parallel runs may build it at once. The runner brings it up to
+ * date before its workers start, and each worker checks it again (a few milliseconds) before it
+ * loads anything of it, so that a runner that stays up between runs (UI and watch modes) never
+ * hands its workers code older than the sources. When anything fails the runner leaves its workers
  * to Playwright's loader, as without the mirror. Plain CommonJS: loaded by the workers' compile
  * cache hook before anything else.
  */
@@ -63,20 +66,24 @@ function sources(root) {
   return found.sort();
 }
 
-/** esbuild: the one the suite depends on, else the one tsx brings (also the reference server's bundler, scripts/start-reference.mjs). */
-function loadEsbuild() {
-  try { return require('esbuild'); } catch { /* not beside the suite */ }
-  try { return createRequire(require.resolve('tsx/package.json'))('esbuild'); } catch { /* nor beside tsx */ }
+/** Where esbuild is: the one the suite depends on, else the one tsx brings. */
+function esbuildEntry() {
+  try { return require.resolve('esbuild'); } catch { /* not beside the suite */ }
+  try { return createRequire(require.resolve('tsx/package.json')).resolve('esbuild'); } catch { /* nor beside tsx */ }
   throw new Error('esbuild is not installed');
+}
+
+/** esbuild (see {@link esbuildEntry}); also the reference server's bundler, scripts/start-reference.mjs. */
+function loadEsbuild() {
+  return require(esbuildEntry());
 }
 
 /** Relative specifiers in esbuild's output: `from "…"`, `import "…"`, `import("…")`. */
 const RELATIVE = /(\bfrom\s*|\bimport\s*\(\s*|\bimport\s+)"(\.\.?\/[^"\n]*)"/g;
 
-/** One source compiled: types removed, import.meta fixed to the source, relative imports resolved. */
-async function compile(build, root, rel, mirrored) {
-  const file = path.join(root, rel);
-  const out = await build.transform(fs.readFileSync(file, 'utf8'), {
+/** esbuild's settings for one source: types removed for this Node, import.meta of the source. */
+function transformOptions(file) {
+  return {
     loader: 'ts', format: 'esm', target: `node${process.versions.node}`, platform: 'node', sourcemap: 'inline', sourcefile: file,
     tsconfigRaw: { compilerOptions: { target: 'ES2022', useDefineForClassFields: true, verbatimModuleSyntax: false } },
     define: {
@@ -85,50 +92,88 @@ async function compile(build, root, rel, mirrored) {
       'import.meta.dirname': JSON.stringify(path.dirname(file)),
     },
     logLevel: 'silent',
-  });
-  return out.code.replace(RELATIVE, (whole, lead, spec) => {
-    const target = path.posix.join(path.posix.dirname(rel), spec);
-    if (target.endsWith('.js') && mirrored.has(`${target.slice(0, -3)}.ts`)) return whole;
-    return `${lead}${JSON.stringify(pathToFileURL(path.join(root, target)).href)}`;
-  });
+  };
 }
 
 /**
- * Brings the mirror of the suite at `root` up to date in `dir`; resolves to what the workers need
- * ({ root, dir }: real paths) and how many files it compiled. Throws when it cannot.
+ * What it takes to bring the mirror in `dir` up to date: the sources to compile (`todo`), how to
+ * write one compiled, and `finish()` to record the state (then what the workers need: { root, dir }
+ * as real paths, and how many files were compiled). esbuild itself is loaded only when needed.
  */
-async function buildMirror(root, dir) {
-  root = fs.realpathSync(root);
-  // One mirror per checkout: two checkouts may share node_modules (a link), never a mirror.
-  dir ??= path.join(root, 'node_modules', '.cache', 'crm-conformance', 'js', crypto.createHash('sha1').update(root).digest('hex').slice(0, 12));
-  const build = loadEsbuild();
+function plan(root, dir) {
   const list = sources(root);
   const mirrored = new Set(list);
   const manifestFile = path.join(dir, 'manifest.json');
   let manifest = {};
   try { manifest = JSON.parse(fs.readFileSync(manifestFile, 'utf8')); } catch { /* none yet */ }
-  const key = `${VERSION} ${build.version} ${process.version} ${list.join(' ')}`;
+  const entry = esbuildEntry();
+  const key = `${VERSION} ${entry} ${fs.statSync(entry).mtimeMs} ${process.version} ${list.join(' ')}`;
   const kept = manifest.key === key ? manifest.files ?? {} : {};
   const files = {};
-  let compiled = 0;
+  const todo = [];
   fs.mkdirSync(dir, { recursive: true });
   // The mirror's .js files are ES modules whatever package.json says above node_modules.
   const pkg = path.join(dir, 'package.json');
   if (!fs.existsSync(pkg)) writeWhole(pkg, (tmp) => fs.writeFileSync(tmp, '{ "type": "module" }\n'));
-  await Promise.all(list.map(async (rel) => {
+  for (const rel of list) {
     const st = fs.statSync(path.join(root, rel));
-    const stamp = `${st.size}:${st.mtimeMs}`;
-    const target = path.join(dir, `${rel.slice(0, -3)}.js`);
-    files[rel] = stamp;
-    if (kept[rel] === stamp && fs.existsSync(target)) return;
-    const code = await compile(build, root, rel, mirrored);
-    fs.mkdirSync(path.dirname(target), { recursive: true });
-    writeWhole(target, (tmp) => fs.writeFileSync(tmp, code));
-    compiled += 1;
-  }));
-  if (compiled > 0 || manifest.key !== key) writeWhole(manifestFile, (tmp) => fs.writeFileSync(tmp, JSON.stringify({ key, files })));
-  return { root, dir: fs.realpathSync(dir), compiled };
+    files[rel] = `${st.size}:${st.mtimeMs}`;
+    if (kept[rel] !== files[rel] || !fs.existsSync(path.join(dir, `${rel.slice(0, -3)}.js`))) todo.push(rel);
+  }
+  return {
+    todo,
+    source: (rel) => path.join(root, rel),
+    /** Writes the compiled `code` of `rel`, its relative imports resolved (see the header). */
+    write(rel, code) {
+      const out = code.replace(RELATIVE, (whole, lead, spec) => {
+        const target = path.posix.join(path.posix.dirname(rel), spec);
+        if (target.endsWith('.js') && mirrored.has(`${target.slice(0, -3)}.ts`)) return whole;
+        return `${lead}${JSON.stringify(pathToFileURL(path.join(root, target)).href)}`;
+      });
+      const target = path.join(dir, `${rel.slice(0, -3)}.js`);
+      fs.mkdirSync(path.dirname(target), { recursive: true });
+      writeWhole(target, (tmp) => fs.writeFileSync(tmp, out));
+    },
+    finish() {
+      if (todo.length > 0 || manifest.key !== key) writeWhole(manifestFile, (tmp) => fs.writeFileSync(tmp, JSON.stringify({ key, files })));
+      return { root, dir: fs.realpathSync(dir), compiled: todo.length };
+    },
+  };
 }
+
+/**
+ * Brings the mirror of the suite at `root` up to date (in the runner, before the workers start);
+ * resolves to what the workers need ({ root, dir }: real paths) and how many files it compiled.
+ * Throws when it cannot.
+ */
+async function buildMirror(root, dir) {
+  root = fs.realpathSync(root);
+  // One mirror per checkout: two checkouts may share node_modules (a link), never a mirror.
+  dir ??= path.join(root, 'node_modules', '.cache', 'crm-conformance', 'js', crypto.createHash('sha1').update(root).digest('hex').slice(0, 12));
+  const p = plan(root, dir);
+  if (p.todo.length > 0) {
+    const build = loadEsbuild();
+    await Promise.all(p.todo.map(async (rel) => p.write(rel, (await build.transform(fs.readFileSync(p.source(rel), 'utf8'), transformOptions(p.source(rel)))).code)));
+  }
+  return p.finish();
+}
+
+/**
+ * The same in a worker, at its first import of a suite file, synchronously: a source changed since
+ * the runner built the mirror (a runner that stays up, as in Playwright's UI and watch modes, reads
+ * its configuration once) is compiled again before the worker loads anything of it.
+ */
+function refreshMirror(mirror) {
+  const p = plan(mirror.root, mirror.dir);
+  if (p.todo.length > 0) {
+    const build = loadEsbuild();
+    for (const rel of p.todo) p.write(rel, build.transformSync(fs.readFileSync(p.source(rel), 'utf8'), transformOptions(p.source(rel))).code);
+  }
+  return p.finish();
+}
+
+/** The mirror this process has brought up to date (see {@link refreshMirror}). */
+let refreshed;
 
 /**
  * What a worker imports instead of `specifier`: the mirror of a `.ts` file of the suite (a file URL
@@ -136,6 +181,10 @@ async function buildMirror(root, dir) {
  */
 function mirrorUrl(specifier, mirror) {
   if (!mirror || typeof specifier !== 'string' || !specifier.endsWith('.ts')) return specifier;
+  if (refreshed !== mirror.dir) {
+    refreshed = mirror.dir;
+    try { refreshMirror(mirror); } catch { /* the mirror as the runner left it */ }
+  }
   let file;
   try {
     file = fs.realpathSync(specifier.startsWith('file:') ? fileURLToPath(specifier) : specifier);
@@ -147,4 +196,4 @@ function mirrorUrl(specifier, mirror) {
   return pathToFileURL(path.join(mirror.dir, `${rel.slice(0, -3)}.js`)).href;
 }
 
-module.exports = { ENV, buildMirror, loadEsbuild, mirrorUrl, sources };
+module.exports = { ENV, buildMirror, loadEsbuild, mirrorUrl, refreshMirror, sources };

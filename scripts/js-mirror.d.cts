@@ -4,6 +4,8 @@ export interface Mirror { root: string; dir: string }
 export declare const ENV: string;
 /** Brings the mirror of the suite at `root` up to date; what the workers need, and how many files it compiled. */
 export declare function buildMirror(root: string, dir?: string): Promise<Mirror & { compiled: number }>;
+/** In a worker: compiles again, synchronously, what changed since the runner built the mirror. */
+export declare function refreshMirror(mirror: Mirror): Mirror & { compiled: number };
 /** What a worker imports instead of `specifier`: the mirror of a `.ts` file of the suite, else `specifier`. */
 export declare function mirrorUrl(specifier: unknown, mirror: Mirror | undefined): unknown;
 /** The `.ts` files of the suite that are mirrored (relative paths, sorted). */

@@ -2,7 +2,8 @@
  * scripts/js-mirror.cjs: the suite's TypeScript compiled to JavaScript for the workers. A mirrored
  * module runs as its source would (imports of the suite's own files, of JSON and CommonJS files,
  * import.meta), its stack traces name the TypeScript source and line, it is rebuilt only for what
- * changed, and the workers' import of a `.ts` file of the suite loads its mirror and of nothing else.
+ * changed (in the runner, and again in a worker for what changed after it), and a worker's import of
+ * a `.ts` file of the suite loads its mirror while any other import is left as it is.
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -10,7 +11,7 @@ import { spawnSync } from 'node:child_process';
 import { mkdirSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { buildMirror, mirrorUrl, sources } from '../scripts/js-mirror.cjs';
+import { buildMirror, mirrorUrl, refreshMirror, sources } from '../scripts/js-mirror.cjs';
 import { scratchDir } from './helpers.js';
 
 /** A small suite: a module importing another .ts file, a JSON file and a CommonJS script. */
@@ -81,6 +82,18 @@ test('The mirror is rebuilt for the files that changed, and whole when a file is
   assert.equal((await buildMirror(root)).compiled, 1, 'one source changed');
   writeFileSync(join(root, 'lib/plus.ts'), 'export const plus = (x: number): number => x + 1;\n');
   assert.equal((await buildMirror(root)).compiled, 3, 'a file added: an import may resolve elsewhere now');
+});
+
+test('A worker compiles again what changed after the runner built the mirror, before it loads any of it', async () => {
+  const root = suite();
+  const mirror = await buildMirror(root);
+  const compiled = join(mirror.dir, 'lib/times.js');
+  assert.equal(refreshMirror(mirror).compiled, 0, 'nothing changed');
+  // Edited between runs while the runner stays up (UI and watch modes read the configuration once).
+  writeFileSync(join(root, 'lib/times.ts'), 'export const times = (x: number, by: number): number => x * by + 1;\n');
+  mirrorUrl(pathToFileURL(join(root, 'specs/a.spec.ts')).href, mirror);
+  assert.match(readFileSync(compiled, 'utf8'), /x \* by \+ 1/, 'the first import of the worker brought the edit in');
+  assert.equal(refreshMirror(mirror).compiled, 0);
 });
 
 test('A worker loads the mirror of a .ts file of the suite, and any other module as named', async () => {
