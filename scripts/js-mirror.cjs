@@ -141,6 +141,11 @@ function plan(root, dir) {
   };
 }
 
+/** Where the mirror of the suite at `root` (a real path) is kept: one per checkout, since two checkouts may share node_modules (a link). */
+function mirrorDir(root) {
+  return path.join(root, 'node_modules', '.cache', 'crm-conformance', 'js', crypto.createHash('sha1').update(root).digest('hex').slice(0, 12));
+}
+
 /**
  * Brings the mirror of the suite at `root` up to date (in the runner, before the workers start);
  * resolves to what the workers need ({ root, dir }: real paths) and how many files it compiled.
@@ -148,8 +153,7 @@ function plan(root, dir) {
  */
 async function buildMirror(root, dir) {
   root = fs.realpathSync(root);
-  // One mirror per checkout: two checkouts may share node_modules (a link), never a mirror.
-  dir ??= path.join(root, 'node_modules', '.cache', 'crm-conformance', 'js', crypto.createHash('sha1').update(root).digest('hex').slice(0, 12));
+  dir ??= mirrorDir(root);
   const p = plan(root, dir);
   if (p.todo.length > 0) {
     const build = loadEsbuild();
@@ -196,4 +200,4 @@ function mirrorUrl(specifier, mirror) {
   return pathToFileURL(path.join(mirror.dir, `${rel.slice(0, -3)}.js`)).href;
 }
 
-module.exports = { ENV, buildMirror, loadEsbuild, mirrorUrl, refreshMirror, sources };
+module.exports = { ENV, buildMirror, loadEsbuild, mirrorDir, mirrorUrl, refreshMirror, sources };

@@ -4,6 +4,8 @@ export interface Mirror { root: string; dir: string }
 export declare const ENV: string;
 /** Brings the mirror of the suite at `root` up to date; what the workers need, and how many files it compiled. */
 export declare function buildMirror(root: string, dir?: string): Promise<Mirror & { compiled: number }>;
+/** Where the mirror of the suite at `root` (a real path) is kept. */
+export declare function mirrorDir(root: string): string;
 /** In a worker: compiles again, synchronously, what changed since the runner built the mirror. */
 export declare function refreshMirror(mirror: Mirror): Mirror & { compiled: number };
 /** What a worker imports instead of `specifier`: the mirror of a `.ts` file of the suite, else `specifier`. */

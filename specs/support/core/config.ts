@@ -9,7 +9,7 @@
 import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
+import Module, { createRequire } from 'node:module';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { z } from 'zod';
@@ -307,19 +307,22 @@ export async function useCompileCache(cfg: TargetConfig, env: NodeJS.ProcessEnv 
  * the TypeScript through Playwright's loader, as the runner does.
  */
 async function useJsMirror(env: NodeJS.ProcessEnv): Promise<void> {
-  const routed = typeof (globalThis as { __crmConformanceImport?: unknown }).__crmConformanceImport === 'function';
-  // PW_DISABLE_TS_ESM set by the user (not with a mirror of ours): their choice, left alone.
-  if (!routed || (env.PW_DISABLE_TS_ESM && env[JS_MIRROR_ENV] === undefined)) {
+  const fallBack = (why: string) => {
     dropJsMirror(env);
-    return;
-  }
+    console.error(`[crm-conformance] the workers load the TypeScript through Playwright's loader (the JavaScript mirror failed: ${why})`);
+  };
+  // PW_DISABLE_TS_ESM set by the user (not with a mirror of ours): their choice, left alone.
+  if (env.PW_DISABLE_TS_ESM && env[JS_MIRROR_ENV] === undefined) return;
+  // Node 22 and later: Node's own compile cache, Playwright's in-thread hooks, no mirror needed.
+  if ('enableCompileCache' in Module) return dropJsMirror(env);
+  // On Node 20 the hook routes Playwright's import() (scripts/compile-cache.cjs); without it no mirror can be loaded.
+  if (typeof (globalThis as { __crmConformanceImport?: unknown }).__crmConformanceImport !== 'function') return fallBack('the compile cache hook is not in place');
   try {
     const { root, dir } = await buildJsMirror(ROOT);
     env[JS_MIRROR_ENV] = JSON.stringify({ root, dir });
     env.PW_DISABLE_TS_ESM = '1';
   } catch (err) {
-    dropJsMirror(env);
-    console.error(`[crm-conformance] the workers load the TypeScript through Playwright's loader (the JavaScript mirror failed: ${String((err as Error)?.message ?? err).split('\n')[0]})`);
+    fallBack(String((err as Error)?.message ?? err).split('\n')[0]);
   }
 }
 
