@@ -7,12 +7,20 @@
  * The schedule lives in a tiny coordinator: an HTTP server on loopback started by the global
  * setup (`startBulkCoordinator`), whose address the workers get through
  * `CONFORMANCE_BULK_COORDINATOR` (set in the runner's environment before the workers start).
- * A worker asks it for a slot (`POST /slot` → `{ delayMs }`, or `{ retryMs }` while a reservation
- * is active), waits that long, then sends (or asks again). Slots
- * are spaced so that at most {@link PER_WINDOW} fall in any window of {@link WINDOW_MS} plus a
- * margin that absorbs jitter between the send and the arrival ({@link marginFor}: 250 ms for a
- * target across a network, 100 ms for one on loopback, where only
- * event-loop delays on a busy machine remain).
+ * A worker asks it for a slot (`POST /slot` → `{ delayMs, slot }`, or `{ retryMs }` while a
+ * reservation is active), waits that long, sends (or asks again), and once the target has answered
+ * says so (`POST /answered?slot=`). Slots are spaced so that the target never counts more than
+ * {@link PER_WINDOW} in any {@link WINDOW_MS}, wherever between the request's arrival and its answer
+ * it counts one (its clock, not ours, decides): a request may follow the request
+ * {@link PER_WINDOW} before it once that one has been *answered* for a window
+ * ({@link ANSWERED_MARGIN_MS} more for clocks that count in whole milliseconds), since the target
+ * counted it before it answered and counts the new one after it was sent, whatever the network
+ * or the target's event loop add. Until that answer is known (a call still in flight in another
+ * worker, one that got no answer) the window starts at the slot, plus a margin for the arrival
+ * ({@link marginFor}: 250 ms for a target across a network, 100 ms for one on loopback, where only
+ * event-loop delays on a busy machine remain). On loopback an answer takes a few milliseconds, so
+ * the bulk calls of a run follow each other some 80 ms a window sooner than with the margin, and a
+ * busy target's event loop can no longer make them too close.
  *
  * The burst tests (MAY/SHOULD) take an exclusive window (`POST /reserve`): it starts when a slot
  * would (the target then accepts one more request), and nobody else gets a slot until it is
@@ -37,14 +45,19 @@ export const WINDOW_MS = 1000;
 export const MARGIN_MS = 250;
 /** The margin for a target on this machine: no network between the send and the arrival. */
 export const LOOPBACK_MARGIN_MS = 100;
+/** After an answer: a window and this much (timestamps in whole milliseconds, ours and the target's). */
+export const ANSWERED_MARGIN_MS = 10;
 
 /** The spacing margin for a target: {@link LOOPBACK_MARGIN_MS} on loopback, else {@link MARGIN_MS}. */
 export const marginFor = (loopback: boolean): number => (loopback ? LOOPBACK_MARGIN_MS : MARGIN_MS);
 
 const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, Math.max(0, ms)));
 
-/** An answer of the schedule: a time to go at, or (during someone's reservation) a time to ask again. */
-export type Grant = { at: number; token?: string } | { retryAt: number };
+/** An answer of the schedule: a time to go at (a slot's number, or a reservation's token), or (during someone's reservation) a time to ask again. */
+export type Grant = { at: number; slot?: number; token?: string } | { retryAt: number };
+
+/** A slot granted: when it may be sent and, once reported, when its answer came. */
+interface Granted { at: number; id: number; answeredAt?: number }
 
 /** What a burst test saw before releasing its window (see BulkSchedule.release). */
 export interface Quiet { acceptedSentAt: number; burstEndedAt: number }
@@ -52,10 +65,10 @@ export interface Quiet { acceptedSentAt: number; burstEndedAt: number }
 /** How often a waiting worker asks again while a reservation is active. */
 const RETRY_MS = 200;
 
-/** The schedule of bulk slots: at most PER_WINDOW slots in any WINDOW_MS + MARGIN_MS. */
+/** The schedule of bulk slots: at most PER_WINDOW slots the target can count within any WINDOW_MS. */
 export class BulkSchedule {
-  private grants: number[] = [];
-  /** Slots are spaced by the window plus this margin. */
+  private grants: Granted[] = [];
+  /** Slots not yet answered are spaced by the window plus this margin. */
   constructor(private readonly marginMs = MARGIN_MS) {}
   private blockedUntil = 0;
   private reservation?: { token: string; until: number };
@@ -70,16 +83,31 @@ export class BulkSchedule {
   slot(now = Date.now()): Grant {
     if (this.active(now)) return { retryAt: Math.min(this.reservation!.until, now + RETRY_MS) };
     const t = this.nextFree(now);
-    this.grants.push(t);
+    const id = ++this.seq;
+    this.keep({ at: t, id });
+    return { at: t, slot: id };
+  }
+
+  /** The target answered the request of slot `id` (at `now` at the latest): it counted it by then. */
+  answered(id: number, now = Date.now()): void {
+    const g = this.grants.find((x) => x.id === id);
+    if (g && g.answeredAt === undefined) g.answeredAt = Math.max(now, g.at);
+  }
+
+  private keep(g: Granted): void {
+    this.grants.push(g);
     if (this.grants.length > PER_WINDOW) this.grants.splice(0, this.grants.length - PER_WINDOW);
-    return { at: t };
+  }
+
+  /** When a slot's request no longer counts at the target: a window after its answer, or after its slot and the margin. */
+  private freeAfter(g: Granted): number {
+    return g.answeredAt !== undefined ? g.answeredAt + WINDOW_MS + ANSWERED_MARGIN_MS : g.at + WINDOW_MS + this.marginMs;
   }
 
   /** When the next slot would be granted (nothing recorded). */
   private nextFree(now: number): number {
-    const span = WINDOW_MS + this.marginMs;
-    const last = this.grants[this.grants.length - 1] ?? 0;
-    const third = this.grants.length >= PER_WINDOW ? this.grants[this.grants.length - PER_WINDOW] + span : 0;
+    const last = this.grants[this.grants.length - 1]?.at ?? 0;
+    const third = this.grants.length >= PER_WINDOW ? this.freeAfter(this.grants[this.grants.length - PER_WINDOW]) : 0;
     return Math.max(now, this.blockedUntil, last, third);
   }
 
@@ -113,8 +141,9 @@ export class BulkSchedule {
     const span = WINDOW_MS + this.marginMs;
     if (quiet && quiet.acceptedSentAt - quiet.burstEndedAt >= WINDOW_MS && quiet.acceptedSentAt <= now) {
       // The burst no longer counts; the slots granted before it still may (a slot sent as the
-      // window began can reach the target after the burst, by up to the margin).
-      this.grants = [...this.grants, now].slice(-PER_WINDOW);
+      // window began can reach the target after the burst, by up to the margin). The holder's
+      // accepted request was answered by now.
+      this.keep({ at: now, id: ++this.seq, answeredAt: now });
       this.blockedUntil = 0;
     } else {
       this.grants = [];
@@ -135,9 +164,14 @@ export async function startBulkCoordinator(marginMs = MARGIN_MS): Promise<{ url:
     if (!schedule) schedules.set(key, (schedule = new BulkSchedule(marginMs)));
     const now = Date.now();
     // Times travel as delays (coordinator and workers share the machine's clock anyway).
-    const wire = (g: Grant) => ('at' in g ? { delayMs: g.at - now, token: g.token } : { retryMs: g.retryAt - now });
+    const wire = (g: Grant) => ('at' in g ? { delayMs: g.at - now, slot: g.slot, token: g.token } : { retryMs: g.retryAt - now });
     let body: unknown;
     if (req.method === 'POST' && url.pathname === '/slot') body = wire(schedule.slot(now));
+    else if (req.method === 'POST' && url.pathname === '/answered') {
+      // Told after the answer came: the target counted the request by then.
+      schedule.answered(Number(url.searchParams.get('slot')), now);
+      body = { answered: true };
+    }
     else if (req.method === 'POST' && url.pathname === '/reserve') body = wire(schedule.reserve(Math.min(Number(url.searchParams.get('ms')) || 0, 30_000), now));
     else if (req.method === 'POST' && url.pathname === '/release') {
       const sent = Number(url.searchParams.get('acceptedSentAt'));
@@ -158,33 +192,47 @@ export async function startBulkCoordinator(marginMs = MARGIN_MS): Promise<{ url:
 let local: BulkSchedule | undefined;
 
 /** Asks the schedule (the coordinator, or the in-process fallback) until it grants; waits until then. */
-async function granted(kind: 'slot' | 'reserve', ms = 0): Promise<string | undefined> {
+async function granted(kind: 'slot' | 'reserve', ms = 0): Promise<{ slot?: number; token?: string }> {
   const base = process.env[COORDINATOR_ENV];
   for (;;) {
     let delayMs: number | undefined;
     let retryMs: number | undefined;
+    let slot: number | undefined;
     let token: string | undefined;
     if (base) {
       const q = new URLSearchParams({ target: loadConfig().baseUrl, ...(kind === 'reserve' ? { ms: String(ms) } : {}) });
       const res = await fetch(`${base}/${kind}?${q.toString()}`, { method: 'POST' });
-      ({ delayMs, retryMs, token } = (await res.json()) as { delayMs?: number; retryMs?: number; token?: string });
+      ({ delayMs, retryMs, slot, token } = (await res.json()) as { delayMs?: number; retryMs?: number; slot?: number; token?: string });
     } else {
       local ??= new BulkSchedule();
       const now = Date.now();
       const g = kind === 'slot' ? local.slot(now) : local.reserve(ms, now);
-      if ('at' in g) { delayMs = g.at - now; token = g.token; } else retryMs = g.retryAt - now;
+      if ('at' in g) { delayMs = g.at - now; slot = g.slot; token = g.token; } else retryMs = g.retryAt - now;
     }
     if (delayMs !== undefined) {
       await sleep(delayMs);
-      return token;
+      return { slot, token };
     }
     await sleep(retryMs ?? RETRY_MS);
   }
 }
 
-/** Waits for this worker's next bulk slot of the run-wide schedule. */
-export async function acquireBulkSlot(): Promise<void> {
-  await granted('slot');
+/**
+ * Waits for this worker's next bulk slot of the run-wide schedule; call `answered()` as soon as
+ * the target has answered the request sent in it (not after a request that got no answer).
+ */
+export async function acquireBulkSlot(): Promise<{ answered(): Promise<void> }> {
+  const { slot } = await granted('slot');
+  return {
+    answered: async () => {
+      if (slot === undefined) return;
+      const base = process.env[COORDINATOR_ENV];
+      if (!base) return local?.answered(slot, Date.now());
+      const q = new URLSearchParams({ target: loadConfig().baseUrl, slot: String(slot) });
+      // Unreported, the slot keeps the margin: slower, never closer.
+      await fetch(`${base}/answered?${q.toString()}`, { method: 'POST' }).then((r) => r.body?.cancel(), () => undefined);
+    },
+  };
 }
 
 /**
@@ -192,7 +240,7 @@ export async function acquireBulkSlot(): Promise<void> {
  * resolves when the window starts. Release it as soon as the burst and its aftermath are done.
  */
 export async function reserveBulkWindow(ms: number): Promise<{ release(quiet?: Quiet): Promise<void> }> {
-  const token = (await granted('reserve', ms)) ?? '';
+  const token = (await granted('reserve', ms)).token ?? '';
   const base = process.env[COORDINATOR_ENV];
   return {
     release: async (quiet) => {
@@ -211,8 +259,9 @@ export async function reserveBulkWindow(ms: number): Promise<{ release(quiet?: Q
 export async function bulkCreate<T = unknown>(api: ApiClient, body: unknown, options: { deadlineMs?: number } = {}): Promise<ApiResponse<T>> {
   const deadline = Date.now() + (options.deadlineMs ?? 25_000);
   for (;;) {
-    await acquireBulkSlot();
+    const slot = await acquireBulkSlot();
     const res = await api.post<T>(BULK_PATH, body, { honour429: false });
+    await slot.answered();
     if (res.status !== 429 || Date.now() >= deadline) return res;
     const after = Number(res.headers['retry-after']);
     await sleep(Math.min(Number.isFinite(after) && after > 0 ? after * 1000 : 1000, 10_000, deadline - Date.now()));
