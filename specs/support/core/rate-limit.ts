@@ -191,6 +191,13 @@ export async function startBulkCoordinator(marginMs = MARGIN_MS): Promise<{ url:
 
 let local: BulkSchedule | undefined;
 
+/** One message to the run's coordinator (`base`) about this target's schedule: its JSON answer. */
+async function tell<T>(base: string, path: 'slot' | 'reserve' | 'answered' | 'release', params: Record<string, string> = {}): Promise<T> {
+  const q = new URLSearchParams({ target: loadConfig().baseUrl, ...params });
+  const res = await fetch(`${base}/${path}?${q.toString()}`, { method: 'POST' });
+  return (await res.json()) as T;
+}
+
 /** Asks the schedule (the coordinator, or the in-process fallback) until it grants; waits until then. */
 async function granted(kind: 'slot' | 'reserve', ms = 0): Promise<{ slot?: number; token?: string }> {
   const base = process.env[COORDINATOR_ENV];
@@ -200,9 +207,7 @@ async function granted(kind: 'slot' | 'reserve', ms = 0): Promise<{ slot?: numbe
     let slot: number | undefined;
     let token: string | undefined;
     if (base) {
-      const q = new URLSearchParams({ target: loadConfig().baseUrl, ...(kind === 'reserve' ? { ms: String(ms) } : {}) });
-      const res = await fetch(`${base}/${kind}?${q.toString()}`, { method: 'POST' });
-      ({ delayMs, retryMs, slot, token } = (await res.json()) as { delayMs?: number; retryMs?: number; slot?: number; token?: string });
+      ({ delayMs, retryMs, slot, token } = await tell<{ delayMs?: number; retryMs?: number; slot?: number; token?: string }>(base, kind, kind === 'reserve' ? { ms: String(ms) } : {}));
     } else {
       local ??= new BulkSchedule();
       const now = Date.now();
@@ -228,9 +233,8 @@ export async function acquireBulkSlot(): Promise<{ answered(): Promise<void> }> 
       if (slot === undefined) return;
       const base = process.env[COORDINATOR_ENV];
       if (!base) return local?.answered(slot, Date.now());
-      const q = new URLSearchParams({ target: loadConfig().baseUrl, slot: String(slot) });
       // Unreported, the slot keeps the margin: slower, never closer.
-      await fetch(`${base}/answered?${q.toString()}`, { method: 'POST' }).then((r) => r.body?.cancel(), () => undefined);
+      await tell(base, 'answered', { slot: String(slot) }).catch(() => undefined);
     },
   };
 }
@@ -244,8 +248,7 @@ export async function reserveBulkWindow(ms: number): Promise<{ release(quiet?: Q
   const base = process.env[COORDINATOR_ENV];
   return {
     release: async (quiet) => {
-      const q = new URLSearchParams({ target: loadConfig().baseUrl, token, ...(quiet ? { acceptedSentAt: String(quiet.acceptedSentAt), burstEndedAt: String(quiet.burstEndedAt) } : {}) });
-      if (base) await fetch(`${base}/release?${q.toString()}`, { method: 'POST' }).then((r) => r.body?.cancel());
+      if (base) await tell(base, 'release', { token, ...(quiet ? { acceptedSentAt: String(quiet.acceptedSentAt), burstEndedAt: String(quiet.burstEndedAt) } : {}) });
       else local?.release(token, Date.now(), quiet);
     },
   };
