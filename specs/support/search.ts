@@ -7,7 +7,7 @@
 import { ProjectList, TaskList, type TargetProfile } from '../../contracts/index.js';
 import type { ApiClient, ApiResponse } from './core/http.js';
 import { conforms, expect, expectJson, hasStatus, isJsonAnswer, test, type Namespace } from './fixtures/test.js';
-import { extension, make, NO_FOLLOW, NO_TASK_CREATE, type Ctx as MakeCtx, type Extension, type Rec } from './make.js';
+import { extension, inPool, make, NO_FOLLOW, NO_TASK_CREATE, type Ctx as MakeCtx, type Extension, type Rec } from './make.js';
 
 export type Kind = 'projects' | 'tasks';
 export type { Rec };
@@ -45,18 +45,8 @@ export async function createInOrder(kind: Kind, ctx: Ctx, bodies: Record<string,
 }
 
 /** Creates records concurrently, a few at a time. */
-export async function createMany(kind: Kind, ctx: Ctx, bodies: Record<string, unknown>[], concurrency = 8): Promise<Rec[]> {
-  const out: Rec[] = new Array(bodies.length);
-  let next = 0;
-  const worker = async () => {
-    while (next < bodies.length) {
-      const i = next++;
-      out[i] = await create(kind, ctx, bodies[i]);
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(concurrency, bodies.length) }, worker));
-  return out;
-}
+export const createMany = (kind: Kind, ctx: Ctx, bodies: Record<string, unknown>[], concurrency = 8): Promise<Rec[]> =>
+  inPool(bodies, concurrency, (b) => create(kind, ctx, b));
 
 /**
  * Creates records (from `nextBody`) until one has a `field` timestamp later than `after`,
