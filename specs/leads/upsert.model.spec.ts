@@ -11,14 +11,12 @@
  * `counterexample.txt` (seed, path, the command sequence); replay with the line it gives.
  */
 import fc from 'fast-check';
-import type { Lead } from '../../contracts/index.js';
 import { makePools, upsertCommands, type UpsertModel, type UpsertSystem } from '../../generators/leads.js';
 import { describeExchange } from '../support/core/recorder.js';
 import { loadConfig } from '../support/core/config.js';
-import { convertPath, leadMatchField, UPSERT_PATH } from '../support/leads.js';
+import { convertPath, leadMatchField, leadsNamed, UPSERT_PATH } from '../support/leads.js';
 import { checkProperty, RANDOM_TAG, scaledBudget, scaledRuns } from '../support/property.js';
 import { rule, test } from '../support/fixtures/test.js';
-import { inPool, make } from '../support/make.js';
 
 const CROWD = 31;
 /**
@@ -36,9 +34,7 @@ const withRef = !!loadConfig().profile.fixtures.lead_match_field;
 test(...rule('UPSERT-3', 'a model of upsert and convert predicts every answer: create, update, 422 with ids, 422 without ids, conversion', async ({ api, ns, profile, target }, testInfo) => {
   const refField = leadMatchField(profile);
   const crowdName = ns.name('crowd');
-  // A few at a time: on a target slow to create (40 ms more a Lead with upsert-not-atomic), one
-  // after the other cost 1.2 s of the run's longest lane.
-  const crowd: Lead[] = await inPool(Array.from({ length: CROWD }, (_, i) => `crowd-${i}`), 8, (label) => make.lead({ api, ns }, { name: crowdName }, label));
+  const crowd = await leadsNamed(api, ns, crowdName, CROWD, 'crowd');
 
   const system: UpsertSystem = {
     refField,

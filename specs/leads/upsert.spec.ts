@@ -8,18 +8,10 @@
  */
 import type { Lead } from '../../contracts/index.js';
 import {
-  byEmail, byName, customFieldOn, customValue, expectAmbiguous, expectLead, expectWithoutIds, leadMatchField, readLead, upsert,
+  byEmail, byName, customFieldOn, customValue, expectAmbiguous, expectLead, expectWithoutIds, leadMatchField, leadsNamed, readLead, upsert,
 } from '../support/leads.js';
-import type { ApiClient } from '../support/core/http.js';
-import { expect, rule, test, type Namespace } from '../support/fixtures/test.js';
+import { expect, rule, test } from '../support/fixtures/test.js';
 import { make, sameId, leadEmail, leadProperties } from '../support/make.js';
-
-/** Creates `count` Leads sharing `name` (each matched on its own unique e-mail so that it is created). */
-async function leadsNamed(api: ApiClient, ns: Namespace, name: string, count: number): Promise<Lead[]> {
-  const out: Lead[] = [];
-  for (let i = 0; i < count; i++) out.push(await make.lead({ api, ns }, { name }, `same-${i}`));
-  return out;
-}
 
 test(...rule('UPSERT-2', 'an upsert matching nothing creates a new Lead from the properties', async ({ api, ns }) => {
   const properties = leadProperties(ns, 'new', {
