@@ -15,6 +15,7 @@ import { getRule } from '../rules/index.js';
 import { ROOT, runPlaywright } from '../selftest/helpers.js';
 import { buildReport, type ConformanceReport, type TestOutcome } from '../reporting/verdict.js';
 import { OUTCOMES_FILE, type OutcomeFile } from '../reporting/conformance-reporter.js';
+import { inPool } from '../specs/support/core/pool.js';
 import { matrixWorkers } from '../specs/support/fixtures/instances.js';
 import { RANDOM_TAG } from '../specs/support/property.js';
 
@@ -95,16 +96,11 @@ export async function calibrate(names: string[] = [], jobs = 2, onResult?: (r: F
   const survivors = knownSurvivors();
   const started = Date.now();
   const results: FaultResult[] = [];
-  let next = 0;
-  const worker = async () => {
-    while (next < faults.length) {
-      const f = faults[next++];
-      const r = await runFault(f, survivors, scope);
-      results.push(r);
-      onResult?.(r, results.length, faults.length);
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(jobs, faults.length) }, worker));
+  await inPool(faults, jobs, async (f) => {
+    const r = await runFault(f, survivors, scope);
+    results.push(r);
+    onResult?.(r, results.length, faults.length);
+  });
   results.sort((a, b) => a.name.localeCompare(b.name));
   const caught = results.filter((r) => r.caught).length;
   return {

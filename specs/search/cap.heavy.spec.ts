@@ -4,6 +4,7 @@
  * through `POST /projects` (undici, keep-alive pool, bounded concurrency, 429 honoured), then
  * reads the pages around the cap. Skipped unless CRM_HEAVY=1 or the profile allows heavy specs.
  */
+import { inPool } from '../support/core/pool.js';
 import { Pool } from '../support/core/undici.js';
 import { inNs, search } from '../support/search.js';
 import { expect, rule, test } from '../support/fixtures/test.js';
@@ -19,7 +20,6 @@ test(...rule('SEARCH-7', 'heavy: with 100,001 matching projects, the page past t
   const headers = { ...api.authHeaders(target.credentials.accessToken ? 'header' : 'bearer'), 'content-type': 'application/json', accept: 'application/json' };
   const pool = new Pool(url.origin, { connections: CONNECTIONS, pipelining: 1, keepAliveTimeout: 30_000 });
   const started = Date.now();
-  let next = 0;
   let done = 0;
   let retried = 0;
   const log = (msg: string) => console.log(`[cap ${ns.id}] ${msg}`);
@@ -39,14 +39,11 @@ test(...rule('SEARCH-7', 'heavy: with 100,001 matching projects, the page past t
       return;
     }
   };
-  const worker = async () => {
-    while (next < TOTAL) {
-      await createOne(next++);
-      if (++done % 10_000 === 0) log(`${done}/${TOTAL} created, ${Math.round(done / ((Date.now() - started) / 1000))}/s`);
-    }
-  };
   try {
-    await Promise.all(Array.from({ length: IN_FLIGHT }, worker));
+    await inPool(Array.from({ length: TOTAL }, (_, i) => i), IN_FLIGHT, async (i) => {
+      await createOne(i);
+      if (++done % 10_000 === 0) log(`${done}/${TOTAL} created, ${Math.round(done / ((Date.now() - started) / 1000))}/s`);
+    });
   } finally {
     await pool.close();
   }

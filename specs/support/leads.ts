@@ -7,11 +7,12 @@ import { Pool } from './core/undici.js';
 import { Lead, idsInBody, leakedIds, namesId } from '../../contracts/index.js';
 import type { CustomFieldFixture, TargetProfile } from '../../contracts/profile.js';
 import type { ApiClient, ApiResponse } from './core/http.js';
+import { inPool } from './core/pool.js';
 import { curlLine, describeExchange, type Exchange } from './core/recorder.js';
 import { redactHeaders, redactText, redactValue } from './core/redact.js';
 import { conforms, expect, isAccepted } from './fixtures/matchers.js';
 import type { Namespace } from './fixtures/namespace.js';
-import { inPool, make, sameId } from './make.js';
+import { make, sameId } from './make.js';
 
 export const UPSERT_PATH = '/leads/upsert';
 export const convertPath = (leadId: unknown) => `/leads/${encodeURIComponent(String(leadId))}/convert`;

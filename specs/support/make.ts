@@ -78,23 +78,6 @@ export async function opportunityPipeline(api: ApiClient): Promise<Pipeline | un
   return Array.isArray(res.body) ? res.body.find((p) => p.type === 'opportunity') : undefined;
 }
 
-/**
- * Runs `fn` over `items`, at most `concurrency` at once (a few connections, not one per record);
- * the results in the order of `items`. For records whose creation order does not matter.
- */
-export async function inPool<T, R>(items: readonly T[], concurrency: number, fn: (item: T, i: number) => Promise<R>): Promise<R[]> {
-  const out: R[] = new Array(items.length);
-  let next = 0;
-  const worker = async () => {
-    while (next < items.length) {
-      const i = next++;
-      out[i] = await fn(items[i], i);
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(concurrency, items.length) }, worker));
-  return out;
-}
-
 /* ---------------- leads ---------------- */
 
 let leadSerial = 0;

@@ -6,8 +6,9 @@
  */
 import { ProjectList, TaskList, type TargetProfile } from '../../contracts/index.js';
 import type { ApiClient, ApiResponse } from './core/http.js';
+import { inPool } from './core/pool.js';
 import { conforms, expect, expectJson, hasStatus, isJsonAnswer, test, type Namespace } from './fixtures/test.js';
-import { extension, inPool, make, NO_FOLLOW, NO_TASK_CREATE, type Ctx as MakeCtx, type Extension, type Rec } from './make.js';
+import { extension, make, NO_FOLLOW, NO_TASK_CREATE, type Ctx as MakeCtx, type Extension, type Rec } from './make.js';
 
 export type Kind = 'projects' | 'tasks';
 export type { Rec };
