@@ -27,6 +27,7 @@
  *   that text would be changed too (none in the suite). An `import()` of a computed path is left
  *   as it is.
  *
+ * The runner also removes the mirrors of checkouts that no longer exist ({@link pruneMirrors}).
  * It is rebuilt file by file when a source's size or modification time changes, and whole when a
  * `.ts` file is added or removed (an import may then resolve elsewhere) or esbuild or Node changes;
  * each file is written whole, so parallel runs may build it at once. The runner brings it up to
@@ -135,7 +136,7 @@ function plan(root, dir) {
       writeWhole(target, (tmp) => fs.writeFileSync(tmp, out));
     },
     finish() {
-      if (todo.length > 0 || manifest.key !== key) writeWhole(manifestFile, (tmp) => fs.writeFileSync(tmp, JSON.stringify({ key, files })));
+      if (todo.length > 0 || manifest.key !== key || manifest.root !== root) writeWhole(manifestFile, (tmp) => fs.writeFileSync(tmp, JSON.stringify({ key, root, files })));
       return { root, dir: fs.realpathSync(dir), compiled: todo.length };
     },
   };
@@ -147,13 +148,36 @@ function mirrorDir(root) {
 }
 
 /**
+ * Removes the mirrors in `parent` (beside `keep`) of checkouts that no longer exist, as their
+ * manifests say: a worktree or a clone sharing node_modules leaves its mirror behind (4-5 MB each).
+ * A mirror whose manifest names no checkout is left alone. Answers the directories removed.
+ */
+function pruneMirrors(parent, keep) {
+  const removed = [];
+  let names = [];
+  try { names = fs.readdirSync(parent); } catch { return removed; }
+  for (const name of names) {
+    const dir = path.join(parent, name);
+    if (dir === keep) continue;
+    let root;
+    try { root = JSON.parse(fs.readFileSync(path.join(dir, 'manifest.json'), 'utf8')).root; } catch { continue; }
+    if (typeof root !== 'string' || fs.existsSync(root)) continue;
+    try { fs.rmSync(dir, { recursive: true, force: true }); removed.push(dir); } catch { /* another run's, or not ours to remove */ }
+  }
+  return removed;
+}
+
+/**
  * Brings the mirror of the suite at `root` up to date (in the runner, before the workers start);
  * resolves to what the workers need ({ root, dir }: real paths) and how many files it compiled.
  * Throws when it cannot.
  */
 async function buildMirror(root, dir) {
   root = fs.realpathSync(root);
-  dir ??= mirrorDir(root);
+  if (dir === undefined) {
+    dir = mirrorDir(root);
+    pruneMirrors(path.dirname(dir), dir);
+  }
   const p = plan(root, dir);
   if (p.todo.length > 0) {
     const build = loadEsbuild();
@@ -200,4 +224,4 @@ function mirrorUrl(specifier, mirror) {
   return pathToFileURL(path.join(mirror.dir, `${rel.slice(0, -3)}.js`)).href;
 }
 
-module.exports = { ENV, buildMirror, loadEsbuild, mirrorDir, mirrorUrl, refreshMirror, sources };
+module.exports = { ENV, buildMirror, loadEsbuild, mirrorDir, mirrorUrl, pruneMirrors, refreshMirror, sources };

@@ -6,6 +6,8 @@ export declare const ENV: string;
 export declare function buildMirror(root: string, dir?: string): Promise<Mirror & { compiled: number }>;
 /** Where the mirror of the suite at `root` (a real path) is kept. */
 export declare function mirrorDir(root: string): string;
+/** Removes the mirrors in `parent` (beside `keep`) of checkouts that no longer exist; the directories removed. */
+export declare function pruneMirrors(parent: string, keep: string): string[];
 /** In a worker: compiles again, synchronously, what changed since the runner built the mirror. */
 export declare function refreshMirror(mirror: Mirror): Mirror & { compiled: number };
 /** What a worker imports instead of `specifier`: the mirror of a `.ts` file of the suite, else `specifier`. */

@@ -8,10 +8,10 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { buildMirror, mirrorUrl, refreshMirror, sources } from '../scripts/js-mirror.cjs';
+import { buildMirror, mirrorUrl, pruneMirrors, refreshMirror, sources } from '../scripts/js-mirror.cjs';
 import { scratchDir } from './helpers.js';
 
 /** A small suite: a module importing another .ts file, a JSON file and a CommonJS script. */
@@ -107,4 +107,26 @@ test('A worker loads the mirror of a .ts file of the suite, and any other module
     assert.equal(mirrorUrl(other, mirror), other, other);
   }
   assert.equal(mirrorUrl(spec, undefined), spec, 'no mirror: the file itself');
+});
+
+test('The runner removes the mirrors of checkouts that no longer exist, and only those', async () => {
+  const root = suite();
+  const mirror = await buildMirror(root);
+  const parent = join(mirror.dir, '..');
+  const put = (name: string, manifest?: unknown) => {
+    mkdirSync(join(parent, name), { recursive: true });
+    if (manifest !== undefined) writeFileSync(join(parent, name, 'manifest.json'), JSON.stringify(manifest));
+    return join(parent, name);
+  };
+  const gone = put('gone', { root: join(root, 'removed-worktree'), files: {} });
+  const alive = put('alive', { root: suite(), files: {} });
+  const unknown = put('unknown', { files: {} });
+  const empty = put('empty');
+  assert.ok(JSON.parse(readFileSync(join(mirror.dir, 'manifest.json'), 'utf8')).root === realpathSync(root), 'a manifest names its checkout');
+  assert.deepEqual(pruneMirrors(parent, mirror.dir), [gone]);
+  for (const kept of [mirror.dir, alive, unknown, empty]) assert.ok(existsSync(kept), kept);
+  // The runner prunes as it builds.
+  put('gone-again', { root: join(root, 'removed-clone'), files: {} });
+  await buildMirror(root);
+  assert.equal(existsSync(join(parent, 'gone-again')), false);
 });
