@@ -112,7 +112,10 @@ export default defineConfig({
     ? {
         // Bundled with esbuild and run by plain Node: half the start-up of `node --import tsx`; the
         // bundle is kept while reference/ is unchanged (scripts/start-reference.mjs).
-        command: 'node scripts/start-reference.mjs',
+        // CRM_REFERENCE_CPU_PROF=<dir> (npm run bench:profile): the reference runs under V8's CPU
+        // profiler and is stopped with SIGTERM, so that it writes its profile there.
+        command: process.env.CRM_REFERENCE_CPU_PROF ? `node --cpu-prof --cpu-prof-dir=${JSON.stringify(process.env.CRM_REFERENCE_CPU_PROF)} scripts/start-reference.mjs` : 'node scripts/start-reference.mjs',
+        ...(process.env.CRM_REFERENCE_CPU_PROF ? { gracefulShutdown: { signal: 'SIGTERM' as const, timeout: 5_000 } } : {}),
         url: `${cfg.baseUrl}/healthz`,
         // Ready as soon as it says so, rather than at Playwright's next /healthz poll (up to 1 s later).
         wait: { stdout: /\[reference\] API/ },

@@ -22,13 +22,14 @@
  * Writes reports/bench.json (with the date and the load) and prints a Markdown table for the README.
  */
 import { spawn } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import { resolve } from 'node:path';
 import type { OutcomeFile } from '../reporting/conformance-reporter.js';
 import type { ConformanceReport } from '../reporting/verdict.js';
 import { cleanEnv, ROOT, runPlaywright } from '../selftest/helpers.js';
 import { startHostile, type HostileKind } from '../selftest/hostile-servers.js';
+import { cpuByRole, endedChildrenCpuMs, watchTree } from './proc-tree.js';
 
 export interface RunStats {
   run: number | string;
@@ -44,11 +45,13 @@ export interface RunStats {
   /** Each lane (Playwright project): its first test's start and its last test's end, ms after the spawn. */
   lanes?: Record<string, { fromMs: number; toMs: number; tests: number }>;
   /**
-   * CPU time of the run's processes (Linux): the runner and its workers (the processes that ended
-   * and were waited for), and the reference server apart. Chromium's renderer, GPU and network
-   * processes are not in it: about half of Chromium's CPU (1.8 s of 3.9 s for the OAuth specs alone).
+   * CPU time of the run's processes (Linux). `allMs` and `byRole`: every process of the run, each
+   * its own CPU as last seen every 100 ms (scripts/proc-tree.ts): runner, workers, reference server,
+   * Chromium by process type. `runMs`: the account of earlier benches, the processes that ended and
+   * were waited for (runner, workers, Chromium's browser processes, not its renderer, GPU and
+   * network processes); `referenceMs`: the reference server.
    */
-  cpu?: { runMs: number; referenceMs?: number };
+  cpu?: { runMs: number; referenceMs?: number; allMs?: number; byRole?: Record<string, { ms: number; processes: number }> };
   tests: number;
   passed: number;
   /** Failed tests, held repeats included (the conformance report's count). */
@@ -77,7 +80,10 @@ const secs = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
 /** CPU against wall time, and when each lane ran: what bounds a run (CPU, or the lane that ends last). */
 function whereTimeGoes(r: RunStats): string | undefined {
   const parts: string[] = [];
-  if (r.cpu) {
+  if (r.cpu?.allMs !== undefined && r.cpu.byRole) {
+    const roles = Object.entries(r.cpu.byRole).filter(([k, v]) => !k.startsWith('chromium ') && v.ms > 0).sort((a, b) => b[1].ms - a[1].ms);
+    parts.push(`CPU ${secs(r.cpu.allMs)} in every process of the run (${roles.map(([k, v]) => `${k} ${secs(v.ms)}${v.processes > 1 ? ` in ${v.processes}` : ''}`).join(', ')}) in ${secs(r.wallMs)}: ${(r.cpu.allMs / r.wallMs).toFixed(1)} of ${cpus().length} CPUs on average`);
+  } else if (r.cpu) {
     const total = r.cpu.runMs + (r.cpu.referenceMs ?? 0);
     parts.push(`CPU ${secs(r.cpu.runMs)} (runner and workers; not Chromium's renderer, GPU and network processes)${r.cpu.referenceMs !== undefined ? ` + ${secs(r.cpu.referenceMs)} (reference server) = ${secs(total)}` : ''} in ${secs(r.wallMs)}: ${(total / r.wallMs).toFixed(1)} of ${cpus().length} CPUs on average`);
   }
@@ -133,53 +139,16 @@ function timeline(resultsJson: string): Timeline | undefined {
   return { first, last, lanes, workerProcesses: new Set(runs.filter((r) => r.worker >= 0).map((r) => r.worker)).size, utilization: busy / (slots * Math.max(1, last - first)) };
 }
 
-/**
- * CPU time (ms) from a process's /proc/<pid>/stat (Linux): its own (utime + stime) or that of its
- * children that have ended and been waited for (cutime + cstime), in clock ticks of 10 ms.
- */
-function cpuMsOf(pid: number | 'self', whose: 'own' | 'children'): number {
-  const f = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-  const at = whose === 'own' ? 11 : 13;
-  return (Number(f[at]) + Number(f[at + 1])) * 10;
-}
-
-/** CPU time (ms) of this process's children that have ended and been waited for, or undefined off Linux. */
-function endedChildrenCpuMs(): number | undefined {
-  try { return cpuMsOf('self', 'children'); } catch { return undefined; }
-}
-
-/**
- * The CPU time of the embedded reference server while a run lasts: it is killed at the end rather
- * than waited for, so it is read from /proc every 200 ms (its last reading counts).
- */
-function watchReference(): () => number | undefined {
-  let pid: number | undefined;
-  let ms: number | undefined;
-  const read = () => {
-    try {
-      if (pid === undefined) {
-        for (const p of readdirSync('/proc')) {
-          if (!/^\d+$/.test(p)) continue;
-          // The Node process itself, not the shell that starts it (`sh -c "node scripts/start-reference.mjs"`).
-          try { const argv = readFileSync(`/proc/${p}/cmdline`, 'utf8').split('\0'); if (/(^|\/)node$/.test(argv[0]) && argv[1] === 'scripts/start-reference.mjs') { pid = Number(p); break; } } catch { /* gone */ }
-        }
-      }
-      if (pid !== undefined) ms = cpuMsOf(pid, 'own');
-    } catch { /* ended */ }
-  };
-  const timer = setInterval(read, 200);
-  return () => { clearInterval(timer); return ms; };
-}
-
 export async function runOnce(n: number | string, env: Record<string, string>, args: string[]): Promise<RunStats> {
   const dir = `reports/runs/bench-${n}`;
   const loadBefore = loadavg()[0];
   const cpuBefore = endedChildrenCpuMs();
-  const reference = env.CRM_BASE_URL ? undefined : watchReference();
+  let tree: ReturnType<typeof watchTree>;
   const spawnedAt = Date.now();
-  const res = await runPlaywright(args, { CRM_REPORT_DIR: dir, ...env });
-  const referenceMs = reference?.();
+  const res = await runPlaywright(args, { CRM_REPORT_DIR: dir, ...env }, undefined, { onSpawn: (pid) => (tree = watchTree(pid)) });
+  const procs = tree?.stop();
   const cpuAfter = endedChildrenCpuMs();
+  const byRole = procs ? cpuByRole(procs) : undefined;
   const reportFile = resolve(ROOT, dir, 'conformance.json');
   const verdict = existsSync(reportFile) ? (JSON.parse(readFileSync(reportFile, 'utf8')) as ConformanceReport).verdict : undefined;
   const outcomesFile = resolve(ROOT, dir, 'conformance-outcomes.json');
@@ -205,7 +174,9 @@ export async function runOnce(n: number | string, env: Record<string, string>, a
     workerProcesses: tl?.workerProcesses,
     utilization: tl ? Math.round(tl.utilization * 100) / 100 : undefined,
     lanes: tl ? Object.fromEntries(Object.entries(tl.lanes).map(([k, l]) => [k, { fromMs: l.from - spawnedAt, toMs: l.to - spawnedAt, tests: l.tests }])) : undefined,
-    cpu: cpuBefore !== undefined && cpuAfter !== undefined ? { runMs: cpuAfter - cpuBefore, referenceMs } : undefined,
+    cpu: cpuBefore !== undefined && cpuAfter !== undefined
+      ? { runMs: cpuAfter - cpuBefore, referenceMs: byRole?.reference?.ms, allMs: procs?.reduce((t, p) => t + p.cpuMs, 0), byRole }
+      : undefined,
     tests: outcomes.length,
     passed: outcomes.filter((o) => o.status === 'passed').length,
     failed,

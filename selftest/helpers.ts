@@ -25,13 +25,17 @@ export function cleanEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv 
 
 export interface RunResult { code: number | null; stdout: string; stderr: string; ms: number }
 
-/** Runs `npx playwright test …` with a clean environment; resolves when it ends. */
-export function runPlaywright(args: string[], env: Record<string, string> = {}, timeoutMs = 600_000): Promise<RunResult> {
+/**
+ * Runs `npx playwright test …` with a clean environment; resolves when it ends. `nodeArgs`: options
+ * of the runner's Node (`--cpu-prof`, which its workers inherit); `onSpawn`: told the runner's pid.
+ */
+export function runPlaywright(args: string[], env: Record<string, string> = {}, timeoutMs = 600_000, options: { nodeArgs?: string[]; onSpawn?: (pid: number) => void } = {}): Promise<RunResult> {
   const started = Date.now();
   return new Promise((done) => {
-    const child = spawn(process.execPath, [resolve(ROOT, 'node_modules/@playwright/test/cli.js'), 'test', ...args], {
+    const child = spawn(process.execPath, [...(options.nodeArgs ?? []), resolve(ROOT, 'node_modules/@playwright/test/cli.js'), 'test', ...args], {
       cwd: ROOT, env: cleanEnv({ CI: '', ...env }), stdio: ['ignore', 'pipe', 'pipe'],
     });
+    if (child.pid !== undefined) options.onSpawn?.(child.pid);
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d) => (stdout += d));

@@ -1,0 +1,136 @@
+/**
+ * The CPU of a process and of everything it starts, read from /proc (Linux): the runner, its
+ * workers, the reference server and every Chromium process (browser, zygotes, GPU, network,
+ * renderers). Each process's *own* user + system time, as last seen before it ended, so nothing
+ * is counted twice: a parent's account of its waited-for children (what `/usr/bin/time` and the
+ * bench's "ended children" read) misses the Chromium helpers that their browser never waits for.
+ *
+ * Polled every `everyMs` (100 ms: one scan of /proc takes about 1 ms here, some 1 % of a CPU):
+ * a process loses at most its last interval, and one that lives less than an interval may be
+ * missed altogether (a shell that only starts another program). Off Linux: nothing (undefined).
+ */
+import { readdirSync, readFileSync } from 'node:fs';
+
+/** Clock ticks of /proc/<pid>/stat: USER_HZ, 100 on every Linux this suite runs on. */
+const TICK_MS = 10;
+
+export type Role = 'runner' | 'worker' | 'reference' | 'chromium' | 'shell' | 'other';
+
+export interface ProcCpu {
+  pid: number;
+  ppid: number;
+  role: Role;
+  /** Chromium's process type (browser, zygote, gpu-process, utility, renderer); otherwise the role. */
+  kind: string;
+  /** The command line, shortened. */
+  cmd: string;
+  /** Own user + system CPU, as last seen. */
+  cpuMs: number;
+}
+
+interface Stat { ppid: number; cpuMs: number }
+
+/** A process's parent and own CPU (utime + stime) from /proc/<pid>/stat, or undefined when it is gone. */
+function statOf(pid: number | 'self'): Stat | undefined {
+  try {
+    const f = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+    return { ppid: Number(f[1]), cpuMs: (Number(f[11]) + Number(f[12])) * TICK_MS };
+  } catch {
+    return undefined;
+  }
+}
+
+/** CPU (ms) of this process's children that have ended and been waited for (cutime + cstime), or undefined off Linux. */
+export function endedChildrenCpuMs(): number | undefined {
+  try {
+    const f = readFileSync('/proc/self/stat', 'utf8').split(') ')[1].split(' ');
+    return (Number(f[13]) + Number(f[14])) * TICK_MS;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * What a process of a run is, from its command line (`root`: the process the run started with;
+ * `parent`: its parent's role). Chromium's helpers rewrite their command line as one string
+ * (`--type=renderer …`) and some start as /proc/self/exe: a child of a Chromium process is one too.
+ */
+export function roleOf(pid: number, root: number, argv: string[], parent?: Role): { role: Role; kind: string } {
+  if (pid === root) return { role: 'runner', kind: 'runner' };
+  const words = argv.length === 1 ? argv[0].split(' ') : argv;
+  const [exe = '', ...rest] = words;
+  const line = words.join(' ');
+  const shell = /(^|\/)(ba|da)?sh$/.test(exe);
+  if (!shell && (/chrom/i.test(exe) || parent === 'chromium')) {
+    const type = rest.find((a) => a.startsWith('--type='))?.slice('--type='.length);
+    return { role: 'chromium', kind: type ?? 'browser' };
+  }
+  if (shell) return { role: 'shell', kind: 'shell' };
+  if (line.includes('workerProcessEntry')) return { role: 'worker', kind: 'worker' };
+  if (line.includes('start-reference.mjs') || /reference\/(main|matrix)\.ts/.test(line)) return { role: 'reference', kind: 'reference' };
+  return { role: 'other', kind: 'other' };
+}
+
+/**
+ * Watches `root` and its descendants (a process stays counted once seen, even when its parent
+ * ends first) until `stop()`, which reads once more and returns every process seen.
+ */
+export function watchTree(root: number, everyMs = 100): { stop(): ProcCpu[] } | undefined {
+  if (!statOf('self')) return undefined;
+  const seen = new Map<number, ProcCpu>();
+  const poll = () => {
+    let pids: number[];
+    try { pids = readdirSync('/proc').filter((p) => /^\d+$/.test(p)).map(Number); } catch { return; }
+    const stats = new Map<number, Stat>();
+    for (const pid of pids) {
+      const s = statOf(pid);
+      if (s) stats.set(pid, s);
+    }
+    // Parents may come after their children in the listing: add until nothing new joins.
+    for (let added = true; added;) {
+      added = false;
+      for (const [pid, s] of stats) {
+        if (seen.has(pid) || (pid !== root && !seen.has(s.ppid))) continue;
+        let argv: string[] = [];
+        try { argv = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').filter(Boolean); } catch { /* gone */ }
+        seen.set(pid, { pid, ppid: s.ppid, ...roleOf(pid, root, argv, seen.get(s.ppid)?.role), cmd: argv.join(' ').slice(0, 160), cpuMs: s.cpuMs });
+        added = true;
+      }
+    }
+    for (const [pid, p] of seen) {
+      const s = stats.get(pid);
+      if (!s) continue;
+      p.cpuMs = s.cpuMs;
+      // A Chromium helper forked by its zygote takes its own command line (and type) a moment later.
+      if (p.role === 'chromium' && p.kind === 'browser' && seen.get(p.ppid)?.role === 'chromium') {
+        try {
+          const argv = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').filter(Boolean);
+          Object.assign(p, roleOf(pid, root, argv, 'chromium'), { cmd: argv.join(' ').slice(0, 160) });
+        } catch { /* gone */ }
+      }
+    }
+  };
+  poll();
+  const timer = setInterval(poll, everyMs);
+  timer.unref();
+  return {
+    stop: () => {
+      clearInterval(timer);
+      poll();
+      return [...seen.values()];
+    },
+  };
+}
+
+/** The CPU of the processes of a run by role (and Chromium's by process type): ms and process count. */
+export function cpuByRole(procs: ProcCpu[]): Record<string, { ms: number; processes: number }> {
+  const out: Record<string, { ms: number; processes: number }> = {};
+  for (const p of procs) {
+    for (const key of p.role === 'chromium' ? ['chromium', `chromium ${p.kind}`] : [p.role]) {
+      const e = (out[key] ??= { ms: 0, processes: 0 });
+      e.ms += p.cpuMs;
+      e.processes++;
+    }
+  }
+  return out;
+}
