@@ -37,6 +37,11 @@ export interface ReferenceOptions {
   faults: ReadonlySet<string>;
   /** The alternative taken for every open choice (REFERENCE_CHOICES, reference/choices.ts). */
   choices: Choices;
+  /**
+   * Every API request is answered this much later (REFERENCE_LATENCY_MS): a conformant server
+   * across a network, to see how the suite fares against one (npm run bench: the slow-target row).
+   */
+  latencyMs?: number;
 }
 
 export type RecordEvent = {

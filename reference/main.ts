@@ -5,7 +5,8 @@
  * REFERENCE_CLIENT_SECRET, REFERENCE_LOGIN_EMAIL, REFERENCE_LOGIN_PASSWORD,
  * REFERENCE_FAULTS=a,b (switchable faults), REFERENCE_CHOICES (the alternatives taken for the
  * spec's open choices: default, variant, alt:<k>, <seed>, <id>=<alternative>; reference/choices.ts),
- * REFERENCE_VARIANT=1 (the variant set, as REFERENCE_CHOICES=variant).
+ * REFERENCE_VARIANT=1 (the variant set, as REFERENCE_CHOICES=variant),
+ * REFERENCE_LATENCY_MS (every API request answered this much later: a server across a network).
  * At start it prints the choices taken as one replayable line:
  *   [reference] choices  REFERENCE_CHOICES=webhook.payload=ids-only,…  (from "alt:2")
  */
@@ -34,11 +35,13 @@ try {
     port: Number(pick('REFERENCE_PORT', '4010')),
     authPort: authPortRaw === undefined ? 4011 : authPortRaw === '' ? undefined : Number(authPortRaw),
     authHost: pick('REFERENCE_AUTH_HOST', 'localhost'),
+    latencyMs: Number(env.REFERENCE_LATENCY_MS) || 0,
   });
   const standalone = !env.REFERENCE_ACCESS_TOKEN;
   console.log(`[reference] API      ${running.apiUrl}/developer_api/v1`);
   console.log(`[reference] OAuth    ${running.authUrl}/oauth/authorize`);
   if (faults.size) console.log(`[reference] faults   ${[...faults].join(', ')}`);
+  if (Number(env.REFERENCE_LATENCY_MS) > 0) console.log(`[reference] latency  ${Number(env.REFERENCE_LATENCY_MS)} ms added to every API request`);
   const asked = [env.REFERENCE_VARIANT === '1' ? 'REFERENCE_VARIANT=1' : '', env.REFERENCE_CHOICES ? `REFERENCE_CHOICES=${env.REFERENCE_CHOICES}` : ''].filter(Boolean).join(' ');
   const line = `[reference] choices  REFERENCE_CHOICES=${describeChoices(choices)}${asked ? `  (from ${asked})` : ''}`;
   console.log(line);

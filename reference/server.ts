@@ -75,7 +75,7 @@ function parseBody(ctx: RequestContext, app: App): void {
 
 type Host = 'api' | 'auth';
 
-function handler(app: App, routers: { api: Router; root: Router; auth: Router }, host: Host | 'both') {
+function handler(app: App, routers: { api: Router; root: Router; auth: Router }, host: Host | 'both', latencyMs = 0) {
   return async (req: IncomingMessage, res: ServerResponse) => {
     const url = new URL(req.url ?? '/', 'http://reference.invalid');
     const path = url.pathname;
@@ -99,6 +99,7 @@ function handler(app: App, routers: { api: Router; root: Router; auth: Router },
       }
       const found = router.match(req.method ?? 'GET', sub);
       const rawBody = await readBody(req);
+      if (isApi && latencyMs > 0) await new Promise((r) => setTimeout(r, latencyMs));
       if (!found) throw refusal(app, 404, `no route for ${req.method} ${path}`, { code: 'not_found' });
       if (isApi && !credentialsOk(app, req)) {
         throw refusal(app, Number(app.choice('errors.credentials-status')), 'missing or invalid credentials', { code: 'forbidden' });
@@ -172,7 +173,7 @@ export async function startReference(options: ReferenceOptions & { port?: number
       server.once('error', ko);
       server.listen(port, h, () => ok((server.address() as AddressInfo).port));
     });
-  const apiServer = createServer(handler(app, routers, separateAuth ? 'api' : 'both'));
+  const apiServer = createServer(handler(app, routers, separateAuth ? 'api' : 'both', options.latencyMs));
   apiServer.keepAliveTimeout = 30_000;
   servers.push(apiServer);
   const apiPort = await listen(apiServer, options.port ?? 0, host);

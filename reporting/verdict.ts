@@ -261,11 +261,23 @@ export function buildReport(outcomes: TestOutcome[], meta: ReportMeta): Conforma
   return report;
 }
 
+/** The note of a property stopped by its time budget (specs/support/property.ts): `property "<name>": <n> runs of <m> (time limit reached), seed <s>`. */
+const BUDGET_NOTE = /^property "(.+)": (\d+) runs of (\d+) \(time limit reached\)/;
+
 /**
  * Warns when the verdicts look meaningless: most answers of the whole run (every test, passed
- * or not) are 401/403 (credentials), 404 (base URL), 5xx or no answer at all.
+ * or not) are 401/403 (credentials), 404 (base URL), 5xx or no answer at all; and when properties
+ * made fewer random runs than asked because the target answered too slowly for their time budget.
  */
 export function runWarnings(outcomes: TestOutcome[], baseUrl?: string): string[] {
+  const cut = outcomes.flatMap((o) => o.notes.map((n) => BUDGET_NOTE.exec(n)).filter((m) => m !== null).map((m) => `${o.title.split(' ')[0]} (${m[1].split(' ').slice(0, 3).join(' ')}) ${m[2]} of ${m[3]}`));
+  const budgetWarning = cut.length
+    ? [`${cut.length} propert${cut.length === 1 ? 'y' : 'ies'} stopped at ${cut.length === 1 ? 'its' : 'their'} time budget, the target answering too slowly for all ${cut.length === 1 ? 'its' : 'their'} runs (${cut.join(', ')} runs): ${cut.length === 1 ? 'its' : 'their'} rules were judged on fewer random inputs than against a fast target; CRM_FC_RUNS raises runs and budgets together`]
+    : [];
+  return [...meaningless(outcomes, baseUrl), ...budgetWarning];
+}
+
+function meaningless(outcomes: TestOutcome[], baseUrl?: string): string[] {
   const by: Record<string, number> = {};
   let total = 0;
   for (const o of outcomes) {

@@ -18,6 +18,8 @@
  *   out), failed tests and worker processes (Playwright replaces its worker after every failed test);
  * - a dead target (accepts connections, never answers) and a target answering `200 {}` to
  *   everything: the whole suite with the default request deadline (goal ≤ 60 s each);
+ * - a slow target: the whole suite against the reference answering every API request 50 ms
+ *   later (REFERENCE_LATENCY_MS), as a conformant server across a network does (`--no-slow`);
  * - the heavy cap spec (CRM_HEAVY=1) and its seeding rate; `npm test` with --npm-test.
  * Writes reports/bench.json (with the date and the load) and prints a Markdown table for the README.
  */
@@ -235,6 +237,17 @@ async function hostile(kind: HostileKind) {
   }
 }
 
+/** Added to every API request of the slow target's reference (REFERENCE_LATENCY_MS): a server across a network. */
+const SLOW_MS = 50;
+
+/** The default suite against the reference answering every API request {@link SLOW_MS} later: a conformant server that is not on this machine. */
+async function slowTarget(env: Record<string, string>) {
+  const r = await runOnce('slow', { ...env, REFERENCE_LATENCY_MS: String(SLOW_MS) }, []);
+  const reportFile = resolve(ROOT, 'reports/runs/bench-slow/conformance.json');
+  const warnings = existsSync(reportFile) ? (JSON.parse(readFileSync(reportFile, 'utf8')) as ConformanceReport).warnings ?? [] : [];
+  return { latencyMs: SLOW_MS, wallMs: r.wallMs, exitCode: r.exitCode, verdict: r.verdict, tests: r.tests, failed: r.failed, requests: r.requests, lanes: r.lanes, budget: warnings.find((w) => /time budget/.test(w)), loadBefore: r.loadBefore };
+}
+
 /**
  * `npm test`, timed (only with --npm-test: it takes minutes of both cores). Its whole output goes
  * to reports/runs/bench-npm-test.log; the failed self-tests are named.
@@ -333,6 +346,9 @@ async function main() {
     console.log(`\n${k === 'silent' ? 'dead target (accepts connections, never answers)' : 'target answering 200 {} to everything'}: ${secs(h.wallMs)} wall, verdict ${h.verdict}, exit ${h.exitCode}, ${h.banners} banner(s), ${h.tests} tests (${h.failed} failed, ${h.skipped} skipped, ${h.passed} passed), ${h.requests} requests`);
   }
 
+  const slow = args.includes('--no-slow') ? undefined : await slowTarget(env);
+  if (slow) console.log(`\nslow target (a conformant server answering every API request ${slow.latencyMs} ms later): ${secs(slow.wallMs)} wall, verdict ${slow.verdict}, exit ${slow.exitCode}, ${slow.tests} tests (${slow.failed} failed), ${slow.requests} requests; lanes ${Object.entries(slow.lanes ?? {}).map(([k, l]) => `${k} → ${secs(l.toMs)}`).join(', ')}${slow.budget ? `; ${slow.budget}` : ''}`);
+
   const heavyResult = args.includes('--no-heavy') ? { ran: false as const, reason: '--no-heavy' } : await heavy(env);
   if (heavyResult.ran) console.log(`\nheavy cap spec: ${secs(heavyResult.wallMs)} wall, ${heavyResult.status}; seeded ${heavyResult.seeded ?? '?'} projects in ${heavyResult.seedSeconds ?? '?'} s (${heavyResult.seedRatePerSecond ?? '?'}/s)${heavyResult.error ? `; ${heavyResult.error}` : ''}`);
   else console.log(`\nheavy cap spec not run: ${heavyResult.reason}`);
@@ -360,7 +376,7 @@ async function main() {
   const load = { atStart: loadAtStart, atEnd: loadavg().map((x) => Math.round(x * 100) / 100) };
   const out = {
     date: new Date().toISOString(), load, machine: { cpus: cpus().length, model: cpus()[0]?.model, node: process.version },
-    summary, targets, runs: results, everyFault: surveyed ? { date: surveyed.date, faults: surveyed.faults.length, worst: surveyed.faults[0], over1_5: surveyed.faults.filter((f) => f.ratio > 1.5) } : undefined, faulty: faulty.map(({ runs: _, ...p }) => p), faultyRuns: faulty.flatMap((p) => p.runs), hostile: hostileRows, heavy: heavyResult, npmTest: npmTestResult ?? { ran: false, reason: 'not timed (--npm-test)' },
+    summary, targets, runs: results, everyFault: surveyed ? { date: surveyed.date, faults: surveyed.faults.length, worst: surveyed.faults[0], over1_5: surveyed.faults.filter((f) => f.ratio > 1.5) } : undefined, faulty: faulty.map(({ runs: _, ...p }) => p), faultyRuns: faulty.flatMap((p) => p.runs), hostile: hostileRows, slowTarget: slow, heavy: heavyResult, npmTest: npmTestResult ?? { ran: false, reason: 'not timed (--npm-test)' },
   };
   mkdirSync(resolve(ROOT, 'reports'), { recursive: true });
   writeFileSync(resolve(ROOT, 'reports/bench.json'), JSON.stringify(out, null, 2));
@@ -385,6 +401,7 @@ async function main() {
   for (const h of hostileRows) {
     console.log(`| ${h.kind === 'silent' ? 'Dead target (accepts connections, never answers)' : 'Target answering \`200 {}\` to everything'}, whole suite | ${secs(h.wallMs)}, ${h.verdict}, ${h.banners} banner, ${h.failed} failed / ${h.skipped} skipped | ≤ 60 s (${yes(h.kind === 'silent' ? targets.deadTarget.met : targets.okEmptyTarget.met)}) |`);
   }
+  if (slow) console.log(`| Conformant target answering every API request ${slow.latencyMs} ms later (a server across a network), whole suite | ${secs(slow.wallMs)}, ${slow.verdict}, ${slow.requests} requests${slow.budget ? `; ${slow.budget.split(':')[0]}` : ''} | |`);
   if (heavyResult.ran) {
     console.log(`| Heavy cap spec (100,001 projects), wall time | ${secs(heavyResult.wallMs)} | ≤ 30 s (${yes(targets.heavyWall.met)}) |`);
     console.log(`| Heavy cap spec, seeding rate | ${heavyResult.seedRatePerSecond?.toLocaleString('en') ?? '?'} projects/s | |`);

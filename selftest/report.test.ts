@@ -65,6 +65,20 @@ test('run warnings count the answers of every test, passed or not', () => {
   assert.deepEqual(runWarnings(many({ '401': 1 }).slice(0, 4)), [], 'too few answers to judge');
 });
 
+test('a run warning names the properties a slow target stopped at their time budget', () => {
+  const base = syntheticOutcomes()[3];
+  const note = (title: string, text: string) => ({ ...base, title, notes: [text] });
+  const outcomes = [
+    note('SEARCH-4 property: random project sorts', 'property "random projects sorts and pages give what the spec fixes": 64 runs of 300 (time limit reached), seed 7'),
+    note('SEARCH-5 property: random task criteria', 'property "random tasks criteria select what the spec\'s model selects": 300 runs of 300, seed 7'),
+    note('UPSERT-3 a model of upsert', 'property "upsert/convert model": 41 runs of 150 (time limit reached), seed 9'),
+  ];
+  const warnings = runWarnings(outcomes);
+  assert.equal(warnings.length, 1, warnings.join('\n'));
+  assert.match(warnings[0], /^2 properties stopped at their time budget, the target answering too slowly for all their runs \(SEARCH-4 \(random projects sorts\) 64 of 300, UPSERT-3 \(upsert\/convert model\) 41 of 150 runs\)/);
+  assert.deepEqual(runWarnings(outcomes.slice(1, 2)), [], 'a property that made all its runs is no warning');
+});
+
 test('the page renders offline in Chromium and shows the numbers of conformance.json', async (t) => {
   const executable = chromiumPath();
   if (!executable) {

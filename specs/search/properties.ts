@@ -13,8 +13,19 @@ import {
 } from '../../generators/search-model.js';
 import type { TargetConfig } from '../support/core/config.js';
 import { extension, make, opportunitiesToRelate, type Ctx as MakeCtx, type Rec } from '../support/make.js';
-import { checkProperty, PropertyFailure, propertySeed } from '../support/property.js';
+import { checkProperty, PropertyFailure, propertySeed, scaledBudget } from '../support/property.js';
 import { create, createMany, createUntilLater, expectSameRecords, follow, idOf, idsOf, inNs, search, searchAll, type Kind } from '../support/search.js';
+
+/**
+ * The time budget of each search property (its runs, not its record set), raised in proportion
+ * with CRM_FC_RUNS: past it the property passes with the runs it made and says how many (a run
+ * warning of the report too). Against the reference a property's 300 runs take 0.4-1.7 s; against
+ * a conformant server answering 50 ms later (REFERENCE_LATENCY_MS=50, as across a network) they
+ * took 17-47 s each, one after the other in the properties lane: 143 s of a 2.4-minute run whose
+ * API lane ended at 27 s. A slow server gets fewer random inputs instead; every fault of the
+ * catalog is also caught without the random tests (README, Calibration).
+ */
+const SEARCH_BUDGET_MS = 8_000;
 
 type Ctx = MakeCtx & { profile: NonNullable<MakeCtx['profile']> };
 type PropertyCtx = Ctx & { target: TargetConfig };
@@ -117,7 +128,7 @@ export async function criteriaProperty(kind: Kind, f: PropertyCtx, testInfo: Tes
     const got = await searchAll(api, kind, filter, 20, 20);
     const problems = compareSets(got, want);
     if (problems.length) throw new PropertyFailure(filter, [...problems, `expected ids: ${JSON.stringify(idsOf(want))}`, `got ids: ${JSON.stringify(idsOf(got))}`]);
-  }, { name: `random ${kind} criteria select what the spec's model selects`, seed, rulesOf: (spec) => criteriaRules(kind, spec.criteria) });
+  }, { name: `random ${kind} criteria select what the spec's model selects`, seed, rulesOf: (spec) => criteriaRules(kind, spec.criteria), timeLimitMs: scaledBudget(target.fc.runs, SEARCH_BUDGET_MS) });
 }
 
 /**
@@ -166,5 +177,5 @@ export async function orderProperty(kind: Kind, f: PropertyCtx, testInfo: TestIn
       ...(spec.pageSize === undefined && !criteriaLeft ? ['SEARCH-3'] : []),
       ...(spec.pageNumber === undefined && !criteriaLeft ? ['SEARCH-2'] : []),
     ];
-  } });
+  }, timeLimitMs: scaledBudget(target.fc.runs, SEARCH_BUDGET_MS) });
 }
