@@ -17,10 +17,9 @@ import { cpus, loadavg } from 'node:os';
 import { resolve } from 'node:path';
 import { faultCatalog } from '../reference/server.js';
 import { ROOT } from '../selftest/helpers.js';
-import { runOnce, type RunStats } from './bench.js';
+import { runOnce, secs, type RunStats } from './bench.js';
 
 const EVERY = 12;
-const secs = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
 
 interface Row { fault: string; date: string; wallMs: number; conformantWallMs: number; ratio: number; failed: number; repeats: number; workerProcesses?: number; requests: number; verdict?: string; exitCode: number | null; loadBefore: number }
 const FILE = resolve(ROOT, 'reports/bench-faults.json');

@@ -77,7 +77,8 @@ const median = (xs: number[]) => {
   const s = [...xs].sort((a, b) => a - b);
   return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
 };
-const secs = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
+/** Milliseconds as seconds for the bench's lines: `11.7 s`. */
+export const secs = (ms: number, digits = 1) => `${(ms / 1000).toFixed(digits)} s`;
 
 /** CPU against wall time, and when each lane ran: what bounds a run (CPU, or the lane that ends last). */
 function whereTimeGoes(r: RunStats): string | undefined {

@@ -30,23 +30,33 @@ export interface ProcCpu {
 
 interface Stat { ppid: number; cpuMs: number }
 
-/** A process's parent and own CPU (utime + stime) from /proc/<pid>/stat, or undefined when it is gone. */
-function statOf(pid: number | 'self'): Stat | undefined {
+/** The fields of /proc/<pid>/stat after the command name (state first), or undefined when it is gone or off Linux. */
+function statFields(pid: number | 'self'): string[] | undefined {
   try {
-    const f = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-    return { ppid: Number(f[1]), cpuMs: (Number(f[11]) + Number(f[12])) * TICK_MS };
+    return readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
   } catch {
     return undefined;
   }
 }
 
+/** A process's parent and own CPU (utime + stime). */
+function statOf(pid: number | 'self'): Stat | undefined {
+  const f = statFields(pid);
+  return f && { ppid: Number(f[1]), cpuMs: (Number(f[11]) + Number(f[12])) * TICK_MS };
+}
+
 /** CPU (ms) of this process's children that have ended and been waited for (cutime + cstime), or undefined off Linux. */
 export function endedChildrenCpuMs(): number | undefined {
+  const f = statFields('self');
+  return f && (Number(f[13]) + Number(f[14])) * TICK_MS;
+}
+
+/** A process's command line, or [] when it is gone. */
+function argvOf(pid: number): string[] {
   try {
-    const f = readFileSync('/proc/self/stat', 'utf8').split(') ')[1].split(' ');
-    return (Number(f[13]) + Number(f[14])) * TICK_MS;
+    return readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').filter(Boolean);
   } catch {
-    return undefined;
+    return [];
   }
 }
 
@@ -91,8 +101,7 @@ export function watchTree(root: number, everyMs = 100): { stop(): ProcCpu[] } | 
       added = false;
       for (const [pid, s] of stats) {
         if (seen.has(pid) || (pid !== root && !seen.has(s.ppid))) continue;
-        let argv: string[] = [];
-        try { argv = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').filter(Boolean); } catch { /* gone */ }
+        const argv = argvOf(pid);
         seen.set(pid, { pid, ppid: s.ppid, ...roleOf(pid, root, argv, seen.get(s.ppid)?.role), cmd: argv.join(' ').slice(0, 160), cpuMs: s.cpuMs });
         added = true;
       }
@@ -103,10 +112,8 @@ export function watchTree(root: number, everyMs = 100): { stop(): ProcCpu[] } | 
       p.cpuMs = s.cpuMs;
       // A Chromium helper forked by its zygote takes its own command line (and type) a moment later.
       if (p.role === 'chromium' && p.kind === 'browser' && seen.get(p.ppid)?.role === 'chromium') {
-        try {
-          const argv = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').filter(Boolean);
-          Object.assign(p, roleOf(pid, root, argv, 'chromium'), { cmd: argv.join(' ').slice(0, 160) });
-        } catch { /* gone */ }
+        const argv = argvOf(pid);
+        if (argv.length) Object.assign(p, roleOf(pid, root, argv, 'chromium'), { cmd: argv.join(' ').slice(0, 160) });
       }
     }
   };

@@ -22,12 +22,13 @@ import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { cpus, loadavg } from 'node:os';
 import { join, relative, resolve } from 'node:path';
 import { ROOT, runPlaywright } from '../selftest/helpers.js';
+import { secs } from './bench.js';
 import { cpuByRole, watchTree, type ProcCpu } from './proc-tree.js';
 import { summarizeProfile, type CpuProfile, type ProfileSummary } from './profile-summary.js';
 
 const OUT = resolve(ROOT, 'reports/profile');
 const CPU_DIR = join(OUT, 'cpu');
-const secs = (ms: number | undefined) => (ms === undefined ? '–' : `${(ms / 1000).toFixed(2)} s`);
+const s2 = (ms: number | undefined) => (ms === undefined ? '–' : secs(ms, 2));
 /** The mechanisms shown as columns, in this order. */
 const COLUMNS = ['loading code', 'stack traces (step locations)', 'runner-worker messages', 'reporters', 'HTTP client', 'HTTP server', 'garbage collector'];
 
@@ -61,7 +62,7 @@ async function main(): Promise<void> {
   };
   writeFileSync(join(OUT, 'summary.json'), JSON.stringify(report, null, 1));
   console.log(table(summaries, procs, res.ms));
-  console.log(`\nrun: ${secs(res.ms)} wall under the profiler, exit ${res.code}${playwrightLine ? ` (${playwrightLine.trim()})` : ''}; load ${load.toFixed(1)} → ${loadavg()[0].toFixed(1)}`);
+  console.log(`\nrun: ${s2(res.ms)} wall under the profiler, exit ${res.code}${playwrightLine ? ` (${playwrightLine.trim()})` : ''}; load ${load.toFixed(1)} → ${loadavg()[0].toFixed(1)}`);
   console.log(`profiles: ${relative(ROOT, CPU_DIR)}/ (Chrome DevTools → Performance → load, or speedscope); summary: ${relative(ROOT, join(OUT, 'summary.json'))}`);
   if (res.code !== 0 && res.code !== 1) process.exitCode = 1;
 }
@@ -69,7 +70,7 @@ async function main(): Promise<void> {
 /** The Markdown table: one row per profiled process, then the processes without a profile by role. */
 function table(summaries: ProfileSummary[], procs: ProcCpu[], wallMs: number): string {
   const cpuOf = new Map(procs.map((p) => [p.pid, p.cpuMs]));
-  const share = (ms: number | undefined, of: number) => (ms ? `${secs(ms)} (${Math.round((100 * ms) / Math.max(1, of))} %)` : '–');
+  const share = (ms: number | undefined, of: number) => (ms ? `${s2(ms)} (${Math.round((100 * ms) / Math.max(1, of))} %)` : '–');
   const rows = [
     `| Process | CPU (/proc) | Sampled busy | ${COLUMNS.join(' | ')} | Packages (self time) |`,
     `|---|---|---|${COLUMNS.map(() => '---').join('|')}|---|`,
@@ -77,17 +78,17 @@ function table(summaries: ProfileSummary[], procs: ProcCpu[], wallMs: number): s
   const order = ['runner', 'runner loader thread', 'worker', 'reference', 'other'];
   for (const s of [...summaries].sort((a, b) => order.indexOf(a.part) - order.indexOf(b.part) || b.busyMs - a.busyMs)) {
     const cpu = s.thread ? undefined : cpuOf.get(s.pid ?? -1);
-    const top = Object.entries(s.packages).slice(0, 5).map(([k, v]) => `${k} ${secs(v)}`).join(', ');
-    rows.push(`| ${s.part} ${s.pid ?? ''}${s.thread ? ` thread ${s.thread}` : ''} (${secs(s.wallMs)}) | ${s.thread ? '(in its process)' : secs(cpu)} | ${secs(s.busyMs)} | ${COLUMNS.map((c) => share(s.mechanisms[c], s.busyMs)).join(' | ')} | ${top} |`);
+    const top = Object.entries(s.packages).slice(0, 5).map(([k, v]) => `${k} ${s2(v)}`).join(', ');
+    rows.push(`| ${s.part} ${s.pid ?? ''}${s.thread ? ` thread ${s.thread}` : ''} (${s2(s.wallMs)}) | ${s.thread ? '(in its process)' : s2(cpu)} | ${s2(s.busyMs)} | ${COLUMNS.map((c) => share(s.mechanisms[c], s.busyMs)).join(' | ')} | ${top} |`);
   }
   const profiled = new Set(summaries.map((s) => s.pid));
   const rest = cpuByRole(procs.filter((p) => !profiled.has(p.pid)));
   for (const [role, v] of Object.entries(rest).sort((a, b) => b[1].ms - a[1].ms)) {
     if (role === 'chromium' || v.ms === 0) continue;
-    rows.push(`| ${role} (${v.processes} process${v.processes > 1 ? 'es' : ''}, no profile) | ${secs(v.ms)} | | ${COLUMNS.map(() => '').join(' | ')} | |`);
+    rows.push(`| ${role} (${v.processes} process${v.processes > 1 ? 'es' : ''}, no profile) | ${s2(v.ms)} | | ${COLUMNS.map(() => '').join(' | ')} | |`);
   }
   const all = procs.reduce((t, p) => t + p.cpuMs, 0);
-  rows.push(`| **every process of the run** | **${secs(all)}** in ${secs(wallMs)} | | ${COLUMNS.map(() => '').join(' | ')} | |`);
+  rows.push(`| **every process of the run** | **${s2(all)}** in ${s2(wallMs)} | | ${COLUMNS.map(() => '').join(' | ')} | |`);
   return rows.join('\n');
 }
 
