@@ -63,6 +63,7 @@ async function main(): Promise<void> {
   writeFileSync(join(OUT, 'summary.json'), JSON.stringify(report, null, 1));
   console.log(table(summaries, procs, res.ms));
   console.log(`\nrun: ${s2(res.ms)} wall under the profiler, exit ${res.code}${playwrightLine ? ` (${playwrightLine.trim()})` : ''}; load ${load.toFixed(1)} → ${loadavg()[0].toFixed(1)}`);
+  console.log('how to read it: "CPU (/proc)" is each process\'s own CPU; "sampled busy" is V8\'s, which on a busy machine counts time a process waited for a CPU (in a syscall, say) and is slowed by the profiler itself, most in code loading: read its shares, and the bench for times');
   console.log(`profiles: ${relative(ROOT, CPU_DIR)}/ (Chrome DevTools → Performance → load, or speedscope); summary: ${relative(ROOT, join(OUT, 'summary.json'))}`);
   if (res.code !== 0 && res.code !== 1) process.exitCode = 1;
 }
