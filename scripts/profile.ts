@@ -39,7 +39,7 @@ async function main(): Promise<void> {
   const passed = Object.fromEntries(Object.entries(process.env).filter(([k, v]) => /^(CRM|REFERENCE)_/.test(k) && v !== undefined)) as Record<string, string>;
   const embedded = !passed.CRM_BASE_URL;
   const load = loadavg()[0];
-  console.log(`bench:profile: one run${args.length ? ` of ${args.join(' ')}` : ''} ${embedded ? 'against the reference server' : `against ${passed.CRM_BASE_URL}`}, every Node process under V8's profiler (${cpus().length} CPUs, load ${load.toFixed(1)})`);
+  console.log(`bench:profile: one run${args.length ? ` of ${args.map(withoutSecrets).join(' ')}` : ''} ${embedded ? 'against the reference server' : `against ${passed.CRM_BASE_URL}`}, every Node process under V8's profiler (${cpus().length} CPUs, load ${load.toFixed(1)})`);
   let tree: ReturnType<typeof watchTree>;
   const res = await runPlaywright(args, { ...passed, CRM_REPORT_DIR: 'reports/runs/profile', ...(embedded ? { CRM_REFERENCE_CPU_PROF: CPU_DIR } : {}) }, 30 * 60_000, {
     nodeArgs: ['--cpu-prof', `--cpu-prof-dir=${CPU_DIR}`],
@@ -53,11 +53,11 @@ async function main(): Promise<void> {
     date: new Date().toISOString(),
     load: { atStart: load, atEnd: loadavg()[0] },
     machine: { cpus: cpus().length, node: process.version },
-    args,
+    args: args.map(withoutSecrets),
     exitCode: res.code,
     wallMs: res.ms,
     cpuByRole: cpuByRole(procs),
-    processes: procs,
+    processes: procs.map((p) => ({ ...p, cmd: withoutSecrets(p.cmd) })),
     profiles: summaries,
   };
   writeFileSync(join(OUT, 'summary.json'), JSON.stringify(report, null, 1));
@@ -66,6 +66,17 @@ async function main(): Promise<void> {
   console.log('how to read it: "CPU (/proc)" is each process\'s own CPU; "sampled busy" is V8\'s, which on a busy machine counts time a process waited for a CPU (in a syscall, say) and is slowed by the profiler itself, most in code loading: read its shares, and the bench for times');
   console.log(`profiles: ${relative(ROOT, CPU_DIR)}/ (Chrome DevTools → Performance → load, or speedscope); summary: ${relative(ROOT, join(OUT, 'summary.json'))}`);
   if (res.code !== 0 && res.code !== 1) process.exitCode = 1;
+}
+
+/**
+ * A command line as the summary keeps it: the values of secret-looking variables of this
+ * environment (tokens, secrets, passwords, the OAuth client secret) masked, should one ever be
+ * passed as an argument. (The suite's own `redactText` needs the run's configuration, which is
+ * loaded only inside Playwright.)
+ */
+function withoutSecrets(cmd: string): string {
+  const secrets = Object.entries(process.env).filter(([k, v]) => /TOKEN|SECRET|PASSWORD/i.test(k) && v && v.length >= 4).map(([, v]) => v!);
+  return secrets.reduce((out, s) => out.split(s).join('[REDACTED]'), cmd);
 }
 
 /** The Markdown table: one row per profiled process, then the processes without a profile by role. */
