@@ -66,6 +66,7 @@ const Env = z.object({
   CRM_NOTIFICATION_TIMEOUT_MS: positiveInt.refine((n) => n >= 100, 'must be at least 100 (milliseconds)').optional(),
   CRM_MAX_RESPONSE_BYTES: positiveInt.refine((n) => n >= 1024, 'must be at least 1024').optional(),
   CRM_COMPILE_CACHE: flag.optional(),
+  CRM_ASYNC_STACKS: flag.optional(),
   CRM_SPEC_URL: z.url({ protocol: /^(https?|file)$/, error: 'must be an http(s):// or file:// URL' }).optional(),
 });
 
@@ -137,6 +138,8 @@ export interface TargetConfig {
   specUrl: string;
   /** The workers compile Playwright's and undici's code from a V8 code cache (CRM_COMPILE_CACHE, default on; scripts/compile-cache.cjs). */
   compileCache: boolean;
+  /** Stack traces in the workers go on through `await`s to the async callers (CRM_ASYNC_STACKS, default off: fixtures/test.ts). */
+  asyncStacks: boolean;
 }
 
 export function isLoopback(url: string): boolean {
@@ -410,6 +413,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): TargetConfig {
     expectationsSource: baseline?.source,
     specUrl: e.CRM_SPEC_URL ?? pathToFileURL(resolve(ROOT, '../shared/spec/crm-developer-api.md')).href,
     compileCache: e.CRM_COMPILE_CACHE ?? true,
+    asyncStacks: e.CRM_ASYNC_STACKS ?? false,
   };
   if (env === process.env) cached = cfg;
   return cfg;
