@@ -87,3 +87,22 @@ for (const margin of [100, 250]) {
     }), { numRuns: 300 });
   });
 }
+
+test('a burst window whose coordinator is gone is released without an error: it ends at its own time limit', async () => {
+  const { COORDINATOR_ENV, reserveBulkWindow, startBulkCoordinator } = await import('../specs/support/core/rate-limit.js');
+  // The schedule is the target's: a configuration to name it (loaded from these variables).
+  const env: Record<string, string> = { [COORDINATOR_ENV]: '', CRM_BASE_URL: 'http://127.0.0.1:1', CRM_ACCESS_TOKEN: 't0ken-value', CRM_USER_EMAIL: 'a@b.example' };
+  const before = Object.fromEntries(Object.keys(env).map((k) => [k, process.env[k]]));
+  const coordinator = await startBulkCoordinator(100);
+  let open = true;
+  try {
+    Object.assign(process.env, env, { [COORDINATOR_ENV]: coordinator.url });
+    const window = await reserveBulkWindow(500);
+    await coordinator.close();
+    open = false;
+    await window.release({ acceptedSentAt: Date.now(), burstEndedAt: Date.now() - 1_000 });
+  } finally {
+    if (open) await coordinator.close();
+    for (const [k, v] of Object.entries(before)) if (v === undefined) delete process.env[k]; else process.env[k] = v;
+  }
+});

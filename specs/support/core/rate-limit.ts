@@ -248,7 +248,9 @@ export async function reserveBulkWindow(ms: number): Promise<{ release(quiet?: Q
   const base = process.env[COORDINATOR_ENV];
   return {
     release: async (quiet) => {
-      if (base) await tell(base, 'release', { token, ...(quiet ? { acceptedSentAt: String(quiet.acceptedSentAt), burstEndedAt: String(quiet.burstEndedAt) } : {}) });
+      // Unreleased (the coordinator gone with its runner), the window ends at its own time limit:
+      // later slots, never closer ones.
+      if (base) await tell(base, 'release', { token, ...(quiet ? { acceptedSentAt: String(quiet.acceptedSentAt), burstEndedAt: String(quiet.burstEndedAt) } : {}) }).catch(() => undefined);
       else local?.release(token, Date.now(), quiet);
     },
   };
