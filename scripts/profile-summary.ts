@@ -7,13 +7,17 @@
  *   collector;
  * - by mechanism: each sample counted for every mechanism one of its frames belongs to
  *   (inclusive, so they overlap) — loading code, stack traces (Playwright's step locations,
- *   source-mapped), messages between the runner and its workers, reporters, HTTP client and
- *   server, garbage collection.
+ *   source-mapped), messages between the runner and its workers, reporters (the suite's and
+ *   Playwright's: Playwright bundles its sources into a few files, `lib/runner/index.js` among
+ *   them, and a frame there is placed by the `// packages/playwright/src/…` comment that opens
+ *   its part of the bundle), HTTP client and server, garbage collection.
  * V8 samples on a timer while the thread runs JavaScript or sits in native code: on a busy
  * machine a sample may fall while the thread waits for a CPU (in a syscall, say), so the busy
  * time can exceed the process's CPU; read the shares, and /proc (scripts/proc-tree.ts) for CPU.
  */
+import { readFileSync } from 'node:fs';
 import { basename } from 'node:path';
+import { fileURLToPath } from 'node:url';
 
 export interface CpuProfile {
   nodes: { id: number; callFrame: { functionName: string; url: string; lineNumber: number }; children?: number[] }[];
@@ -59,12 +63,45 @@ export function packageOf(frame: Frame): string {
   return 'other';
 }
 
+/** A bundle's text by its URL (a file of the installed Playwright), or undefined when it cannot be read. */
+export type ReadSource = (url: string) => string | undefined;
+const readInstalled: ReadSource = (url) => {
+  try { return readFileSync(fileURLToPath(url), 'utf8'); } catch { return undefined; }
+};
+
+/**
+ * Where in Playwright's sources a frame of one of its bundles is: the `// packages/…/src/…` comment
+ * that opens the part of the bundle its function starts in (esbuild writes one before each source
+ * file). Undefined for any other frame.
+ */
+function bundleSections(read: ReadSource): (f: Frame) => string | undefined {
+  const byUrl = new Map<string, { line: number; source: string }[]>();
+  return (f) => {
+    if (!/node_modules\/playwright\/lib\/[^/]+\/index\.js$/.test(f.url)) return undefined;
+    let sections = byUrl.get(f.url);
+    if (!sections) {
+      sections = [];
+      (read(f.url) ?? '').split('\n').forEach((text, line) => {
+        const m = /^\/\/ (packages\/\S+)$/.exec(text);
+        if (m) sections!.push({ line, source: m[1] });
+      });
+      byUrl.set(f.url, sections);
+    }
+    let found: string | undefined;
+    for (const s of sections) {
+      if (s.line > f.lineNumber) break;
+      found = s.source;
+    }
+    return found;
+  };
+}
+
 /** The mechanisms a frame belongs to (a sample counts once for each mechanism on its stack). */
-const MECHANISMS: [string, (f: Frame) => boolean][] = [
+const mechanismsFor = (sectionOf: (f: Frame) => string | undefined): [string, (f: Frame) => boolean][] => [
   ['loading code', (f) => f.url.startsWith('node:internal/modules/') || f.functionName === 'compileForInternalLoader' || /scripts\/compile-cache\.cjs$/.test(f.url)],
   ['stack traces (step locations)', (f) => f.functionName === 'captureRawStack' || (f.functionName === 'prepareStackTrace' && /playwright-core/.test(f.url))],
   ['runner-worker messages', (f) => f.url.startsWith('node:internal/child_process')],
-  ['reporters', (f) => /playwright\/lib\/reporters\//.test(f.url) || /reporting\/[^/]*reporter\.[jt]s$/.test(f.url)],
+  ['reporters', (f) => /reporting\/[^/]*reporter\.[jt]s$/.test(f.url) || /playwright\/lib\/reporters\//.test(f.url) || (sectionOf(f)?.startsWith('packages/playwright/src/reporters/') ?? false)],
   ['HTTP client', (f) => /node_modules\/undici\/|node:internal\/deps\/undici/.test(f.url)],
   ['HTTP server', (f) => /^node:_http_(server|incoming|outgoing)$/.test(f.url)],
   ['garbage collector', (f) => f.functionName === '(garbage collector)'],
@@ -81,7 +118,9 @@ function partOf(p: CpuProfile, thread: number | undefined): Part {
   return 'other';
 }
 
-export function summarizeProfile(p: CpuProfile, file = 'profile.cpuprofile'): ProfileSummary {
+/** `readSource`: the text of a Playwright bundle by URL (the installed file by default). */
+export function summarizeProfile(p: CpuProfile, file = 'profile.cpuprofile', readSource: ReadSource = readInstalled): ProfileSummary {
+  const MECHANISMS = mechanismsFor(bundleSections(readSource));
   const m = /\.(\d+)\.(\d+)\.\d+\.cpuprofile$/.exec(basename(file));
   const pid = m ? Number(m[1]) : undefined;
   const thread = m ? Number(m[2]) : undefined;

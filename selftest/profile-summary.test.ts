@@ -51,3 +51,23 @@ test('the suite\'s JavaScript mirror, the reference\'s bundle and the sources ar
   assert.equal(packageOf(frame('f', 'file:///w/node_modules/fast-check/lib/fast-check.js')), 'fast-check');
   assert.equal(packageOf(frame('writev')), 'native code and syscalls');
 });
+
+test('a frame of Playwright\'s bundled runner counts as a reporter when its part of the bundle is one of Playwright\'s reporters', () => {
+  const RUNNER = 'file:///p/node_modules/playwright/lib/runner/index.js';
+  const bundle = ['"use strict";', '// packages/playwright/src/runner/dispatcher.ts', 'var Dispatcher = class {', '};', '// packages/playwright/src/reporters/html.ts', 'var HtmlReporter = class {', '  onEnd() {}', '};'].join('\n');
+  const runner: CpuProfile = {
+    startTime: 0,
+    endTime: 1_000_000,
+    nodes: [
+      { id: 1, callFrame: frame('(root)'), children: [2, 3] },
+      { id: 2, callFrame: { functionName: '_scheduleJob', url: RUNNER, lineNumber: 2 } },
+      { id: 3, callFrame: { functionName: 'onEnd', url: RUNNER, lineNumber: 6 }, children: [4] },
+      { id: 4, callFrame: frame('writeFileUtf8') },
+    ],
+    samples: [2, 4],
+    timeDeltas: [100_000, 40_000],
+  };
+  const s = summarizeProfile(runner, 'CPU.1.2.7.0.1.cpuprofile', (url) => (url === RUNNER ? bundle : undefined));
+  assert.deepEqual(s.mechanisms, { reporters: 40 }, 'the HTML reporter\'s onEnd and what it calls; the dispatcher is not a reporter');
+  assert.deepEqual(summarizeProfile(runner, 'CPU.1.2.7.0.1.cpuprofile', () => undefined).mechanisms, {}, 'an unreadable bundle places no frame');
+});
