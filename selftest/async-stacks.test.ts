@@ -7,24 +7,17 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { runPlaywright } from './helpers.js';
+import { printedReport, runPlaywright, specsOf, type ReportSuite } from './helpers.js';
 
 interface TestError { message?: string; stack?: string; location?: { file: string; line: number } }
 interface Spec { title: string; tests: { results?: { status: string; error?: TestError; errorLocation?: { file: string; line: number } }[] }[] }
-interface Suite { specs?: Spec[]; suites?: Suite[] }
 
 /** The error of the one test run (`UPSERT-4 two Leads matching by name …`), with its location. */
 async function failure(name: string, env: Record<string, string>): Promise<TestError> {
   const res = await runPlaywright(['specs/leads/upsert.spec.ts', '--grep', 'UPSERT-4 two Leads matching by name', '--reporter=json'],
     { REFERENCE_FAULTS: 'upsert-422-without-ids', CRM_REPORT_DIR: `reports/runs/selftest-async-stacks-${name}`, ...env }, 120_000);
-  const start = res.stdout.search(/^\{/m);
-  assert.ok(start >= 0, `${name}: no JSON report (exit ${res.code}):\n${res.stdout.slice(-2000)}${res.stderr.slice(-2000)}`);
-  const errors: TestError[] = [];
-  const walk = (s: Suite) => {
-    for (const spec of s.specs ?? []) for (const t of spec.tests) for (const r of t.results ?? []) if (r.error) errors.push({ ...r.error, location: r.errorLocation });
-    for (const c of s.suites ?? []) walk(c);
-  };
-  walk(JSON.parse(res.stdout.slice(start)) as Suite);
+  const errors = specsOf(printedReport<{ suites: ReportSuite<Spec>[] }>(res, name))
+    .flatMap((spec) => spec.tests.flatMap((t) => (t.results ?? []).flatMap((r) => (r.error ? [{ ...r.error, location: r.errorLocation }] : []))));
   assert.ok(errors[0], `${name}: the test fails on the fault (exit ${res.code})`);
   return errors[0];
 }

@@ -8,7 +8,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { runPlaywright } from './helpers.js';
+import { printedReport, runPlaywright, specsOf, type ReportSuite } from './helpers.js';
 
 const SPEC = 'specs/opportunities/bulk.burst.optional.spec.ts';
 const NOTE = /^judged on the burst BULK-9 made/;
@@ -16,29 +16,22 @@ const NOTE = /^judged on the burst BULK-9 made/;
 interface Annotation { type: string; description?: string }
 interface Attachment { name: string; path?: string }
 interface Spec { title: string; tests: { annotations?: Annotation[]; results?: { status: string; attachments?: Attachment[]; annotations?: Annotation[] }[] }[] }
-interface Suite { specs?: Spec[]; suites?: Suite[] }
 
 /** Each test of the run by its rule: status, annotations, the exchanges it keeps as evidence. */
 async function run(name: string, args: string[], env: Record<string, string> = {}) {
   const res = await runPlaywright([SPEC, ...args, '--reporter=json'], { CRM_REPORT_DIR: `reports/runs/selftest-bulk-burst-${name}`, ...env }, 120_000);
-  const start = res.stdout.search(/^\{/m);
-  assert.ok(start >= 0, `${name}: no JSON report (exit ${res.code}):\n${res.stdout.slice(-2000)}${res.stderr.slice(-2000)}`);
   const byRule = new Map<string, { status: string; annotations: Annotation[]; exchanges: { method: string; url: string }[] }>();
-  const walk = (s: Suite) => {
-    for (const spec of s.specs ?? []) {
-      for (const t of spec.tests) {
-        const r = t.results?.[0];
-        const file = r?.attachments?.find((a) => a.name === 'exchanges.json')?.path;
-        byRule.set(spec.title.split(' ')[0], {
-          status: r?.status ?? 'none',
-          annotations: [...(t.annotations ?? []), ...(r?.annotations ?? [])],
-          exchanges: file ? JSON.parse(readFileSync(file, 'utf8')) : [],
-        });
-      }
+  for (const spec of specsOf(printedReport<{ suites: ReportSuite<Spec>[] }>(res, name))) {
+    for (const t of spec.tests) {
+      const r = t.results?.[0];
+      const file = r?.attachments?.find((a) => a.name === 'exchanges.json')?.path;
+      byRule.set(spec.title.split(' ')[0], {
+        status: r?.status ?? 'none',
+        annotations: [...(t.annotations ?? []), ...(r?.annotations ?? [])],
+        exchanges: file ? JSON.parse(readFileSync(file, 'utf8')) : [],
+      });
     }
-    for (const c of s.suites ?? []) walk(c);
-  };
-  walk(JSON.parse(res.stdout.slice(start)) as Suite);
+  }
   return { byRule, ms: res.ms };
 }
 

@@ -14,7 +14,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { z } from 'zod';
 import { contractListFields, emptyListPaths, listPaths, wireProblems } from '../contracts/lists.js';
-import { readJson, runPlaywright } from './helpers.js';
+import { printedReport, readJson, runPlaywright, specsOf, type ReportSuite } from './helpers.js';
 
 const OBSERVING_SPECS = ['specs/wire/empty-lists.spec.ts', 'specs/wire/listed-records.spec.ts'];
 const REASONS = 'selftest/unobservable-empty-lists.json';
@@ -64,21 +64,19 @@ test('the enumeration covers the list fields of the spec\'s resources', () => {
 
 test('every list field of every response contract is observed empty by a test against the reference server, or has a stated reason', async (t) => {
   const res = await runPlaywright([...OBSERVING_SPECS, '--reporter=json'], { CRM_REPORT_DIR: 'reports/runs/selftest-empty-lists' }, 180_000);
-  const start = res.stdout.search(/^\{/m);
-  assert.ok(start >= 0, `no JSON report from the run (exit ${res.code}):\n${res.stdout.slice(-2000)}${res.stderr.slice(-2000)}`);
-  const report = JSON.parse(res.stdout.slice(start)) as Suite & { stats: { unexpected: number } };
+  const report = printedReport<{ suites: ReportSuite<Spec>[]; stats: { unexpected: number } }>(res, 'the observing specs');
   assert.equal(res.code, 0, `the observing specs pass the reference server (${report.stats.unexpected} failed):\n${res.stderr.slice(-2000)}`);
 
   const observed = new Set<string>();
   const skipped: string[] = [];
-  walk(report, (spec) => {
+  for (const spec of specsOf(report)) {
     for (const tst of spec.tests) {
       for (const r of tst.results ?? []) {
         if (r.status === 'skipped') skipped.push(spec.title);
         for (const a of [...(r.annotations ?? []), ...(tst.annotations ?? [])]) if (a.type === 'observed-empty' && a.description) observed.add(a.description);
       }
     }
-  });
+  }
   assert.deepEqual(skipped, [], 'no observing test skips against the reference server (it allows writes and has the task extension)');
 
   const reasons = readJson<Record<string, string>>(REASONS);
@@ -93,9 +91,3 @@ test('every list field of every response contract is observed empty by a test ag
 
 interface Annotation { type: string; description?: string }
 interface Spec { title: string; tests: { annotations?: Annotation[]; results?: { status: string; annotations?: Annotation[] }[] }[] }
-interface Suite { specs?: Spec[]; suites?: Suite[] }
-
-function walk(s: Suite, each: (spec: Spec) => void): void {
-  for (const spec of s.specs ?? []) each(spec);
-  for (const c of s.suites ?? []) walk(c, each);
-}

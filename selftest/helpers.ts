@@ -45,6 +45,27 @@ export function runPlaywright(args: string[], env: Record<string, string> = {}, 
   });
 }
 
+/** A suite of a Playwright JSON report (`--reporter=json`, or a run's results.json), with the spec shape the caller reads. */
+export interface ReportSuite<S> { specs?: S[]; suites?: ReportSuite<S>[] }
+
+/** Every spec of a Playwright JSON report, its suites flattened, in the report's order. */
+export function specsOf<S>(report: { suites?: ReportSuite<S>[] }): S[] {
+  const out: S[] = [];
+  const walk = (suite: ReportSuite<S>) => {
+    out.push(...(suite.specs ?? []));
+    for (const c of suite.suites ?? []) walk(c);
+  };
+  for (const s of report.suites ?? []) walk(s);
+  return out;
+}
+
+/** The JSON report a run printed (`--reporter=json`); fails naming the run, with its output's end, when there is none. */
+export function printedReport<T>(res: RunResult, name: string): T {
+  const start = res.stdout.search(/^\{/m);
+  if (start < 0) throw new Error(`${name}: no JSON report from the run (exit ${res.code}):\n${res.stdout.slice(-2000)}${res.stderr.slice(-2000)}`);
+  return JSON.parse(res.stdout.slice(start)) as T;
+}
+
 export interface ListedTest { title: string; file: string; line: number; tags: string[]; rules: string[] }
 
 /** The tests Playwright would run, with their titles, tags and locations. */
@@ -54,17 +75,11 @@ export function listTests(): ListedTest[] {
   });
   if (res.status !== 0) throw new Error(`playwright --list failed: ${res.stderr}`);
   const json = JSON.parse(res.stdout.slice(res.stdout.indexOf('{')));
-  const out: ListedTest[] = [];
   type Spec = { title: string; file: string; line: number; tags: string[]; tests: { annotations: { type: string; description?: string }[] }[] };
-  const walk = (suite: { specs?: Spec[]; suites?: unknown[] }) => {
-    for (const s of suite.specs ?? []) {
-      const rules = (s.tests[0]?.annotations ?? []).filter((a) => a.type === 'rule').map((a) => a.description ?? '');
-      out.push({ title: s.title, file: `specs/${s.file}`, line: s.line, tags: s.tags.map((t) => t.replace(/^@/, '')), rules });
-    }
-    for (const c of (suite.suites ?? []) as typeof suite[]) walk(c);
-  };
-  for (const s of json.suites) walk(s);
-  return out;
+  return specsOf<Spec>(json).map((s) => ({
+    title: s.title, file: `specs/${s.file}`, line: s.line, tags: s.tags.map((t) => t.replace(/^@/, '')),
+    rules: (s.tests[0]?.annotations ?? []).filter((a) => a.type === 'rule').map((a) => a.description ?? ''),
+  }));
 }
 
 export function readJson<T = unknown>(path: string): T {

@@ -14,7 +14,7 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import { inflateRawSync } from 'node:zlib';
-import { ROOT, readJson, type RunResult } from './helpers.js';
+import { ROOT, readJson, specsOf, type ReportSuite, type RunResult } from './helpers.js';
 
 const hex = (n: number) => randomBytes(n).toString('hex');
 
@@ -124,16 +124,9 @@ export function scan(dirs: string[], run: RunResult, stats: { files: number; zip
 /** The environment of a run given the canaries. */
 export const leakEnv = (reportDir: string, extra: Record<string, string> = {}) => ({ ...canaries, CRM_REPORT_DIR: reportDir, ...extra });
 
-interface ResultsJson { suites: Suite[] }
-interface Suite { suites?: Suite[]; specs?: { title: string; tests: { results: { status: string }[] }[] }[] }
+type Spec = { title: string; tests: { results: { status: string }[] }[] };
 function statuses(path: string): Map<string, string> {
-  const out = new Map<string, string>();
-  const walk = (s: Suite) => {
-    for (const spec of s.specs ?? []) out.set(spec.title, spec.tests[0]?.results.at(-1)?.status ?? 'none');
-    for (const c of s.suites ?? []) walk(c);
-  };
-  for (const s of readJson<ResultsJson>(path).suites) walk(s);
-  return out;
+  return new Map(specsOf(readJson<{ suites: ReportSuite<Spec>[] }>(path)).map((spec) => [spec.title, spec.tests[0]?.results.at(-1)?.status ?? 'none']));
 }
 
 /**
