@@ -3,6 +3,7 @@
  * the embedded reference server started by `webServer`.
  */
 import { defineConfig } from '@playwright/test';
+import { createRequire } from 'node:module';
 import { ConfigError, loadConfig, prepareEmbeddedEnvironment, referenceServerEnv, refuseRecording, useCompileCache } from './specs/support/core/config.js';
 
 prepareEmbeddedEnvironment();
@@ -49,6 +50,14 @@ const LANES = [
   { name: 'properties', testMatch: PROPERTY_SPECS, workers: 1 },
   ...(cfg.publicUrl ? [{ name: 'oauth', testMatch: OAUTH_SPECS, workers: 1 }] : []),
 ];
+
+// The workers of the start, and one for the API lane's takeover of a lane's slot, load Playwright
+// while the runner is still starting, at the lowest priority (scripts/prefork.cjs): for runs of the
+// whole suite, or with CRM_PREFORK=1; the configuration is loaded by every worker too.
+if (process.env.TEST_WORKER_INDEX === undefined) {
+  const { prefork, wholeSuiteRun } = createRequire(import.meta.url)('./scripts/prefork.cjs') as typeof import('./scripts/prefork.cjs');
+  if (cfg.prefork ?? wholeSuiteRun(process.argv.slice(2))) prefork(API_WORKERS + LANES.length + 1);
+}
 
 // The embedded server's credentials reach it through the environment it inherits, never through
 // `webServer.env`: reporters print the configuration (results.json carries webServer.env).

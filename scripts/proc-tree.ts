@@ -76,7 +76,8 @@ export function roleOf(pid: number, root: number, argv: string[], parent?: Role)
     return { role: 'chromium', kind: type ?? 'browser' };
   }
   if (shell) return { role: 'shell', kind: 'shell' };
-  if (line.includes('workerProcessEntry')) return { role: 'worker', kind: 'worker' };
+  // A worker forked by Playwright, or one loaded before it was needed (scripts/prefork.cjs).
+  if (line.includes('workerProcessEntry') || line.includes('worker-zygote.cjs')) return { role: 'worker', kind: 'worker' };
   if (line.includes('start-reference.mjs') || /reference\/(main|matrix)\.ts/.test(line)) return { role: 'reference', kind: 'reference' };
   return { role: 'other', kind: 'other' };
 }

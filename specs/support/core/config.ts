@@ -67,6 +67,7 @@ const Env = z.object({
   CRM_MAX_RESPONSE_BYTES: positiveInt.refine((n) => n >= 1024, 'must be at least 1024').optional(),
   CRM_COMPILE_CACHE: flag.optional(),
   CRM_ASYNC_STACKS: flag.optional(),
+  CRM_PREFORK: flag.optional(),
   CRM_SPEC_URL: z.url({ protocol: /^(https?|file)$/, error: 'must be an http(s):// or file:// URL' }).optional(),
 });
 
@@ -140,6 +141,8 @@ export interface TargetConfig {
   compileCache: boolean;
   /** Stack traces in the workers go on through `await`s to the async callers (CRM_ASYNC_STACKS, default off: fixtures/test.ts). */
   asyncStacks: boolean;
+  /** Workers loaded while the runner starts (CRM_PREFORK; unset: for runs of the whole suite, scripts/prefork.cjs). */
+  prefork?: boolean;
 }
 
 export function isLoopback(url: string): boolean {
@@ -414,6 +417,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): TargetConfig {
     specUrl: e.CRM_SPEC_URL ?? pathToFileURL(resolve(ROOT, '../shared/spec/crm-developer-api.md')).href,
     compileCache: e.CRM_COMPILE_CACHE ?? true,
     asyncStacks: e.CRM_ASYNC_STACKS ?? false,
+    prefork: e.CRM_PREFORK,
   };
   if (env === process.env) cached = cfg;
   return cfg;
