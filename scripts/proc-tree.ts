@@ -52,7 +52,7 @@ export function endedChildrenCpuMs(): number | undefined {
 }
 
 /** A process's command line, or [] when it is gone. */
-function argvOf(pid: number): string[] {
+export function argvOf(pid: number): string[] {
   try {
     return readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').filter(Boolean);
   } catch {

@@ -11,6 +11,7 @@ import { mkdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { resolve } from 'node:path';
 import type { PreforkReport } from '../scripts/prefork.cjs';
+import { argvOf } from '../scripts/proc-tree.js';
 import { printedReport, ROOT, runPlaywright, specsOf, type ReportSuite } from './helpers.js';
 
 const { wholeSuiteRun } = createRequire(import.meta.url)('../scripts/prefork.cjs') as typeof import('../scripts/prefork.cjs');
@@ -38,7 +39,7 @@ async function run(name: string, env: Record<string, string> = {}) {
 }
 
 /** Whether the zygote `pid` has ended (its pid may have gone to another process since). */
-const gone = (pid: number) => { try { return !readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('worker-zygote'); } catch { return true; } };
+const gone = (pid: number) => !argvOf(pid).some((a) => a.includes('worker-zygote'));
 
 test('a run hands its worker forks to the zygotes, passes as without them, and leaves none running', async () => {
   const [used, fallback] = await Promise.all([run('used'), run('fallback', { PW_RUNNER_DEBUG: '1' })]);
