@@ -111,10 +111,13 @@ export function watchTree(root: number, everyMs = 100): { stop(): ProcCpu[] } | 
       const s = stats.get(pid);
       if (!s) continue;
       p.cpuMs = s.cpuMs;
-      // A Chromium helper forked by its zygote takes its own command line (and type) a moment later.
-      if (p.role === 'chromium' && p.kind === 'browser' && seen.get(p.ppid)?.role === 'chromium') {
+      // A process first seen between its fork and its exec had its parent's command line: a
+      // Chromium helper forked by its zygote, a worker forked by the runner (scripts/prefork.cjs
+      // forks five while the runner starts). It takes its own a moment later.
+      const parent = seen.get(p.ppid);
+      if ((p.role === 'chromium' && p.kind === 'browser' && parent?.role === 'chromium') || (parent && p.cmd === parent.cmd)) {
         const argv = argvOf(pid);
-        if (argv.length) Object.assign(p, roleOf(pid, root, argv, 'chromium'), { cmd: argv.join(' ').slice(0, 160) });
+        if (argv.length) Object.assign(p, roleOf(pid, root, argv, parent?.role), { cmd: argv.join(' ').slice(0, 160) });
       }
     }
   };

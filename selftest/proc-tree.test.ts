@@ -26,6 +26,20 @@ test('a grandchild that burns CPU and ends first is counted with its own CPU', {
   assert.equal(cpuByRole(procs).other.ms, grandchild.cpuMs);
 });
 
+test('a process first seen between its fork and its exec is named by what it runs after', { skip: process.platform !== 'linux' && 'reads /proc (Linux only)' }, async () => {
+  // The shell's subshell has the shell's command line for 300 ms, then becomes a Node process
+  // that spins for 300 ms of CPU (as a worker forked by the runner does, or a Chromium helper).
+  const burn = 'const end = process.cpuUsage().user + 300000; while (process.cpuUsage().user < end);';
+  const shell = spawn('/bin/sh', ['-c', `( sleep 0.3; exec ${JSON.stringify(process.execPath)} -e ${JSON.stringify(burn)} ); sleep 0.2`]);
+  const tree = watchTree(shell.pid!, 50)!;
+  await new Promise((r) => shell.on('exit', r));
+  const sub = tree.stop().find((p) => p.ppid === shell.pid);
+  assert.ok(sub, 'the subshell was seen');
+  assert.equal(sub.role, 'other', `named by what it ran: ${sub.cmd}`);
+  assert.match(sub.cmd, /-e/);
+  assert.ok(sub.cpuMs >= 200, `its CPU is its own: ${sub.cpuMs} ms`);
+});
+
 test('the parts of a run are named from their command lines', () => {
   assert.deepEqual(roleOf(7, 7, ['node', 'cli.js', 'test']), { role: 'runner', kind: 'runner' });
   assert.equal(roleOf(8, 7, ['/usr/bin/node', '/w/node_modules/playwright/lib/worker/workerProcessEntry.js']).role, 'worker');
