@@ -1,0 +1,90 @@
+/**
+ * Two settings of the suite compared on alternated runs: how every speed change of README and
+ * docs/reports.md is judged, since this machine (which shares its host) does the same work up to
+ * a third faster or slower from one half-hour to the next, and single benches move with it.
+ *
+ *     npm run bench:ab -- --a CRM_PREFORK=0 --b ''               # 6 pairs, default reporters
+ *     npm run bench:ab -- --pairs 8 --minimal --a 'CRM_ASYNC_STACKS=1 CRM_WORKERS=3' --b ''
+ *     npm run bench:ab -- --a CRM_PREFORK=0 --b '' specs/search  # playwright arguments last
+ *
+ * Each pair runs A and B back to back, in turn A first and B first, so that a drift of the
+ * machine's speed favours neither; each run is `playwright test` as the bench runs it (default
+ * reporters unless --minimal). Prints every pair (wall time, start-up, CPU of every process of
+ * the run), the medians, and in how many pairs B ended sooner and began its first test sooner.
+ * Writes reports/bench-ab.json with the date and the load.
+ */
+import { writeFileSync } from 'node:fs';
+import { cpus, loadavg } from 'node:os';
+import { resolve } from 'node:path';
+import { ROOT } from '../selftest/helpers.js';
+import { median, runOnce, secs, type RunStats } from './bench.js';
+
+/** One run's figures for the comparison. */
+export interface AbRun { wallMs: number; startupMs?: number; cpuMs?: number; failed: number }
+export interface AbPair { a: AbRun; b: AbRun; bFirst: boolean }
+
+/** The medians of A and B, and in how many pairs B ended sooner and began its first test sooner. */
+export function compare(pairs: AbPair[]) {
+  const side = (k: 'a' | 'b') => ({
+    wallMs: median(pairs.map((p) => p[k].wallMs)),
+    startupMs: median(pairs.map((p) => p[k].startupMs ?? NaN)),
+    cpuMs: median(pairs.map((p) => p[k].cpuMs ?? NaN)),
+    failed: pairs.reduce((n, p) => n + p[k].failed, 0),
+  });
+  return {
+    pairs: pairs.length,
+    a: side('a'),
+    b: side('b'),
+    bShorter: pairs.filter((p) => p.b.wallMs < p.a.wallMs).length,
+    bStartsSooner: pairs.filter((p) => p.b.startupMs !== undefined && p.a.startupMs !== undefined && p.b.startupMs < p.a.startupMs).length,
+  };
+}
+
+/** `K=V K2=V2` (or '') as an environment. */
+export function parseEnv(text: string): Record<string, string> {
+  const env: Record<string, string> = {};
+  for (const word of text.split(/\s+/).filter(Boolean)) {
+    const eq = word.indexOf('=');
+    if (eq <= 0) throw new Error(`bench:ab: "${word}" is not NAME=value`);
+    env[word.slice(0, eq)] = word.slice(eq + 1);
+  }
+  return env;
+}
+
+const figures = (r: RunStats): AbRun => ({ wallMs: r.wallMs, startupMs: r.startupMs, cpuMs: r.cpu?.allMs, failed: r.failed });
+const line = (r: AbRun) => `${secs(r.wallMs)} (first test ${r.startupMs !== undefined ? secs(r.startupMs) : '?'}, CPU ${r.cpuMs !== undefined ? secs(r.cpuMs) : '?'}${r.failed ? `, ${r.failed} failed` : ''})`;
+
+async function main() {
+  const args = process.argv.slice(2);
+  const valued = ['--a', '--b', '--pairs'];
+  const opt = (name: string) => { const i = args.indexOf(name); return i >= 0 ? args[i + 1] : undefined; };
+  if (opt('--a') === undefined || opt('--b') === undefined) {
+    console.error("bench:ab: give both settings, e.g. --a CRM_PREFORK=0 --b '' (environment variables, NAME=value, space-separated)");
+    process.exit(2);
+  }
+  const pairsWanted = Number(opt('--pairs') ?? 6);
+  const common: Record<string, string> = args.includes('--minimal') ? { CRM_REPORTERS: 'minimal' } : {};
+  const settings = { a: { ...common, ...parseEnv(opt('--a')!) }, b: { ...common, ...parseEnv(opt('--b')!) } };
+  const pwArgs = args.filter((a, i) => !a.startsWith('--') && !valued.includes(args[i - 1]));
+  const loadAtStart = loadavg().map((x) => Math.round(x * 100) / 100);
+  console.log(`bench:ab: ${pairsWanted} alternated pairs, A ${JSON.stringify(settings.a)} against B ${JSON.stringify(settings.b)}${pwArgs.length ? `, playwright ${pwArgs.join(' ')}` : ''} (${cpus().length} CPUs, load ${loadAtStart[0]})`);
+  const pairs: AbPair[] = [];
+  for (let i = 1; i <= pairsWanted; i++) {
+    const bFirst = i % 2 === 0;
+    const run = async (k: 'a' | 'b') => figures(await runOnce(`ab-${i}-${k}`, settings[k], pwArgs));
+    const [first, second] = bFirst ? ['b', 'a'] as const : ['a', 'b'] as const;
+    const got = { [first]: await run(first) } as Partial<Record<'a' | 'b', AbRun>>;
+    got[second] = await run(second);
+    const pair = { a: got.a!, b: got.b!, bFirst };
+    pairs.push(pair);
+    console.log(`  pair ${i} (${bFirst ? 'B first' : 'A first'}, load ${loadavg()[0].toFixed(1)}): A ${line(pair.a)} · B ${line(pair.b)}`);
+  }
+  const c = compare(pairs);
+  console.log(`\nmedians: A ${line(c.a)} · B ${line(c.b)}`);
+  console.log(`B ended sooner in ${c.bShorter} of ${c.pairs} pairs, began its first test sooner in ${c.bStartsSooner} of ${c.pairs}`);
+  const file = resolve(ROOT, 'reports/bench-ab.json');
+  writeFileSync(file, JSON.stringify({ date: new Date().toISOString(), load: { atStart: loadAtStart, atEnd: loadavg().map((x) => Math.round(x * 100) / 100) }, machine: { cpus: cpus().length, node: process.version }, settings, playwrightArgs: pwArgs, ...c, runs: pairs }, null, 2));
+  console.log(`reports/bench-ab.json written`);
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) await main();

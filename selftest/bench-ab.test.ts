@@ -1,0 +1,28 @@
+/**
+ * `npm run bench:ab` (scripts/bench-ab.ts): the settings are read as NAME=value words, and a
+ * comparison counts the pairs B won and takes each side's medians, whichever ran first.
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { compare, parseEnv } from '../scripts/bench-ab.js';
+
+test('bench:ab reads its settings as NAME=value words', () => {
+  assert.deepEqual(parseEnv(''), {});
+  assert.deepEqual(parseEnv(' CRM_PREFORK=0  CRM_WORKERS=3 '), { CRM_PREFORK: '0', CRM_WORKERS: '3' });
+  assert.deepEqual(parseEnv('CRM_FLAG='), { CRM_FLAG: '' });
+  assert.throws(() => parseEnv('CRM_PREFORK'), /not NAME=value/);
+});
+
+test('bench:ab takes the medians of each side and counts the pairs B won', () => {
+  const run = (wallMs: number, startupMs: number, cpuMs = 18_000, failed = 0) => ({ wallMs, startupMs, cpuMs, failed });
+  const c = compare([
+    { a: run(11_800, 2_600), b: run(11_300, 2_200), bFirst: false },
+    { a: run(12_000, 2_500), b: run(12_400, 2_300, 19_000), bFirst: true },
+    { a: run(11_500, 2_700), b: run(11_100, 2_800, 17_000, 1), bFirst: false },
+  ]);
+  assert.deepEqual(c.a, { wallMs: 11_800, startupMs: 2_600, cpuMs: 18_000, failed: 0 });
+  assert.deepEqual(c.b, { wallMs: 11_300, startupMs: 2_300, cpuMs: 18_000, failed: 1 });
+  assert.equal(c.bShorter, 2);
+  assert.equal(c.bStartsSooner, 2);
+  assert.equal(c.pairs, 3);
+});
