@@ -17,7 +17,7 @@ import { writeFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import { resolve } from 'node:path';
 import { ROOT } from '../selftest/helpers.js';
-import { median, runOnce, secs, type RunStats } from './bench.js';
+import { median, optionOf, playwrightArgs, runOnce, secs, type RunStats } from './bench.js';
 
 /** One run's figures for the comparison. */
 export interface AbRun { wallMs: number; startupMs?: number; cpuMs?: number; failed: number }
@@ -57,7 +57,7 @@ const line = (r: AbRun) => `${secs(r.wallMs)} (first test ${r.startupMs !== unde
 async function main() {
   const args = process.argv.slice(2);
   const valued = ['--a', '--b', '--pairs'];
-  const opt = (name: string) => { const i = args.indexOf(name); return i >= 0 ? args[i + 1] : undefined; };
+  const opt = (name: string) => optionOf(args, name);
   if (opt('--a') === undefined || opt('--b') === undefined) {
     console.error("bench:ab: give both settings, e.g. --a CRM_PREFORK=0 --b '' (environment variables, NAME=value, space-separated)");
     process.exit(2);
@@ -65,7 +65,7 @@ async function main() {
   const pairsWanted = Number(opt('--pairs') ?? 6);
   const common: Record<string, string> = args.includes('--minimal') ? { CRM_REPORTERS: 'minimal' } : {};
   const settings = { a: { ...common, ...parseEnv(opt('--a')!) }, b: { ...common, ...parseEnv(opt('--b')!) } };
-  const pwArgs = args.filter((a, i) => !a.startsWith('--') && !valued.includes(args[i - 1]));
+  const pwArgs = playwrightArgs(args, valued);
   const loadAtStart = loadavg().map((x) => Math.round(x * 100) / 100);
   console.log(`bench:ab: ${pairsWanted} alternated pairs, A ${JSON.stringify(settings.a)} against B ${JSON.stringify(settings.b)}${pwArgs.length ? `, playwright ${pwArgs.join(' ')}` : ''} (${cpus().length} CPUs, load ${loadAtStart[0]})`);
   const pairs: AbPair[] = [];

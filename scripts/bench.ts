@@ -142,6 +142,11 @@ function timeline(resultsJson: string): Timeline | undefined {
   return { first, last, lanes, workerProcesses: new Set(runs.filter((r) => r.worker >= 0).map((r) => r.worker)).size, utilization: busy / (slots * Math.max(1, last - first)) };
 }
 
+/** The value after `name` in a script's arguments (`--runs 5`), or undefined. */
+export const optionOf = (args: string[], name: string): string | undefined => { const i = args.indexOf(name); return i >= 0 ? args[i + 1] : undefined; };
+/** A script's arguments for Playwright: those neither options (`--x`) nor the values of `valued` options. */
+export const playwrightArgs = (args: string[], valued: string[]): string[] => args.filter((a, i) => !a.startsWith('--') && !valued.includes(args[i - 1]));
+
 export async function runOnce(n: number | string, env: Record<string, string>, args: string[]): Promise<RunStats> {
   const dir = `reports/runs/bench-${n}`;
   const loadBefore = loadavg()[0];
@@ -299,12 +304,12 @@ async function heavy(env: Record<string, string>) {
 
 async function main() {
   const args = process.argv.slice(2);
-  const opt = (name: string) => { const i = args.indexOf(name); return i >= 0 ? args[i + 1] : undefined; };
+  const opt = (name: string) => optionOf(args, name);
   const runs = Number(opt('--runs') ?? 3);
   const env: Record<string, string> = {};
   if (opt('--workers')) env.CRM_WORKERS = opt('--workers')!;
   const valued = ['--runs', '--workers', '--fault', '--worst-fault'];
-  const pwArgs = args.filter((a, i) => !a.startsWith('--') && !valued.includes(args[i - 1]));
+  const pwArgs = playwrightArgs(args, valued);
   const loadAtStart = loadavg().map((x) => Math.round(x * 100) / 100);
   console.log(`bench: ${runs} run(s) of the default suite against the reference server${env.CRM_WORKERS ? ` with ${env.CRM_WORKERS} workers` : ''} (${cpus().length} CPUs, load ${loadavg()[0].toFixed(1)})`);
   const results: RunStats[] = [];
