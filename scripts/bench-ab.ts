@@ -25,10 +25,12 @@ export interface AbPair { a: AbRun; b: AbRun; bFirst: boolean }
 
 /** The medians of A and B, and in how many pairs B ended sooner and began its first test sooner. */
 export function compare(pairs: AbPair[]) {
-  const side = (k: 'a' | 'b') => ({
+  // A run without a timeline (no results.json) or CPU figures (off Linux) leaves them out.
+  const of = (xs: (number | undefined)[]) => { const known = xs.filter((x): x is number => x !== undefined); return known.length ? median(known) : undefined; };
+  const side = (k: 'a' | 'b'): AbRun => ({
     wallMs: median(pairs.map((p) => p[k].wallMs)),
-    startupMs: median(pairs.map((p) => p[k].startupMs ?? NaN)),
-    cpuMs: median(pairs.map((p) => p[k].cpuMs ?? NaN)),
+    startupMs: of(pairs.map((p) => p[k].startupMs)),
+    cpuMs: of(pairs.map((p) => p[k].cpuMs)),
     failed: pairs.reduce((n, p) => n + p[k].failed, 0),
   });
   return {

@@ -25,4 +25,7 @@ test('bench:ab takes the medians of each side and counts the pairs B won', () =>
   assert.equal(c.bShorter, 2);
   assert.equal(c.bStartsSooner, 2);
   assert.equal(c.pairs, 3);
+  const unknown = compare([{ a: { wallMs: 10_000, failed: 0 }, b: { wallMs: 9_000, failed: 0 }, bFirst: false }]);
+  assert.equal(unknown.b.startupMs, undefined, 'a figure no run has stays unknown');
+  assert.equal(unknown.bStartsSooner, 0);
 });
