@@ -24,7 +24,7 @@
  * Writes reports/bench.json (with the date and the load) and prints a Markdown table for the README.
  */
 import { spawn } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import { resolve } from 'node:path';
 import type { OutcomeFile } from '../reporting/conformance-reporter.js';
@@ -110,8 +110,12 @@ interface Timeline {
   lanes: Record<string, { from: number; to: number; tests: number }>;
 }
 
-/** From Playwright's results.json: when tests ran, on how many worker processes, how busy the slots were. */
-function timeline(resultsJson: string): Timeline | undefined {
+/**
+ * From Playwright's results.json: when tests ran, on how many worker processes, how busy the
+ * slots were. Undefined when there is none, or when it is older than `notBefore` (epoch ms: the
+ * run's spawn), the file of an earlier run that this one did not write (minimal reporters).
+ */
+export function timeline(resultsJson: string, notBefore = 0): Timeline | undefined {
   if (!existsSync(resultsJson)) return undefined;
   const runs: { start: number; end: number; worker: number; lane: string }[] = [];
   const walk = (suite: { specs?: { tests: { projectName?: string; results: { startTime: string; duration: number; workerIndex: number }[] }[] }[]; suites?: unknown[] }) => {
@@ -130,6 +134,7 @@ function timeline(resultsJson: string): Timeline | undefined {
   } catch { return undefined; }
   if (!runs.length) return undefined;
   const first = Math.min(...runs.map((r) => r.start));
+  if (first < notBefore) return undefined;
   const last = Math.max(...runs.map((r) => r.end));
   const busy = runs.reduce((s, r) => s + (r.end - r.start), 0);
   const lanes: Timeline['lanes'] = {};
@@ -149,6 +154,8 @@ export const playwrightArgs = (args: string[], valued: string[]): string[] => ar
 
 export async function runOnce(n: number | string, env: Record<string, string>, args: string[]): Promise<RunStats> {
   const dir = `reports/runs/bench-${n}`;
+  // Nothing of an earlier run may be read as this one's (a run that writes no results.json, or crashes).
+  rmSync(resolve(ROOT, dir), { recursive: true, force: true });
   const loadBefore = loadavg()[0];
   const cpuBefore = endedChildrenCpuMs();
   let tree: ReturnType<typeof watchTree>;
@@ -171,7 +178,7 @@ export async function runOnce(n: number | string, env: Record<string, string>, a
     a.requests += o.requests ?? 0;
   }
   const requests = outcomes.reduce((s, o) => s + (o.requests ?? 0), 0);
-  const tl = timeline(resolve(ROOT, dir, 'results.json'));
+  const tl = timeline(resolve(ROOT, dir, 'results.json'), spawnedAt);
   const failed = outcomes.filter((o) => o.status !== 'skipped' && o.status !== o.expectedStatus).length;
   return {
     run: n,

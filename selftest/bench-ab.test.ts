@@ -1,10 +1,15 @@
 /**
  * `npm run bench:ab` (scripts/bench-ab.ts): the settings are read as NAME=value words, and a
- * comparison counts the pairs B won and takes each side's medians, whichever ran first.
+ * comparison counts the pairs B won and takes each side's medians, whichever ran first. Both
+ * benches read a run's timeline from its own results.json only (scripts/bench.ts).
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { compare, parseEnv } from '../scripts/bench-ab.js';
+import { timeline } from '../scripts/bench.js';
 
 test('bench:ab reads its settings as NAME=value words', () => {
   assert.deepEqual(parseEnv(''), {});
@@ -28,4 +33,21 @@ test('bench:ab takes the medians of each side and counts the pairs B won', () =>
   const unknown = compare([{ a: { wallMs: 10_000, failed: 0 }, b: { wallMs: 9_000, failed: 0 }, bFirst: false }]);
   assert.equal(unknown.b.startupMs, undefined, 'a figure no run has stays unknown');
   assert.equal(unknown.bStartsSooner, 0);
+});
+
+test("a run's timeline is never an earlier run's results.json (a run with minimal reporters writes none)", () => {
+  const dir = mkdtempSync(join(tmpdir(), 'bench-timeline-'));
+  try {
+    const file = join(dir, 'results.json');
+    const startTime = '2026-11-24T21:00:02.000Z';
+    const result = (lane: string, at: string, duration: number) => ({ tests: [{ projectName: lane, results: [{ startTime: at, duration, workerIndex: 0 }] }] });
+    writeFileSync(file, JSON.stringify({ config: { workers: 1 }, suites: [{ specs: [result('api', startTime, 500), result('api', '2026-11-24T21:00:03.000Z', 1000)] }] }));
+    const spawned = Date.parse('2026-11-24T21:00:00.000Z');
+    assert.equal(timeline(file, spawned)?.first, Date.parse(startTime), 'a results.json of this run is read');
+    assert.equal(timeline(file, spawned)?.lanes.api.tests, 2);
+    assert.equal(timeline(file, spawned + 60_000), undefined, 'one whose tests began before the run was spawned is an earlier run\'s');
+    assert.equal(timeline(join(dir, 'none.json'), spawned), undefined);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 });
