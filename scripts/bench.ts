@@ -29,6 +29,7 @@ import { cpus, loadavg } from 'node:os';
 import { resolve } from 'node:path';
 import type { OutcomeFile } from '../reporting/conformance-reporter.js';
 import type { ConformanceReport } from '../reporting/verdict.js';
+import { BULK_SCHEDULE_FILE, type BulkScheduleFile } from '../specs/support/core/rate-limit.js';
 import { cleanEnv, ROOT, runPlaywright } from '../selftest/helpers.js';
 import { startHostile, type HostileKind } from '../selftest/hostile-servers.js';
 import { cpuByRole, endedChildrenCpuMs, watchTree } from './proc-tree.js';
@@ -71,6 +72,11 @@ export interface RunStats {
   verdict?: string;
   /** Banners the preflight printed (dead or nonsense target). */
   banners: number;
+  /**
+   * The run's bulk calls (bulk-schedule.json): slots and burst windows, the first and the last
+   * (ms after the spawn), and the least time the limit allows between them (`floorMs`).
+   */
+  bulk?: { slots: number; windows: number; fromMs: number; toMs: number; floorMs: number };
 }
 
 export const median = (xs: number[]) => {
@@ -94,7 +100,26 @@ function whereTimeGoes(r: RunStats): string | undefined {
     const lanes = Object.entries(r.lanes).sort((a, b) => b[1].toMs - a[1].toMs);
     parts.push(`lanes ${lanes.map(([k, l]) => `${k} ${secs(l.fromMs)} → ${secs(l.toMs)} (${l.tests} tests)`).join(', ')}: the ${lanes[0]?.[0]} lane ends last`);
   }
+  if (r.bulk) parts.push(bulkLine(r.bulk));
   return parts.length ? parts.join('; ') : undefined;
+}
+
+/** The run's bulk calls against the least time the limit allows them (3 a second). */
+export function bulkLine(b: NonNullable<RunStats['bulk']>): string {
+  return `bulk calls ${b.slots} and ${b.windows} burst window${b.windows === 1 ? '' : 's'}, ${secs(b.fromMs)} → ${secs(b.toMs)}: at 3 a second they need at least ${secs(b.floorMs)} after the first, so this run could not have ended before ${secs(b.fromMs + b.floorMs)}`;
+}
+
+/** The bulk calls of a run from its bulk-schedule.json (times after `spawnedAt`), or undefined. */
+export function bulkOf(file: string, spawnedAt: number): RunStats['bulk'] {
+  if (!existsSync(file)) return undefined;
+  try {
+    const { targets } = JSON.parse(readFileSync(file, 'utf8')) as BulkScheduleFile;
+    const s = targets[0]?.summary;
+    if (!s || s.firstAt === undefined || s.lastAt === undefined || s.firstAt < spawnedAt) return undefined;
+    return { slots: s.slots, windows: s.windows, fromMs: s.firstAt - spawnedAt, toMs: s.lastAt - spawnedAt, floorMs: s.floorMs };
+  } catch {
+    return undefined;
+  }
 }
 
 interface Timeline {
@@ -204,6 +229,7 @@ export async function runOnce(n: number | string, env: Record<string, string>, a
     loadBefore,
     verdict,
     banners: (res.stdout.match(/crm-conformance preflight: /g) ?? []).length,
+    bulk: bulkOf(resolve(ROOT, dir, BULK_SCHEDULE_FILE), spawnedAt),
   };
 }
 

@@ -3,12 +3,15 @@
  * first of the two tests to run makes it, the other judges it once with a copy of its exchanges.
  * Checked both ways against the reference server: the two tests send one burst between them and
  * pass; a target stuck after a burst (`bulk-rate-limit-stuck`) still fails BULK-10 on the burst
- * BULK-9 made; and BULK-10 run alone makes its own burst.
+ * BULK-9 made; and BULK-10 run alone makes its own burst. The run's bulk-schedule.json records
+ * the one window and the slots around it.
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { printedReport, runPlaywright, specsOf, type ReportSuite } from './helpers.js';
+import { resolve } from 'node:path';
+import { BULK_SCHEDULE_FILE, PER_WINDOW, type BulkScheduleFile } from '../specs/support/core/rate-limit.js';
+import { printedReport, ROOT, runPlaywright, specsOf, type ReportSuite } from './helpers.js';
 
 const SPEC = 'specs/opportunities/bulk.burst.optional.spec.ts';
 const NOTE = /^judged on the burst BULK-9 made/;
@@ -32,7 +35,8 @@ async function run(name: string, args: string[], env: Record<string, string> = {
       });
     }
   }
-  return { byRule, ms: res.ms };
+  const schedule = JSON.parse(readFileSync(resolve(ROOT, `reports/runs/selftest-bulk-burst-${name}`, BULK_SCHEDULE_FILE), 'utf8')) as BulkScheduleFile;
+  return { byRule, ms: res.ms, schedule };
 }
 
 const notes = (x: { annotations: Annotation[] }) => x.annotations.filter((a) => a.type === 'note').map((a) => a.description ?? '');
@@ -55,6 +59,12 @@ test('BULK-9 and BULK-10 judge one burst between them, a stuck target still fail
   // One empty request alone, the burst of 8, at least one poll: BULK-10's evidence is BULK-9's exchanges.
   assert.ok(b9.exchanges.length >= 10, `BULK-9 kept its burst as evidence (${b9.exchanges.length} exchanges)`);
   assert.deepEqual(b10.exchanges.map((x) => `${x.method} ${x.url}`), b9.exchanges.map((x) => `${x.method} ${x.url}`), 'BULK-10 attaches the exchanges of the burst it judged, and sent nothing itself');
+  // The run's record of its bulk calls: the one burst window (the burst's requests are its own), no slots closer than the limit.
+  const [target] = both.schedule.targets;
+  assert.equal(both.schedule.targets.length, 1);
+  assert.equal(target.summary.windows, 1, JSON.stringify(target.summary));
+  assert.ok(target.summary.busiest <= PER_WINDOW, JSON.stringify(target.summary));
+  assert.ok(target.entries.every((e) => e.kind !== 'slot' || e.answeredAt !== undefined), 'every slot\'s answer was reported');
 
   const s10 = stuck.byRule.get('BULK-10')!;
   assert.ok(notes(s10).some((n) => NOTE.test(n)), 'against the stuck target BULK-10 judges BULK-9\'s burst too');

@@ -4,12 +4,13 @@
  * of one second, wherever between its arrival and its answer it counts one (an answered request
  * whose answer was reported: up to its answer; any other: up to the margin after its slot), no
  * slot falls inside an active reservation, and a reservation starts only when the target would
- * accept one more request.
+ * accept one more request. The schedule's record of what it granted (bulk-schedule.json) says
+ * the same, and its least time for them is what the limit allows.
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
-import { BulkSchedule, PER_WINDOW, WINDOW_MS, type Quiet } from '../specs/support/core/rate-limit.js';
+import { ANSWERED_MARGIN_MS, BulkSchedule, PER_WINDOW, summarizeSchedule, WINDOW_MS, type Quiet } from '../specs/support/core/rate-limit.js';
 
 type Op =
   // `answerMs`: the answer comes that long after the slot and is reported (the worker waits for it);
@@ -84,6 +85,13 @@ for (const margin of [100, 250]) {
       const slots = sent.filter((x) => !x.burst);
       for (let i = 1; i < slots.length; i++) assert.ok(slots[i].t >= slots[i - 1].t, `slot at ${slots[i].t} before the one granted earlier at ${slots[i - 1].t}`);
       for (let i = PER_WINDOW; i < slots.length; i++) assert.ok(slots[i].t - slots[i - PER_WINDOW].latest >= WINDOW_MS, `more than ${PER_WINDOW} requests counted within ${WINDOW_MS} ms around ${slots[i].t}`);
+      // Its record: every slot and window granted, never more than PER_WINDOW slots in a window,
+      // and from the first to the last at least the least time it names.
+      const summary = summarizeSchedule(schedule.log);
+      assert.equal(summary.slots, ops.filter((o) => o.kind === 'slot').length);
+      assert.equal(summary.windows, reservations.length);
+      assert.ok(summary.busiest <= PER_WINDOW, `the record has ${summary.busiest} slots within ${WINDOW_MS} ms`);
+      if (summary.firstAt !== undefined) assert.ok(summary.lastAt! - summary.firstAt >= summary.floorMs, `${summary.lastAt! - summary.firstAt} ms from the first to the last, under the least ${summary.floorMs} ms`);
     }), { numRuns: 300 });
   });
 }
@@ -105,4 +113,27 @@ test('a burst window whose coordinator is gone is released without an error: it 
     if (open) await coordinator.close();
     for (const [k, v] of Object.entries(before)) if (v === undefined) delete process.env[k]; else process.env[k] = v;
   }
+});
+
+test("the schedule's record: slots and windows, the busiest window, and the least time the limit allows them", () => {
+  const schedule = new BulkSchedule(100);
+  const g = schedule.reserve(2_000, 0);
+  assert.ok('at' in g);
+  schedule.release(g.token!, 1_200, { burstEndedAt: 0, acceptedSentAt: 1_100 });
+  const times: number[] = [];
+  for (let i = 0; i < 7; i++) {
+    const s = schedule.slot(times.at(-1) ?? 1_200);
+    assert.ok('at' in s);
+    schedule.answered(s.slot!, s.at + 5);
+    times.push(s.at + 5);
+  }
+  const summary = summarizeSchedule(schedule.log);
+  assert.deepEqual({ slots: summary.slots, windows: summary.windows, busiest: summary.busiest }, { slots: 7, windows: 1, busiest: PER_WINDOW });
+  assert.equal(summary.firstAt, 0);
+  assert.equal(summary.lastAt, times.at(-1));
+  // The window as held (1.2 s), then 7 slots: three groups, two windows and their margins apart.
+  assert.equal(summary.floorMs, 1_200 + 2 * (WINDOW_MS + ANSWERED_MARGIN_MS));
+  const window = schedule.log[0];
+  assert.ok(window.kind === 'window' && window.releasedAt === 1_200 && window.quiet === true, JSON.stringify(window));
+  assert.deepEqual(summarizeSchedule([]), { slots: 0, windows: 0, firstAt: undefined, lastAt: undefined, busiest: 0, floorMs: 0 });
 });

@@ -1,7 +1,7 @@
 /**
  * Runs once before the workers start: cleans the Allure results of the previous run, starts
  * the run-wide bulk limiter (specs/support/core/rate-limit.ts; workers find it through the
- * environment), prints what the run targets, and probes the target (specs/support/core/preflight.ts):
+ * environment, and the teardown writes what it granted to bulk-schedule.json), prints what the run targets, and probes the target (specs/support/core/preflight.ts):
  * when it is dead or answers nonsense, one banner says so before any test, and the tests skip
  * with its reason. The returned function is the global teardown.
  */
@@ -11,7 +11,7 @@ import { loadConfig, ROOT } from './core/config.js';
 import { banner, PREFLIGHT_ENV, PREFLIGHT_FILE, runPreflight, writePreflight } from './core/preflight.js';
 import { forgetRunFiles } from './core/run-files.js';
 import { INSTANCES_ENV } from './fixtures/instances.js';
-import { COORDINATOR_ENV, marginFor, startBulkCoordinator } from './core/rate-limit.js';
+import { BULK_SCHEDULE_FILE, COORDINATOR_ENV, marginFor, startBulkCoordinator, writeBulkSchedule } from './core/rate-limit.js';
 
 export default async function globalSetup(): Promise<() => Promise<void>> {
   const cfg = loadConfig();
@@ -36,7 +36,10 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
   const bulkCoordinator = await startBulkCoordinator(marginFor(cfg.loopback));
   process.env[COORDINATOR_ENV] = bulkCoordinator.url;
   return async () => {
+    const schedules = bulkCoordinator.logs();
     await bulkCoordinator.close();
+    // Every bulk call of the run and when it went (the limit kept, and what it cost the run).
+    writeBulkSchedule(resolve(out, BULK_SCHEDULE_FILE), schedules);
     forgetRunFiles();
   };
 }

@@ -31,7 +31,9 @@
  * Without a coordinator (a worker started some other way) the schedule is kept in-process: it
  * then limits each worker, not the run; the other bulk tests still honour 429 answers.
  */
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
+import { dirname } from 'node:path';
 import type { AddressInfo } from 'node:net';
 import type { ApiClient, ApiResponse } from './http.js';
 import { loadConfig } from './config.js';
@@ -65,9 +67,59 @@ export interface Quiet { acceptedSentAt: number; burstEndedAt: number }
 /** How often a waiting worker asks again while a reservation is active. */
 const RETRY_MS = 200;
 
+/**
+ * What the schedule granted, in order (epoch ms, the coordinator's clock, which the workers
+ * share): a slot, sent by its worker at `at` and answered by `answeredAt` (when reported), or an
+ * exclusive window for a burst, from `from` until its release (`releasedAt`) or its time limit.
+ */
+export type ScheduleEntry =
+  | { kind: 'slot'; slot: number; askedAt: number; at: number; answeredAt?: number }
+  | { kind: 'window'; token: string; askedAt: number; from: number; until: number; releasedAt?: number; quiet?: boolean };
+
+/** What a run's bulk calls took, from a schedule's log (bulk-schedule.json; the benchmark). */
+export interface ScheduleSummary {
+  slots: number;
+  windows: number;
+  /** The first slot or window (epoch ms), the last answer or release. */
+  firstAt?: number;
+  lastAt?: number;
+  /** The most slots granted within any WINDOW_MS, exclusive windows aside: at most PER_WINDOW. */
+  busiest: number;
+  /**
+   * The least time from the first to the last that the limit allows for these slots and windows,
+   * however fast the tests between them: the windows as long as they were held, and
+   * PER_WINDOW slots a window (each group a window and {@link ANSWERED_MARGIN_MS} after the one before).
+   */
+  floorMs: number;
+}
+
+export function summarizeSchedule(log: readonly ScheduleEntry[]): ScheduleSummary {
+  const slots = log.filter((e): e is Extract<ScheduleEntry, { kind: 'slot' }> => e.kind === 'slot');
+  const windows = log.filter((e): e is Extract<ScheduleEntry, { kind: 'window' }> => e.kind === 'window');
+  const starts = [...slots.map((e) => e.at), ...windows.map((e) => e.from)];
+  const ends = [...slots.map((e) => e.answeredAt ?? e.at), ...windows.map((e) => e.releasedAt ?? e.until)];
+  const ats = slots.map((e) => e.at).sort((a, b) => a - b);
+  let busiest = 0;
+  for (let i = 0, j = 0; i < ats.length; i++) {
+    while (ats[i] - ats[j] >= WINDOW_MS) j++;
+    busiest = Math.max(busiest, i - j + 1);
+  }
+  const held = windows.reduce((t, e) => t + Math.max(0, Math.min(e.releasedAt ?? e.until, e.until) - e.from), 0);
+  return {
+    slots: slots.length,
+    windows: windows.length,
+    firstAt: starts.length ? Math.min(...starts) : undefined,
+    lastAt: ends.length ? Math.max(...ends) : undefined,
+    busiest,
+    floorMs: held + Math.max(0, Math.ceil(slots.length / PER_WINDOW) - 1) * (WINDOW_MS + ANSWERED_MARGIN_MS),
+  };
+}
+
 /** The schedule of bulk slots: at most PER_WINDOW slots the target can count within any WINDOW_MS. */
 export class BulkSchedule {
   private grants: Granted[] = [];
+  /** Every slot and window granted, in order (the run's bulk-schedule.json). */
+  readonly log: ScheduleEntry[] = [];
   /** Slots not yet answered are spaced by the window plus this margin. */
   constructor(private readonly marginMs = MARGIN_MS) {}
   private blockedUntil = 0;
@@ -85,6 +137,7 @@ export class BulkSchedule {
     const t = this.nextFree(now);
     const id = ++this.seq;
     this.keep({ at: t, id });
+    this.log.push({ kind: 'slot', slot: id, askedAt: now, at: t });
     return { at: t, slot: id };
   }
 
@@ -92,6 +145,8 @@ export class BulkSchedule {
   answered(id: number, now = Date.now()): void {
     const g = this.grants.find((x) => x.id === id);
     if (g && g.answeredAt === undefined) g.answeredAt = Math.max(now, g.at);
+    const e = this.log.find((x) => x.kind === 'slot' && x.slot === id);
+    if (e?.kind === 'slot' && e.answeredAt === undefined) e.answeredAt = Math.max(now, e.at);
   }
 
   private keep(g: Granted): void {
@@ -121,6 +176,7 @@ export class BulkSchedule {
     const start = this.nextFree(now);
     const token = `r${++this.seq}`;
     this.reservation = { token, until: start + ms };
+    this.log.push({ kind: 'window', token, askedAt: now, from: start, until: start + ms });
     // Unless released earlier, a whole window passes after the reservation before the next slot.
     this.blockedUntil = start + ms + WINDOW_MS + this.marginMs;
     return { at: start, token };
@@ -138,8 +194,11 @@ export class BulkSchedule {
   release(token: string, now = Date.now(), quiet?: Quiet): void {
     if (this.reservation?.token !== token) return;
     this.reservation = undefined;
+    const e = this.log.find((x) => x.kind === 'window' && x.token === token);
+    const isQuiet = !!quiet && quiet.acceptedSentAt - quiet.burstEndedAt >= WINDOW_MS && quiet.acceptedSentAt <= now;
+    if (e?.kind === 'window') Object.assign(e, { releasedAt: now, quiet: isQuiet });
     const span = WINDOW_MS + this.marginMs;
-    if (quiet && quiet.acceptedSentAt - quiet.burstEndedAt >= WINDOW_MS && quiet.acceptedSentAt <= now) {
+    if (isQuiet) {
       // The burst no longer counts; the slots granted before it still may (a slot sent as the
       // window began can reach the target after the burst, by up to the margin). The holder's
       // accepted request was answered by now.
@@ -153,7 +212,7 @@ export class BulkSchedule {
 }
 
 /** Starts the coordinator (global setup); its address goes to the workers through the environment. */
-export async function startBulkCoordinator(marginMs = MARGIN_MS): Promise<{ url: string; close(): Promise<void> }> {
+export async function startBulkCoordinator(marginMs = MARGIN_MS): Promise<{ url: string; close(): Promise<void>; logs(): Record<string, ScheduleEntry[]> }> {
   // One schedule per target (`?target=`): the limit is each target's, and a run of the fault
   // matrix tests many instances at once (scripts/matrix.config.ts).
   const schedules = new Map<string, BulkSchedule>();
@@ -186,7 +245,32 @@ export async function startBulkCoordinator(marginMs = MARGIN_MS): Promise<{ url:
   server.keepAliveTimeout = 60_000;
   await new Promise<void>((ok) => server.listen(0, '127.0.0.1', ok));
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  return { url, close: () => new Promise<void>((ok) => { server.closeAllConnections(); server.close(() => ok()); }) };
+  return {
+    url,
+    close: () => new Promise<void>((ok) => { server.closeAllConnections(); server.close(() => ok()); }),
+    logs: () => Object.fromEntries([...schedules].map(([target, schedule]) => [target, schedule.log])),
+  };
+}
+
+/** The run's record of its bulk calls, beside the conformance report. */
+export const BULK_SCHEDULE_FILE = 'bulk-schedule.json';
+
+/** What `bulk-schedule.json` holds: per target, every slot and window granted, and their summary. */
+export interface BulkScheduleFile {
+  version: 1;
+  limit: { perWindow: number; windowMs: number };
+  targets: { target: string; summary: ScheduleSummary; entries: ScheduleEntry[] }[];
+}
+
+/** Writes the schedules of a run (the coordinator's `logs()`, global teardown). */
+export function writeBulkSchedule(file: string, logs: Record<string, ScheduleEntry[]>): void {
+  const out: BulkScheduleFile = {
+    version: 1,
+    limit: { perWindow: PER_WINDOW, windowMs: WINDOW_MS },
+    targets: Object.entries(logs).map(([target, entries]) => ({ target, summary: summarizeSchedule(entries), entries })),
+  };
+  mkdirSync(dirname(file), { recursive: true });
+  writeFileSync(file, JSON.stringify(out, null, 2));
 }
 
 let local: BulkSchedule | undefined;
