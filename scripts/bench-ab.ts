@@ -20,8 +20,7 @@ import { ROOT } from '../selftest/helpers.js';
 import { median, optionOf, playwrightArgs, runOnce, secs, type RunStats } from './bench.js';
 
 /** One run's figures for the comparison. */
-/** `hostLoopMs`: the host's speed just before the run (bench.ts hostLoopMs; lower is faster). */
-export interface AbRun { wallMs: number; startupMs?: number; cpuMs?: number; hostLoopMs?: number; failed: number }
+export interface AbRun { wallMs: number; startupMs?: number; cpuMs?: number; failed: number }
 export interface AbPair { a: AbRun; b: AbRun; bFirst: boolean }
 
 /** The medians of A and B, and in how many pairs B ended sooner and began its first test sooner. */
@@ -32,7 +31,6 @@ export function compare(pairs: AbPair[]) {
     wallMs: median(pairs.map((p) => p[k].wallMs)),
     startupMs: of(pairs.map((p) => p[k].startupMs)),
     cpuMs: of(pairs.map((p) => p[k].cpuMs)),
-    hostLoopMs: of(pairs.map((p) => p[k].hostLoopMs)),
     failed: pairs.reduce((n, p) => n + p[k].failed, 0),
   });
   return {
@@ -55,8 +53,8 @@ export function parseEnv(text: string): Record<string, string> {
   return env;
 }
 
-const figures = (r: RunStats): AbRun => ({ wallMs: r.wallMs, startupMs: r.startupMs, cpuMs: r.cpu?.allMs, hostLoopMs: r.hostLoopMs, failed: r.failed });
-const line = (r: AbRun) => `${secs(r.wallMs)} (first test ${r.startupMs !== undefined ? secs(r.startupMs) : '?'}, CPU ${r.cpuMs !== undefined ? secs(r.cpuMs) : '?'}, host loop ${r.hostLoopMs ?? '?'} ms${r.failed ? `, ${r.failed} failed` : ''})`;
+const figures = (r: RunStats): AbRun => ({ wallMs: r.wallMs, startupMs: r.startupMs, cpuMs: r.cpu?.allMs, failed: r.failed });
+const line = (r: AbRun) => `${secs(r.wallMs)} (first test ${r.startupMs !== undefined ? secs(r.startupMs) : '?'}, CPU ${r.cpuMs !== undefined ? secs(r.cpuMs) : '?'}${r.failed ? `, ${r.failed} failed` : ''})`;
 
 async function main() {
   const args = process.argv.slice(2);

@@ -23,7 +23,7 @@
  * - the heavy cap spec (CRM_HEAVY=1) and its seeding rate; `npm test` with --npm-test.
  * Writes reports/bench.json (with the date and the load) and prints a Markdown table for the README.
  */
-import { spawn, spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import { resolve } from 'node:path';
@@ -68,8 +68,6 @@ export interface RunStats {
   areas: Record<string, { ms: number; tests: number; requests: number }>;
   slowest: { title: string; file: string; ms: number; requests: number }[];
   loadBefore: number;
-  /** The CPU of {@link hostLoopMs}'s fixed loop just before the run: how fast the host was then. */
-  hostLoopMs?: number;
   /** The conformance verdict of the run. */
   verdict?: string;
   /** Banners the preflight printed (dead or nonsense target). */
@@ -179,24 +177,10 @@ export const optionOf = (args: string[], name: string): string | undefined => { 
 /** A script's arguments for Playwright: those neither options (`--x`) nor the values of `valued` options. */
 export const playwrightArgs = (args: string[], valued: string[]): string[] => args.filter((a, i) => !a.startsWith('--') && !valued.includes(args[i - 1]));
 
-/**
- * A fixed piece of JavaScript (arithmetic, objects, JSON), run in a Node process of its own: the
- * CPU milliseconds it took, or undefined if it could not run. On this kind of machine the same
- * work takes 10-30 % more CPU in one half-hour than in another (a virtual machine's neighbours),
- * and a run's figures move with it: the loop says how fast the host was when a run was measured.
- */
-export function hostLoopMs(): number | undefined {
-  const code = 'const c=process.cpuUsage();let x=0;for(let i=0;i<3e7;i++)x+=Math.sqrt(i);const a=[];for(let i=0;i<2e5;i++)a.push({i,s:"x"+i});JSON.parse(JSON.stringify(a));const u=process.cpuUsage(c);console.log(Math.round((u.user+u.system)/1000),x>0)';
-  const res = spawnSync(process.execPath, ['-e', code], { encoding: 'utf8', timeout: 30_000 });
-  const ms = Number(res.stdout?.split(' ')[0]);
-  return res.status === 0 && Number.isFinite(ms) ? ms : undefined;
-}
-
 export async function runOnce(n: number | string, env: Record<string, string>, args: string[]): Promise<RunStats> {
   const dir = `reports/runs/bench-${n}`;
   // Nothing of an earlier run may be read as this one's (a run that writes no results.json, or crashes).
   rmSync(resolve(ROOT, dir), { recursive: true, force: true });
-  const hostLoop = hostLoopMs();
   const loadBefore = loadavg()[0];
   const cpuBefore = endedChildrenCpuMs();
   let tree: ReturnType<typeof watchTree>;
@@ -243,7 +227,6 @@ export async function runOnce(n: number | string, env: Record<string, string>, a
     areas,
     slowest: [...outcomes].sort((a, b) => b.durationMs - a.durationMs).slice(0, 8).map((o) => ({ title: o.title.slice(0, 90), file: o.file, ms: o.durationMs, requests: o.requests ?? 0 })),
     loadBefore,
-    hostLoopMs: hostLoop,
     verdict,
     banners: (res.stdout.match(/crm-conformance preflight: /g) ?? []).length,
     bulk: bulkOf(resolve(ROOT, dir, BULK_SCHEDULE_FILE), spawnedAt),
@@ -366,7 +349,7 @@ async function main() {
   for (let i = 1; i <= runs; i++) {
     const r = await runOnce(i, env, pwArgs);
     results.push(r);
-    console.log(`  run ${i}: ${secs(r.wallMs)} wall (start-up ${r.startupMs !== undefined ? secs(r.startupMs) : '?'}, after the last test ${r.shutdownMs !== undefined ? secs(r.shutdownMs) : '?'}), ${r.tests} tests (${r.failed} failed), ${r.requests} requests, ${r.requestsPerSecond} req/s, ${r.workerProcesses ?? '?'} worker processes, slots ${r.utilization !== undefined ? Math.round(r.utilization * 100) : '?'}% busy, exit ${r.exitCode}, load before ${r.loadBefore.toFixed(1)}, host loop ${r.hostLoopMs ?? '?'} ms`);
+    console.log(`  run ${i}: ${secs(r.wallMs)} wall (start-up ${r.startupMs !== undefined ? secs(r.startupMs) : '?'}, after the last test ${r.shutdownMs !== undefined ? secs(r.shutdownMs) : '?'}), ${r.tests} tests (${r.failed} failed), ${r.requests} requests, ${r.requestsPerSecond} req/s, ${r.workerProcesses ?? '?'} worker processes, slots ${r.utilization !== undefined ? Math.round(r.utilization * 100) : '?'}% busy, exit ${r.exitCode}, load before ${r.loadBefore.toFixed(1)}`);
     const where = whereTimeGoes(r);
     if (where) console.log(`    ${where}`);
   }
@@ -377,7 +360,6 @@ async function main() {
     requests: mid.requests,
     requestsPerSecond: Math.round(mid.requests / (median(results.map((r) => r.wallMs)) / 1000)),
     tests: mid.tests,
-    medianHostLoopMs: median(results.flatMap((r) => (r.hostLoopMs !== undefined ? [r.hostLoopMs] : []))),
   };
   console.log(`\nmedian: ${secs(summary.medianWallMs)} wall, start-up ${secs(summary.medianStartupMs)}, ${summary.requests} requests, ${summary.requestsPerSecond} req/s, ${summary.tests} tests`);
   console.log('time per area (sum of test durations, median run):');
@@ -446,7 +428,6 @@ async function main() {
   console.log(`| Tests | ${summary.tests} | |`);
   console.log(`| Requests sent | ${summary.requests.toLocaleString('en')} | ≥ 5,000 (${yes(targets.defaultRunRequests.met)}) |`);
   console.log(`| Requests per second | ${summary.requestsPerSecond} | |`);
-  if (Number.isFinite(summary.medianHostLoopMs)) console.log(`| Host speed: CPU of a fixed JavaScript loop before each run (lower is faster) | ${summary.medianHostLoopMs} ms | |`);
   const where = whereTimeGoes(mid);
   if (where) console.log(`| Where the time goes (median run) | ${where} | |`);
   for (const p of faulty) {
