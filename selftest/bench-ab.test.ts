@@ -6,11 +6,11 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { compare, parseEnv } from '../scripts/bench-ab.js';
 import { bulkLine, bulkOf, timeline } from '../scripts/bench.js';
+import { scratchDir } from './helpers.js';
 
 test('bench:ab reads its settings as NAME=value words', () => {
   assert.deepEqual(parseEnv(''), {});
@@ -37,35 +37,27 @@ test('bench:ab takes the medians of each side and counts the pairs B won', () =>
 });
 
 test("a run's timeline is never an earlier run's results.json (a run with minimal reporters writes none)", () => {
-  const dir = mkdtempSync(join(tmpdir(), 'bench-timeline-'));
-  try {
-    const file = join(dir, 'results.json');
-    const startTime = '2026-11-24T21:00:02.000Z';
-    const result = (lane: string, at: string, duration: number) => ({ tests: [{ projectName: lane, results: [{ startTime: at, duration, workerIndex: 0 }] }] });
-    writeFileSync(file, JSON.stringify({ config: { workers: 1 }, suites: [{ specs: [result('api', startTime, 500), result('api', '2026-11-24T21:00:03.000Z', 1000)] }] }));
-    const spawned = Date.parse('2026-11-24T21:00:00.000Z');
-    assert.equal(timeline(file, spawned)?.first, Date.parse(startTime), 'a results.json of this run is read');
-    assert.equal(timeline(file, spawned)?.lanes.api.tests, 2);
-    assert.equal(timeline(file, spawned + 60_000), undefined, 'one whose tests began before the run was spawned is an earlier run\'s');
-    assert.equal(timeline(join(dir, 'none.json'), spawned), undefined);
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
+  const dir = scratchDir('bench-timeline-');
+  const file = join(dir, 'results.json');
+  const startTime = '2026-11-24T21:00:02.000Z';
+  const result = (lane: string, at: string, duration: number) => ({ tests: [{ projectName: lane, results: [{ startTime: at, duration, workerIndex: 0 }] }] });
+  writeFileSync(file, JSON.stringify({ config: { workers: 1 }, suites: [{ specs: [result('api', startTime, 500), result('api', '2026-11-24T21:00:03.000Z', 1000)] }] }));
+  const spawned = Date.parse('2026-11-24T21:00:00.000Z');
+  assert.equal(timeline(file, spawned)?.first, Date.parse(startTime), 'a results.json of this run is read');
+  assert.equal(timeline(file, spawned)?.lanes.api.tests, 2);
+  assert.equal(timeline(file, spawned + 60_000), undefined, 'one whose tests began before the run was spawned is an earlier run\'s');
+  assert.equal(timeline(join(dir, 'none.json'), spawned), undefined);
 });
 
 test("a run's bulk calls: read from its bulk-schedule.json, after its spawn, with the least time the limit allows", () => {
-  const dir = mkdtempSync(join(tmpdir(), 'bench-bulk-'));
-  try {
-    const file = join(dir, 'bulk-schedule.json');
-    const spawned = 1_000_000;
-    const summary = { slots: 19, windows: 1, firstAt: spawned + 2_200, lastAt: spawned + 9_900, busiest: 3, floorMs: 7_190 };
-    writeFileSync(file, JSON.stringify({ version: 1, limit: { perWindow: 3, windowMs: 1000 }, targets: [{ target: 'http://127.0.0.1:1', summary, entries: [] }] }));
-    const bulk = bulkOf(file, spawned);
-    assert.deepEqual(bulk, { slots: 19, windows: 1, fromMs: 2_200, toMs: 9_900, floorMs: 7_190 });
-    assert.match(bulkLine(bulk!), /bulk calls 19 and 1 burst window, 2\.2 s → 9\.9 s: .* at least 7\.2 s after the first, so this run could not have ended before 9\.4 s/);
-    assert.equal(bulkOf(file, spawned + 5_000), undefined, 'an earlier run\'s file is not this run\'s');
-    assert.equal(bulkOf(join(dir, 'none.json'), spawned), undefined);
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
+  const dir = scratchDir('bench-bulk-');
+  const file = join(dir, 'bulk-schedule.json');
+  const spawned = 1_000_000;
+  const summary = { slots: 19, windows: 1, firstAt: spawned + 2_200, lastAt: spawned + 9_900, busiest: 3, floorMs: 7_190 };
+  writeFileSync(file, JSON.stringify({ version: 1, limit: { perWindow: 3, windowMs: 1000 }, targets: [{ target: 'http://127.0.0.1:1', summary, entries: [] }] }));
+  const bulk = bulkOf(file, spawned);
+  assert.deepEqual(bulk, { slots: 19, windows: 1, fromMs: 2_200, toMs: 9_900, floorMs: 7_190 });
+  assert.match(bulkLine(bulk!), /bulk calls 19 and 1 burst window, 2\.2 s → 9\.9 s: .* at least 7\.2 s after the first, so this run could not have ended before 9\.4 s/);
+  assert.equal(bulkOf(file, spawned + 5_000), undefined, 'an earlier run\'s file is not this run\'s');
+  assert.equal(bulkOf(join(dir, 'none.json'), spawned), undefined);
 });
