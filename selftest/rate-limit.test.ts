@@ -137,3 +137,20 @@ test("the schedule's record: slots and windows, the busiest window, and the leas
   assert.ok(window.kind === 'window' && window.releasedAt === 1_200 && window.quiet === true, JSON.stringify(window));
   assert.deepEqual(summarizeSchedule([]), { slots: 0, windows: 0, firstAt: undefined, lastAt: undefined, busiest: 0, floorMs: 0 });
 });
+
+test('a window between two groups of slots parts them: the least time counts no second window for it', () => {
+  // Two slots, a burst window at once (the target accepts one more), released quiet, two slots.
+  const schedule = new BulkSchedule(100);
+  let now = 0;
+  const slot = () => { const g = schedule.slot(now); assert.ok('at' in g); now = g.at + 5; schedule.answered(g.slot!, now); };
+  slot(); slot();
+  const w = schedule.reserve(3_000, now);
+  assert.ok('at' in w);
+  const end = w.at + 1_500;
+  schedule.release(w.token!, end, { burstEndedAt: w.at, acceptedSentAt: end - 100 });
+  now = end;
+  slot(); slot();
+  const summary = summarizeSchedule(schedule.log);
+  assert.equal(summary.floorMs, 1_500, 'the window as held; each stretch of two slots needs no window of its own');
+  assert.ok(summary.lastAt! - summary.firstAt! >= summary.floorMs, JSON.stringify(summary));
+});

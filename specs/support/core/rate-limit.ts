@@ -87,8 +87,9 @@ export interface ScheduleSummary {
   busiest: number;
   /**
    * The least time from the first to the last that the limit allows for these slots and windows,
-   * however fast the tests between them: the windows as long as they were held, and
-   * PER_WINDOW slots a window (each group a window and {@link ANSWERED_MARGIN_MS} after the one before).
+   * however fast the tests between them: the windows as long as they were held, and between them
+   * (before the first, after the last) PER_WINDOW slots a window, each group a window and
+   * {@link ANSWERED_MARGIN_MS} after the one before (a window between two groups already parts them).
    */
   floorMs: number;
 }
@@ -105,13 +106,21 @@ export function summarizeSchedule(log: readonly ScheduleEntry[]): ScheduleSummar
     busiest = Math.max(busiest, i - j + 1);
   }
   const held = windows.reduce((t, e) => t + Math.max(0, Math.min(e.releasedAt ?? e.until, e.until) - e.from), 0);
+  // The slots of each stretch between windows (no slot falls inside one).
+  const froms = windows.map((e) => e.from).sort((a, b) => a - b);
+  const perStretch = new Map<number, number>();
+  for (const at of ats) {
+    const stretch = froms.filter((f) => f <= at).length;
+    perStretch.set(stretch, (perStretch.get(stretch) ?? 0) + 1);
+  }
+  const apart = [...perStretch.values()].reduce((t, n) => t + Math.max(0, Math.ceil(n / PER_WINDOW) - 1), 0);
   return {
     slots: slots.length,
     windows: windows.length,
     firstAt: starts.length ? Math.min(...starts) : undefined,
     lastAt: ends.length ? Math.max(...ends) : undefined,
     busiest,
-    floorMs: held + Math.max(0, Math.ceil(slots.length / PER_WINDOW) - 1) * (WINDOW_MS + ANSWERED_MARGIN_MS),
+    floorMs: held + apart * (WINDOW_MS + ANSWERED_MARGIN_MS),
   };
 }
 
