@@ -37,6 +37,7 @@ import { dirname } from 'node:path';
 import type { AddressInfo } from 'node:net';
 import type { ApiClient, ApiResponse } from './http.js';
 import { loadConfig } from './config.js';
+import { loopbackJson } from './loopback.js';
 
 export const COORDINATOR_ENV = 'CONFORMANCE_BULK_COORDINATOR';
 export const BULK_PATH = '/opportunities/bulk_create';
@@ -287,8 +288,7 @@ let local: BulkSchedule | undefined;
 /** One message to the run's coordinator (`base`) about this target's schedule: its JSON answer. */
 async function tell<T>(base: string, path: 'slot' | 'reserve' | 'answered' | 'release', params: Record<string, string> = {}): Promise<T> {
   const q = new URLSearchParams({ target: loadConfig().baseUrl, ...params });
-  const res = await fetch(`${base}/${path}?${q.toString()}`, { method: 'POST' });
-  return (await res.json()) as T;
+  return (await loopbackJson<T>(`${base}/${path}?${q.toString()}`)).body;
 }
 
 /** Asks the schedule (the coordinator, or the in-process fallback) until it grants; waits until then. */
