@@ -10,7 +10,10 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
-import { ANSWERED_MARGIN_MS, BulkSchedule, PER_WINDOW, summarizeSchedule, WINDOW_MS, type Quiet } from '../specs/support/core/rate-limit.js';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { ANSWERED_MARGIN_MS, BulkSchedule, PER_WINDOW, summarizeSchedule, WINDOW_MS, writeBulkSchedule, type BulkScheduleFile, type Quiet } from '../specs/support/core/rate-limit.js';
+import { scratchDir } from './helpers.js';
 
 type Op =
   // `answerMs`: the answer comes that long after the slot and is reported (the worker waits for it);
@@ -153,4 +156,12 @@ test('a window between two groups of slots parts them: the least time counts no 
   const summary = summarizeSchedule(schedule.log);
   assert.equal(summary.floorMs, 1_500, 'the window as held; each stretch of two slots needs no window of its own');
   assert.ok(summary.lastAt! - summary.firstAt! >= summary.floorMs, JSON.stringify(summary));
+});
+
+test('bulk-schedule.json names a target without the user and password of its URL', () => {
+  const file = join(scratchDir('bulk-schedule-'), 'bulk-schedule.json');
+  writeBulkSchedule(file, { 'https://integrator:s3cret-pass@crm.example/api': [{ kind: 'slot', slot: 1, askedAt: 0, at: 0, answeredAt: 5 }] });
+  const text = readFileSync(file, 'utf8');
+  assert.ok(!text.includes('s3cret-pass') && !text.includes('integrator'), text);
+  assert.equal((JSON.parse(text) as BulkScheduleFile).targets[0].target, 'https://crm.example/api');
 });

@@ -17,8 +17,9 @@ export interface LoopbackAnswer<T> { status: number; body: T }
  */
 export function loopbackJson<T = unknown>(url: string, options: { method?: string; headers?: Record<string, string>; timeoutMs?: number } = {}): Promise<LoopbackAnswer<T>> {
   return new Promise((resolve, reject) => {
-    // A connection of its own (agent: false): Node 20's global agent keeps connections alive, and
-    // a server that closes an idle one as it is reused gives ECONNRESET (the hub's control, 1 run in 3).
+    // A connection of its own (agent: false): Node 20's global agent keeps connections alive, and a
+    // server that closes an idle one just as it is reused answers ECONNRESET (seen when the webhook
+    // hub's control requests were tried through here).
     const req = request(url, { method: options.method ?? 'POST', headers: options.headers, agent: false }, (res) => {
       let text = '';
       res.setEncoding('utf8');

@@ -38,6 +38,7 @@ import type { AddressInfo } from 'node:net';
 import type { ApiClient, ApiResponse } from './http.js';
 import { loadConfig } from './config.js';
 import { loopbackJson } from './loopback.js';
+import { redactText } from './redact.js';
 
 export const COORDINATOR_ENV = 'CONFORMANCE_BULK_COORDINATOR';
 export const BULK_PATH = '/opportunities/bulk_create';
@@ -272,12 +273,24 @@ export interface BulkScheduleFile {
   targets: { target: string; summary: ScheduleSummary; entries: ScheduleEntry[] }[];
 }
 
+/** A target's base URL as the file shows it: without user and password, known secrets redacted. */
+function shownTarget(target: string): string {
+  try {
+    const u = new URL(target);
+    u.username = '';
+    u.password = '';
+    return redactText(u.href.replace(/\/$/, ''));
+  } catch {
+    return redactText(target);
+  }
+}
+
 /** Writes the schedules of a run (the coordinator's `logs()`, global teardown). */
 export function writeBulkSchedule(file: string, logs: Record<string, ScheduleEntry[]>): void {
   const out: BulkScheduleFile = {
     version: 1,
     limit: { perWindow: PER_WINDOW, windowMs: WINDOW_MS },
-    targets: Object.entries(logs).map(([target, entries]) => ({ target, summary: summarizeSchedule(entries), entries })),
+    targets: Object.entries(logs).map(([target, entries]) => ({ target: shownTarget(target), summary: summarizeSchedule(entries), entries })),
   };
   mkdirSync(dirname(file), { recursive: true });
   writeFileSync(file, JSON.stringify(out, null, 2));
