@@ -17,6 +17,7 @@ import { writeFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import { resolve } from 'node:path';
 import { ROOT } from '../selftest/helpers.js';
+import { REDACTED } from '../specs/support/core/redact.js';
 import { median, optionOf, playwrightArgs, runOnce, secs, type RunStats } from './bench.js';
 
 /** One run's figures for the comparison. */
@@ -40,6 +41,14 @@ export function compare(pairs: AbPair[]) {
     bShorter: pairs.filter((p) => p.b.wallMs < p.a.wallMs).length,
     bStartsSooner: pairs.filter((p) => p.b.startupMs !== undefined && p.a.startupMs !== undefined && p.b.startupMs < p.a.startupMs).length,
   };
+}
+
+/** Names of settings whose values are secrets (CRM_ACCESS_TOKEN, CRM_CLIENT_SECRET, CRM_LOGIN_PASSWORD …). */
+const SECRET_NAME = /TOKEN|SECRET|PASSWORD|KEY|CREDENTIAL/i;
+
+/** Settings as printed and kept in bench-ab.json: a secret's value shown as «redacted». */
+export function shownSettings(env: Record<string, string>): Record<string, string> {
+  return Object.fromEntries(Object.entries(env).map(([k, v]) => [k, SECRET_NAME.test(k) && v ? REDACTED : v]));
 }
 
 /** `K=V K2=V2` (or '') as an environment. */
@@ -69,7 +78,8 @@ async function main() {
   const settings = { a: { ...common, ...parseEnv(opt('--a')!) }, b: { ...common, ...parseEnv(opt('--b')!) } };
   const pwArgs = playwrightArgs(args, valued);
   const loadAtStart = loadavg().map((x) => Math.round(x * 100) / 100);
-  console.log(`bench:ab: ${pairsWanted} alternated pairs, A ${JSON.stringify(settings.a)} against B ${JSON.stringify(settings.b)}${pwArgs.length ? `, playwright ${pwArgs.join(' ')}` : ''} (${cpus().length} CPUs, load ${loadAtStart[0]})`);
+  const shown = { a: shownSettings(settings.a), b: shownSettings(settings.b) };
+  console.log(`bench:ab: ${pairsWanted} alternated pairs, A ${JSON.stringify(shown.a)} against B ${JSON.stringify(shown.b)}${pwArgs.length ? `, playwright ${pwArgs.join(' ')}` : ''} (${cpus().length} CPUs, load ${loadAtStart[0]})`);
   const pairs: AbPair[] = [];
   for (let i = 1; i <= pairsWanted; i++) {
     const bFirst = i % 2 === 0;
@@ -85,7 +95,7 @@ async function main() {
   console.log(`\nmedians: A ${line(c.a)} · B ${line(c.b)}`);
   console.log(`B ended sooner in ${c.bShorter} of ${c.pairs} pairs, began its first test sooner in ${c.bStartsSooner} of ${c.pairs}`);
   const file = resolve(ROOT, 'reports/bench-ab.json');
-  writeFileSync(file, JSON.stringify({ date: new Date().toISOString(), load: { atStart: loadAtStart, atEnd: loadavg().map((x) => Math.round(x * 100) / 100) }, machine: { cpus: cpus().length, node: process.version }, settings, playwrightArgs: pwArgs, ...c, runs: pairs }, null, 2));
+  writeFileSync(file, JSON.stringify({ date: new Date().toISOString(), load: { atStart: loadAtStart, atEnd: loadavg().map((x) => Math.round(x * 100) / 100) }, machine: { cpus: cpus().length, node: process.version }, settings: shown, playwrightArgs: pwArgs, ...c, runs: pairs }, null, 2));
   console.log(`reports/bench-ab.json written`);
 }
 

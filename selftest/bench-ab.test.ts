@@ -8,9 +8,13 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { compare, parseEnv } from '../scripts/bench-ab.js';
+import { compare, parseEnv, shownSettings } from '../scripts/bench-ab.js';
 import { bulkLine, bulkOf, timeline } from '../scripts/bench.js';
 import { scratchDir } from './helpers.js';
+
+test('bench:ab prints and keeps a secret setting as redacted', () => {
+  assert.deepEqual(shownSettings({ CRM_PREFORK: '0', CRM_ACCESS_TOKEN: 'tok-123', CRM_CLIENT_SECRET: 's', CRM_LOGIN_PASSWORD: '' }), { CRM_PREFORK: '0', CRM_ACCESS_TOKEN: '«redacted»', CRM_CLIENT_SECRET: '«redacted»', CRM_LOGIN_PASSWORD: '' });
+});
 
 test('bench:ab reads its settings as NAME=value words', () => {
   assert.deepEqual(parseEnv(''), {});
