@@ -111,11 +111,26 @@ test('a burst window whose coordinator is gone is released without an error: it 
     const window = await reserveBulkWindow(500);
     await coordinator.close();
     open = false;
-    await window.release({ acceptedSentAt: Date.now(), burstEndedAt: Date.now() - 1_000 });
+    await assert.doesNotReject(window.release({ acceptedSentAt: Date.now(), burstEndedAt: Date.now() - 1_000 }), 'a release the coordinator never hears of');
+    // The coordinator's record: the window, never released, held until its own limit (500 ms after it began).
+    const [w, ...rest] = Object.values(coordinator.logs()).flat();
+    assert.equal(rest.length, 0, JSON.stringify(coordinator.logs()));
+    assert.ok(w.kind === 'window' && w.releasedAt === undefined && w.until - w.from === 500, JSON.stringify(w));
   } finally {
     if (open) await coordinator.close();
     for (const [k, v] of Object.entries(before)) if (v === undefined) delete process.env[k]; else process.env[k] = v;
   }
+  // What an unreleased window means to the schedule: no slot until its limit, then one a window and the margin later.
+  const schedule = new BulkSchedule(100);
+  const held = schedule.reserve(500, 0);
+  assert.ok('at' in held && held.at === 0);
+  const during = schedule.slot(499);
+  assert.ok('retryAt' in during && during.retryAt <= 500, `no slot inside the window: ${JSON.stringify(during)}`);
+  assert.ok('at' in schedule.reserve(500, 500), 'at its limit the window is over: another may be reserved');
+  const after = new BulkSchedule(100);
+  after.reserve(500, 0);
+  const next = after.slot(500);
+  assert.ok('at' in next && next.at === 500 + WINDOW_MS + 100, `the next slot a window and the margin after the limit: ${JSON.stringify(next)}`);
 });
 
 test("the schedule's record: slots and windows, the busiest window, and the least time the limit allows them", () => {

@@ -43,10 +43,21 @@ type Event = { arrivedMs: number } | { missed: string; kind: string };
 /** What the run learned: the slowest arrival, and per kind of notification the first miss. */
 interface Learned { slowestMs: number; arrivals: number; missed: Map<string, string> }
 
+/** What was read last, and when: the run file is read again once {@link MEMO_MS} have passed, or after this process learned something. */
 const memo = { at: 0, value: { slowestMs: 0, arrivals: 0, missed: new Map() } as Learned };
+const MEMO_MS = 250;
+
+/**
+ * Forgets what was read of the run file, so that the next wait reads it again: for the self-tests,
+ * which play several runs and processes in one (another process's lines are otherwise seen only
+ * once the memo is {@link MEMO_MS} old).
+ */
+export function resetLatencyMemo(): void {
+  memo.at = 0;
+}
 
 function learned(): Learned {
-  if (Date.now() - memo.at < 250) return memo.value;
+  if (Date.now() - memo.at < MEMO_MS) return memo.value;
   const l: Learned = { slowestMs: 0, arrivals: 0, missed: new Map() };
   let text = '';
   try { text = readFileSync(runFile('latency'), 'utf8'); } catch { /* nothing learned yet */ }
