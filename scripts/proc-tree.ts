@@ -76,8 +76,8 @@ export function roleOf(pid: number, root: number, argv: string[], parent?: Role)
     return { role: 'chromium', kind: type ?? 'browser' };
   }
   if (shell) return { role: 'shell', kind: 'shell' };
-  // A worker forked by Playwright, or one loaded before it was needed (scripts/prefork.cjs).
-  if (line.includes('workerProcessEntry') || line.includes('worker-zygote.cjs')) return { role: 'worker', kind: 'worker' };
+  // A worker forked by Playwright (its entry script names it).
+  if (line.includes('workerProcessEntry')) return { role: 'worker', kind: 'worker' };
   if (line.includes('start-reference.mjs') || /reference\/(main|matrix)\.ts/.test(line)) return { role: 'reference', kind: 'reference' };
   return { role: 'other', kind: 'other' };
 }
@@ -112,8 +112,8 @@ export function watchTree(root: number, everyMs = 100): { stop(): ProcCpu[] } | 
       if (!s) continue;
       p.cpuMs = s.cpuMs;
       // A process first seen between its fork and its exec had its parent's command line: a
-      // Chromium helper forked by its zygote, a worker forked by the runner (scripts/prefork.cjs
-      // forks five while the runner starts). It takes its own a moment later.
+      // Chromium helper forked by its zygote, a worker forked by the runner. It takes its own a
+      // moment later.
       const parent = seen.get(p.ppid);
       if ((p.role === 'chromium' && p.kind === 'browser' && parent?.role === 'chromium') || (parent && p.cmd === parent.cmd)) {
         const argv = argvOf(pid);

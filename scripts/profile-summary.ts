@@ -51,8 +51,8 @@ export function packageOf(frame: Frame): string {
   if (!url) return 'native code and syscalls';
   if (url.startsWith('node:')) return 'Node.js';
   if (url.startsWith('wasm:')) return 'WebAssembly';
-  // The suite's JavaScript mirror (scripts/js-mirror.cjs) and the reference's bundle (scripts/start-reference.mjs).
-  const own = url.replace(/^file:\/\//, '').replace(/^.*node_modules\/\.cache\/crm-conformance\/js\/[^/]+\//, '/mirror/');
+  // The reference's bundle (scripts/start-reference.mjs).
+  const own = url.replace(/^file:\/\//, '');
   if (/node_modules\/\.cache\/crm-conformance\/[^/]+\.mjs$/.test(own)) return 'reference server';
   const pkg = /node_modules\/((?:@[^/]+\/)?[^/]+)\//.exec(own)?.[1];
   if (pkg) return /^(@playwright\/test|playwright|playwright-core)$/.test(pkg) ? 'Playwright' : pkg;
@@ -98,7 +98,7 @@ function bundleSections(read: ReadSource): (f: Frame) => string | undefined {
 
 /** The mechanisms a frame belongs to (a sample counts once for each mechanism on its stack). */
 const mechanismsFor = (sectionOf: (f: Frame) => string | undefined): [string, (f: Frame) => boolean][] => [
-  ['loading code', (f) => f.url.startsWith('node:internal/modules/') || f.functionName === 'compileForInternalLoader' || /scripts\/compile-cache\.cjs$/.test(f.url)],
+  ['loading code', (f) => f.url.startsWith('node:internal/modules/') || f.functionName === 'compileForInternalLoader'],
   ['stack traces (step locations)', (f) => f.functionName === 'captureRawStack' || (f.functionName === 'prepareStackTrace' && /playwright-core/.test(f.url))],
   ['runner-worker messages', (f) => f.url.startsWith('node:internal/child_process')],
   ['reporters', (f) => /reporting\/[^/]*reporter\.[jt]s$/.test(f.url) || /playwright\/lib\/reporters\//.test(f.url) || (sectionOf(f)?.startsWith('packages/playwright/src/reporters/') ?? false)],

@@ -11,11 +11,11 @@
  * load); any change to any of them builds it again.
  */
 import { spawn } from 'node:child_process';
+import { createRequire } from 'node:module';
 import { createHash } from 'node:crypto';
 import { mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import jsMirror from './js-mirror.cjs';
 import writeWholeModule from './write-whole.cjs';
 
 const { writeWhole } = writeWholeModule;
@@ -51,8 +51,15 @@ function kept() {
   }
 }
 
+/** esbuild: the one beside the suite, else the one tsx brings (a public package either way). */
+function loadEsbuild() {
+  const require = createRequire(import.meta.url);
+  try { return require('esbuild'); } catch { /* not beside the suite */ }
+  return createRequire(require.resolve('tsx/package.json'))('esbuild');
+}
+
 async function bundle() {
-  const { build } = jsMirror.loadEsbuild();
+  const { build } = loadEsbuild();
   mkdirSync(cache, { recursive: true });
   // Left by starts killed while writing (and the per-start directories of earlier versions).
   for (const old of readdirSync(cache)) {

@@ -6,10 +6,6 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync, realpathSync } from 'node:fs';
-import Module from 'node:module';
-import { join } from 'node:path';
-import { mirrorDir } from '../scripts/js-mirror.cjs';
 import { ROOT, readJson, runPlaywright, type RunResult } from './helpers.js';
 import { assertNoLeaks, leakEnv } from './leak-scan.js';
 import type { ConformanceReport } from '../reporting/verdict.js';
@@ -35,16 +31,4 @@ test('the suite passes the conformant reference server with no failure and no wa
 test('no secret, code or token in any artifact of that run', async (t) => {
   const res = await referenceRun();
   t.diagnostic(assertNoLeaks('reference run', DIR, res, false));
-});
-
-test('on Node 20 the run\'s workers load the suite compiled to JavaScript (scripts/js-mirror.cjs)', {
-  skip: 'enableCompileCache' in Module && 'Node has its own compile cache and in-thread loader hooks here: no mirror',
-}, async () => {
-  const res = await referenceRun();
-  // A mirror that could not be built is a slower run, not a failed one: only this line would say so.
-  assert.doesNotMatch(res.stderr + res.stdout, /through Playwright's loader \(the JavaScript mirror failed/);
-  // Kept for this checkout, spec files included. That the workers load it is shown by the run
-  // itself: they start without Playwright's loader, where no TypeScript file loads at all.
-  const manifest = JSON.parse(readFileSync(join(mirrorDir(realpathSync(ROOT)), 'manifest.json'), 'utf8')) as { files: Record<string, string> };
-  assert.ok(manifest.files['specs/account/account.spec.ts'], 'the mirror holds the spec files');
 });

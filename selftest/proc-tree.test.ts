@@ -43,7 +43,6 @@ test('a process first seen between its fork and its exec is named by what it run
 test('the parts of a run are named from their command lines', () => {
   assert.deepEqual(roleOf(7, 7, ['node', 'cli.js', 'test']), { role: 'runner', kind: 'runner' });
   assert.equal(roleOf(8, 7, ['/usr/bin/node', '/w/node_modules/playwright/lib/worker/workerProcessEntry.js']).role, 'worker');
-  assert.equal(roleOf(8, 7, ['/usr/bin/node', '/w/scripts/worker-zygote.cjs']).role, 'worker');
   assert.equal(roleOf(9, 7, ['node', 'scripts/start-reference.mjs']).role, 'reference');
   assert.equal(roleOf(10, 7, ['/bin/sh', '-c', 'node scripts/start-reference.mjs']).role, 'shell');
   assert.equal(roleOf(11, 7, ['/bin/sh', '-e', '/usr/bin/chromium-headless-shell', '--headless']).role, 'shell');

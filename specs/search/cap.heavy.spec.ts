@@ -5,7 +5,7 @@
  * reads the pages around the cap. Skipped unless CRM_HEAVY=1 or the profile allows heavy specs.
  */
 import { inPool } from '../support/core/pool.js';
-import { Pool } from '../support/core/undici.js';
+import { Pool } from 'undici';
 import { inNs, search } from '../support/search.js';
 import { expect, rule, test } from '../support/fixtures/test.js';
 

@@ -3,7 +3,7 @@
  * upsert and convert calls, match criteria, checks of ambiguous answers and computed custom field
  * values, and truly concurrent requests (undici). Leads are created by make.lead (make.ts).
  */
-import { Pool } from './core/undici.js';
+import { Pool } from 'undici';
 import { Lead, idsInBody, leakedIds, namesId } from '../../contracts/index.js';
 import type { CustomFieldFixture, TargetProfile } from '../../contracts/profile.js';
 import type { ApiClient, ApiResponse } from './core/http.js';

@@ -5,7 +5,7 @@
  * (CRM_REQUEST_TIMEOUT_MS), bodies are bounded (CRM_MAX_RESPONSE_BYTES), and the error names
  * the problem ("no answer within 15 s", "connection reset", "body larger than N bytes").
  */
-import { Agent, request, type Dispatcher } from './undici.js';
+import { Agent, request, type Dispatcher } from 'undici';
 import { readFileSync } from 'node:fs';
 import { brotliDecompressSync, gunzipSync, inflateSync } from 'node:zlib';
 import { loadConfig, type TargetConfig } from './config.js';
