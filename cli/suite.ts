@@ -4,7 +4,8 @@
  * deadlines), the profile contract, and the contracts the doctor checks answers against.
  * When the suite's support modules move, only these imports change.
  */
-export { ConfigError, loadConfig, isLoopback, prepareEmbeddedEnvironment, ROOT, API_PREFIX, type TargetConfig } from '../specs/support/core/config.js';
+export { ConfigError, loadConfig, isLoopback, ROOT, API_PREFIX, PROFILE_FILE, type TargetConfig } from '../specs/support/core/config.js';
+export { prepareEmbeddedEnvironment } from '../specs/support/core/embedded.js';
 export { ApiClient, TransportError, type ApiResponse } from '../specs/support/core/http.js';
 export { Recorder } from '../specs/support/core/recorder.js';
 export { redactText } from '../specs/support/core/redact.js';

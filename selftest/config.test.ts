@@ -1,7 +1,8 @@
 /** Target configuration: bad values stop the run with a message naming the variable; writes to a remote target need an opt-in. */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { ConfigError, freePorts, loadConfig, refuseRecording } from '../specs/support/core/config.js';
+import { ConfigError, loadConfig, refuseRecording } from '../specs/support/core/config.js';
+import { freePorts } from '../specs/support/core/embedded.js';
 import { runPlaywright } from './helpers.js';
 
 const base = { CRM_BASE_URL: 'http://127.0.0.1:1', CRM_ACCESS_TOKEN: 't0ken-value', CRM_USER_EMAIL: 'a@b.example' };

@@ -121,8 +121,8 @@ export function scan(dirs: string[], run: RunResult, stats: { files: number; zip
   return leaks;
 }
 
-/** The environment of a run given the canaries. */
-export const leakEnv = (reportDir: string, extra: Record<string, string> = {}) => ({ ...canaries, CRM_REPORT_DIR: reportDir, ...extra });
+/** The embedded server on purpose (CRM_EMBEDDED=1) with the canaries as its credentials, writing its reports to `reportDir`. */
+export const leakEnv = (reportDir: string, extra: Record<string, string> = {}) => ({ ...canaries, CRM_EMBEDDED: '1', CRM_REPORT_DIR: reportDir, ...extra });
 
 type Spec = { title: string; tests: { results: { status: string }[] }[] };
 function statuses(path: string): Map<string, string> {

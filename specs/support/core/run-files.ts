@@ -11,7 +11,8 @@ import { createHash } from 'node:crypto';
 import { appendFileSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { loadConfig, RUN_PROCESS_ENV } from './config.js';
+import { loadConfig } from './config.js';
+import { RUN_PROCESS_ENV } from './embedded.js';
 
 /** `silence` (core/http.ts), `failures` (core/repeats.ts), `latency` (core/latency.ts). */
 export type RunFile = 'silence' | 'failures' | 'latency';
