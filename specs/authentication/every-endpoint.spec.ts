@@ -2,10 +2,10 @@
  * spec § Authentication → Header credentials (and step 7 of the OAuth grant): every API
  * endpoint of the spec (contracts/endpoints.ts) refuses a request without credentials, with a
  * wrong access token, with a wrong Bearer token, and (SHOULD) with header credentials whose
- * X-SVC-UserEmail is not the token's owner. The status of a refusal is "not shown": any non-2xx
- * answer is a refusal. Path parameters name real records where the profile or the API provides
- * them (so that a refusal is not merely "not found"), and bodies are harmless even if wrongly
- * accepted (namespaced names, unchanged values).
+ * X-SVC-UserEmail is not the token's owner. The status of a refusal is "not shown": any 4xx
+ * answer is a refusal (a 5xx is the server failing, no refusal). Path parameters name real
+ * records where the profile or the API provides them (so that a refusal is not merely "not
+ * found"), and bodies are harmless even if wrongly accepted (namespaced names, unchanged values).
  *
  * AUTH-6: a refused write changes no data, shown with valid credentials afterwards.
  */

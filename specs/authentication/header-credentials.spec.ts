@@ -1,6 +1,7 @@
 /**
  * spec § Authentication → Header credentials and step 7 of the OAuth grant (Bearer).
- * The status of a refusal is "not shown": any non-2xx answer is a refusal.
+ * The status of a refusal is "not shown": any 4xx answer is a refusal
+ * (a 5xx is the server failing, no refusal).
  */
 import { expect, rule, test } from '../support/fixtures/test.js';
 

@@ -4,7 +4,8 @@
  * opportunities, companies, projects; `entity_id` and `file_id` are numbers."
  *
  * A file id "comes from listing the attached files of a record", an endpoint that is not shown:
- * the profile's `attached_file` names one. The status of a refusal is not shown: any non-2xx.
+ * the profile's `attached_file` names one. The status of a refusal is not shown: any 4xx
+ * (a 5xx is the server failing, no refusal).
  */
 import { FileMetadata } from '../../contracts/index.js';
 import { expect, expectJson, rule, test } from '../support/fixtures/test.js';

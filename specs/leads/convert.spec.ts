@@ -127,7 +127,9 @@ test(...rule('CONVERT-8', 'company id and name together are refused, or not both
     expect(sameId(joined!.id, company.id) || joined!.name === otherName, 'the Company joined is the one of the id or the one of the name').toBe(true);
     expect(sameId(out.person.company_id, joined!.id), 'the Person joins that Company').toBe(true);
     test.info().annotations.push({ type: 'note', description: `company id and name together were accepted (${res.status}); the Person joined ${String(joined!.id)}` });
+    return;
   }
+  expect(res, 'company id and name together: not accepted, so refused').toBeRefused();
 }));
 
 test(...rule('CONVERT-10', 'without details.opportunity no Opportunity is created', async ({ api, ns }) => {

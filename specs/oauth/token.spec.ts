@@ -3,7 +3,8 @@
  * (`POST {auth_url}/oauth/token`, form-encoded), the token answer (JSON, token_type `Bearer`),
  * and the token on the API (`Authorization: Bearer`). Each test gets a fresh code in a real
  * browser: a page of the worker's logged-in session (the login itself is judged by the
- * authorize specs). Refusals carry no status in the spec: any non-2xx answer is one.
+ * authorize specs). Refusals carry no status in the spec: any 4xx answer is one (a 5xx is the
+ * server failing, no refusal).
  */
 import { TokenResponse } from '../../contracts/resources.js';
 import { expectJson } from '../support/fixtures/test.js';

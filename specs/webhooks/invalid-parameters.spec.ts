@@ -2,7 +2,8 @@
  * spec § Webhook subscriptions (create parameters: target, type and event required, with their
  * allowed values) and § Errors (an invalid target URL answers 422 with
  * `{ success: false, status: 422, message }`). The other refusals have no status shown: any
- * non-2xx answer is a refusal. Every input sends exactly one invalid parameter.
+ * 4xx answer is a refusal (a 5xx is the server failing, no refusal). Every input sends exactly
+ * one invalid parameter.
  */
 import { WebhookInvalid } from '../../contracts/index.js';
 import { expect, rule, test } from '../support/fixtures/test.js';
