@@ -45,8 +45,8 @@ const cases: Case[] = [
   { kind: 'wrong-type', what: 'answers HTML with Content-Type text/html', state: 'nonsense', problem: /Content-Type text\/html; charset=utf-8 where the API answers application\/json|Content-Type of GET/, bound: 90_000 },
   { kind: 'reset', what: 'resets every connection', state: 'dead', problem: /connection reset by the target \(ECONNRESET\)|connection closed by the target/, bound: 90_000 },
   { kind: 'error500', what: 'answers 500 to everything', state: 'alive', problem: /got 500/, bound: 90_000, warning: /5xx server errors: the target is failing/ },
-  { kind: 'unauthorized', what: 'answers 401 to everything', state: 'alive', problem: /got 401/, bound: 90_000, warning: /are 401\/403: check the credentials/ },
-  { kind: 'not-found', what: 'answers 404 to everything', state: 'alive', problem: /got 404/, bound: 90_000, warning: /are 404: check CRM_BASE_URL/ },
+  { kind: 'unauthorized', what: 'answers 401 to everything', state: 'misconfigured', problem: /refuses the configured credentials: GET .* answered 401/, bound: 90_000 },
+  { kind: 'not-found', what: 'answers 404 to everything', state: 'misconfigured', problem: /no API at the configured base URL: GET .* answered 404/, bound: 90_000 },
 ];
 
 const BANNER = /crm-conformance preflight: /g;
@@ -64,12 +64,12 @@ function assertJudgedHonestly(out: string, dir: string, state: TargetState, prob
   const banners = out.match(BANNER) ?? [];
   assert.equal(banners.length, 1, `one banner in the output (${banners.length})\n${out.slice(0, 3000)}`);
   const bannerText = out.slice(out.search(BANNER), out.search(BANNER) + 3000);
-  assert.match(bannerText, state === 'dead' ? /THE TARGET DOES NOT ANSWER/ : /THE TARGET ANSWERS NONSENSE/);
+  assert.match(bannerText, { dead: /THE TARGET DOES NOT ANSWER/, nonsense: /THE TARGET ANSWERS NONSENSE/, misconfigured: /THE SET-UP IS WRONG/, alive: /^$/ }[state]);
   assert.match(bannerText, problem, `the banner says what came back:\n${bannerText}`);
   assert.doesNotMatch(out, /hostile-token-0000/, 'the token is redacted');
   const report = readJson<ConformanceReport>(`${dir}/conformance.json`);
   assert.equal(report.preflight?.state, state);
-  assert.equal(report.verdict, state === 'dead' ? 'INCONCLUSIVE' : 'NOT CONFORMANT', `verdict (${report.verdictReason})`);
+  assert.equal(report.verdict, state === 'nonsense' ? 'NOT CONFORMANT' : 'INCONCLUSIVE', `verdict (${report.verdictReason})`);
   assert.match(out, new RegExp(`Conformance: ${report.verdict}`), 'the verdict is printed');
   const { outcomes } = readJson<OutcomeFile>(`${dir}/conformance-outcomes.json`);
   const mustPassed = outcomes.filter((o) => o.level === 'MUST' && o.status === 'passed');

@@ -43,12 +43,30 @@ test('conformant choices are alive: any refusal status, any answer to an unknown
   assert.equal(judge({ status: 200, body: { ...ACCOUNT, plan: 'gold' } }, { status: 401 }, { status: 200, body: { ok: true } }).state, 'alive');
 });
 
-test('targets the tests must judge stay alive: a partly wrong Account, 401/404/500 to everything, an ignored credential check alone', () => {
+test('targets the tests must judge stay alive: a partly wrong Account, 500 to everything, an ignored credential check alone', () => {
   assert.equal(judge({ status: 200, body: { id: 7, name: 'Acme', primary_timezone: '+01:00' } }, { status: 401 }, { status: 404 }).state, 'alive');
-  for (const s of [401, 404, 500]) assert.equal(judge({ status: s, body: { message: 'x' } }, { status: s, body: { message: 'x' } }, { status: s, body: { message: 'x' } }).state, 'alive', `${s} to everything`);
+  for (const s of [500, 502]) assert.equal(judge({ status: s, body: { message: 'x' } }, { status: s, body: { message: 'x' } }, { status: s, body: { message: 'x' } }).state, 'alive', `${s} to everything`);
   // AUTH-3 broken, but the API answers like an API: the tests judge it (and report every endpoint).
   assert.equal(judge({ status: 200, body: ACCOUNT }, { status: 200, body: ACCOUNT }, { status: 404, body: { message: 'no route' } }).state, 'alive');
   assert.equal(classify(answer('with', { status: 200, body: ACCOUNT }), answer('without', { status: 200, body: ACCOUNT })).state, 'alive', 'without the unknown path nothing is concluded');
+});
+
+test('a set-up mistake, not a verdict: the credentialed GET /account answered 401/403 (credentials) or 404 (base URL)', () => {
+  for (const s of [401, 403]) {
+    const r = judge({ status: s, body: { message: 'x' } }, { status: s, body: { message: 'x' } }, { status: s });
+    assert.equal(r.state, 'misconfigured', `${s}`);
+    assert.match(r.headline, new RegExp(`refuses the configured credentials: GET .*/developer_api/v1/account answered ${s}`));
+    assert.match(r.meaning, /CRM_ACCESS_TOKEN with CRM_USER_EMAIL.*CRM_BEARER_TOKEN.*INCONCLUSIVE/);
+    assert.deepEqual(r.findings, [], 'no rule fails');
+  }
+  const r = judge({ status: 404, body: '<h1>Not Found</h1>', type: 'text/html' }, { status: 404 }, { status: 404 });
+  assert.equal(r.state, 'misconfigured');
+  assert.match(r.headline, /no API at the configured base URL: GET .* answered 404/);
+  assert.match(r.meaning, /CRM_BASE_URL must be the server's base URL, before \/developer_api\/v1/);
+  const text = banner({ version: 1, runId: 'r', target: 'http://x/developer_api/v1', at: '', deadlineMs: 15_000, ...r, probes: [answer('with credentials', { status: 404 }).probe], durationMs: 3 });
+  assert.match(text, /THE SET-UP IS WRONG \(NOT A VERDICT ON THE SERVER\)/);
+  const report = buildReport(skipped(), { target: 'http://x/developer_api/v1', runId: 'r', warnings: [], preflight: { version: 1, runId: 'r', target: 'http://x/developer_api/v1', at: '', deadlineMs: 15_000, ...r, probes: [], durationMs: 3 } });
+  assert.equal(report.verdict, 'INCONCLUSIVE', 'never NOT CONFORMANT for a set-up mistake');
 });
 
 test('dead: no usable answer to the credentialed GET /account', () => {

@@ -1,12 +1,14 @@
 /**
  * The preflight: before any test, a handful of requests tell whether the target can be judged at
- * all. It is `dead` when the credentialed GET /account gets no usable HTTP answer (no answer
+ * all. It is `misconfigured` when the credentialed GET /account is answered 401 or 403 (the
+ * configured credentials are refused) or 404 (no API at the configured base URL): a mistake of
+ * the set-up, not a verdict on the server. It is `dead` when the credentialed GET /account gets no usable HTTP answer (no answer
  * within the request deadline, connection refused or reset, not HTTP, a body cut or too large),
  * `nonsense` when its answers break a MUST rule in a way no conformant server could (a 2xx to
  * GET /account whose body is no Account at all; the same 2xx answer with and without credentials
  * and for a path the API does not have), and `alive` otherwise. What the spec leaves open (the
- * statuses of refusals and of unknown paths) is never held against the target here: 401, 404 or
- * 500 to everything is `alive`, and the tests judge it.
+ * statuses of refusals and of unknown paths) is never held against the target here: 500 to
+ * everything is `alive`, and the tests judge it.
  *
  * Pure Node (no Playwright test import): the global set-up runs it once (one request deadline at
  * most, two in the rare case of the same 2xx answer with and without credentials) and writes the result to
@@ -20,7 +22,7 @@ import { loadConfig, type TargetConfig } from './config.js';
 import { ApiClient, TransportError, targetSilence, type ApiResponse } from './http.js';
 import { Recorder, type Exchange } from './recorder.js';
 
-export type TargetState = 'alive' | 'dead' | 'nonsense';
+export type TargetState = 'alive' | 'misconfigured' | 'dead' | 'nonsense';
 
 /** One request of the preflight and what came back (redacted). */
 export interface Probe {
@@ -132,6 +134,28 @@ type Sent = { probe: Probe; res?: ApiResponse };
 const sameAnswer = (account: Sent, other?: Sent) => !!account.res && !!other?.res && is2xx(other.res.status) && other.res.status === account.res.status && other.res.text === account.res.text;
 
 /**
+ * A mistake of the set-up that the credentialed GET /account shows: 401/403 (the configured
+ * credentials are refused) or 404 (nothing serves the API's path at the configured base URL).
+ * GET /account needs nothing but valid credentials; no conformant server refuses it to them.
+ */
+function setupProblem(a: Probe): { headline: string; fix: string } | undefined {
+  const api = a.url.replace(/\/account$/, '');
+  if (a.status === 401 || a.status === 403) {
+    return {
+      headline: `the target refuses the configured credentials: GET ${a.url} answered ${a.status}`,
+      fix: 'Check the credentials: CRM_ACCESS_TOKEN with CRM_USER_EMAIL (the X-PW-AccessToken and X-PW-UserEmail headers), or CRM_BEARER_TOKEN; `npx crm-conformance doctor` tries each.',
+    };
+  }
+  if (a.status === 404) {
+    return {
+      headline: `no API at the configured base URL: GET ${a.url} answered 404`,
+      fix: `CRM_BASE_URL must be the server's base URL, before /developer_api/v1 (the suite adds it: requests now go to ${api}/…). Check its host, port and path prefix.`,
+    };
+  }
+  return undefined;
+}
+
+/**
  * Classifies the probes (pure: the self-tests call it with made-up answers). `unknown`, the
  * answer for a path the API does not have, is only asked for when the answers with and without
  * credentials are the same 2xx answer.
@@ -146,6 +170,8 @@ export function classify(account: Sent, anonymous: Sent, unknown?: Sent): Pick<P
       findings: [],
     };
   }
+  const setup = setupProblem(a);
+  if (setup) return { state: 'misconfigured', headline: setup.headline, meaning: `${setup.fix} No rule is judged until the set-up is right: every test is skipped with this reason and the verdict is INCONCLUSIVE (exit code 1).`, findings: [] };
   const findings: Finding[] = [];
   const wrong = is2xx(a.status) ? notAnAccount(account.res) : undefined;
   if (wrong) findings.push({ rule: 'ACCOUNT-1', message: `GET /account answered ${a.status}: ${wrong}; that is not an Account`, replay: a.curl });
@@ -200,7 +226,7 @@ export async function runPreflight(cfg: TargetConfig = loadConfig()): Promise<Pr
 export function banner(r: PreflightResult): string {
   if (r.state === 'alive') return '';
   const rule = '='.repeat(100);
-  const title = r.state === 'dead' ? 'THE TARGET DOES NOT ANSWER' : 'THE TARGET ANSWERS NONSENSE';
+  const title = { dead: 'THE TARGET DOES NOT ANSWER', nonsense: 'THE TARGET ANSWERS NONSENSE', misconfigured: 'THE SET-UP IS WRONG (NOT A VERDICT ON THE SERVER)' }[r.state];
   const lines = [
     rule,
     `crm-conformance preflight: ${title}`,
@@ -242,7 +268,7 @@ export function skipReason(): string | undefined {
   const file = process.env[PREFLIGHT_ENV];
   if (!cached || cached.file !== file) cached = { file, result: readPreflight(file) };
   const r = cached.result;
-  if (r?.state === 'dead') return `preflight: ${r.headline}`;
+  if (r?.state === 'dead' || r?.state === 'misconfigured') return `preflight: ${r.headline}`;
   if (r?.state === 'nonsense') return `preflight: ${r.headline}; failed before any test: ${r.findings.map((f) => f.rule).join(', ')}`;
   return targetSilence();
 }
