@@ -87,3 +87,10 @@ test('npx playwright test with a misspelt variable stops before any test with th
   assert.match(res.stderr, /CRM_BASEURL is not a setting of crm-conformance \(did you mean CRM_BASE_URL\?\)/);
   assert.doesNotMatch(res.stdout, /Running \d+ test|CONFORMANT/);
 });
+
+test('docs/configuration.md is generated from the settings: every setting is on it', async () => {
+  const { configurationPage } = await import('../scripts/write-docs.js');
+  const page = configurationPage();
+  for (const s of SETTINGS) assert.match(page, new RegExp(`\\| \`${s.name}\``), s.name);
+  assert.match(page, /`CRM_ACCESS_TOKEN` \(secret\)/);
+});

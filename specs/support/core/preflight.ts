@@ -143,7 +143,7 @@ function setupProblem(a: Probe): { headline: string; fix: string } | undefined {
   if (a.status === 401 || a.status === 403) {
     return {
       headline: `the target refuses the configured credentials: GET ${a.url} answered ${a.status}`,
-      fix: 'Check the credentials: CRM_ACCESS_TOKEN with CRM_USER_EMAIL (the X-PW-AccessToken and X-PW-UserEmail headers), or CRM_BEARER_TOKEN; `npx crm-conformance doctor` tries each.',
+      fix: 'Check the credentials: CRM_ACCESS_TOKEN with CRM_USER_EMAIL (the X-SVC-AccessToken and X-SVC-UserEmail headers), or CRM_BEARER_TOKEN; `npx crm-conformance doctor` tries each.',
     };
   }
   if (a.status === 404) {

@@ -61,8 +61,8 @@ export const SETTINGS: readonly Setting[] = [
   { name: 'CRM_EXPECTATIONS', group: 'target', schema: z.string().min(1, 'must name a JSON file'), description: 'A known-failure baseline: a JSON list of `{ "rule" | "title", "reason" }`; those failures do not fail the run.' },
   { name: 'CRM_SPEC_URL', group: 'target', schema: z.url({ protocol: /^(https?|file)$/, error: 'must be an http(s):// or file:// URL' }), default: 'the spec beside the suite', description: 'Where the specification is published; reports link rule sections to it.' },
   // Credentials
-  { name: 'CRM_ACCESS_TOKEN', group: 'credentials', schema: text, secret: true, description: 'The header credential `X-PW-AccessToken` (with `CRM_USER_EMAIL`).' },
-  { name: 'CRM_USER_EMAIL', group: 'credentials', schema: z.email('must be an e-mail address'), description: 'The header credential `X-PW-UserEmail`.' },
+  { name: 'CRM_ACCESS_TOKEN', group: 'credentials', schema: text, secret: true, description: 'The header credential `X-SVC-AccessToken` (with `CRM_USER_EMAIL`).' },
+  { name: 'CRM_USER_EMAIL', group: 'credentials', schema: z.email('must be an e-mail address'), description: 'The header credential `X-SVC-UserEmail`.' },
   { name: 'CRM_BEARER_TOKEN', group: 'credentials', schema: text, secret: true, default: 'the token the OAuth handshake obtains', description: 'A Bearer token for `Authorization: Bearer …` (AUTH-2).' },
   // OAuth
   { name: 'CRM_CLIENT_ID', group: 'oauth', schema: text, description: 'The registered OAuth client\'s id.' },
