@@ -12,6 +12,7 @@
  * carries anything of them, the rule cannot be judged: skip, with that reason; never fail.
  */
 import type { Identifier } from '../../contracts/index.js';
+import type { CustomFieldFixture } from '../../contracts/profile.js';
 import { mentions } from '../support/resources/webhook-receiver.js';
 
 export interface OptionField {
@@ -107,5 +108,50 @@ export function judgeComputedValues(notifications: ReceivedNotification[], field
   return {
     verdict: 'skip',
     reason: `no notification carries a value of custom fields ${fields.map((f) => String(f.id)).join(', ')} (notifications received: ${kinds}); the payload is "not shown", so whether values would be option names cannot be observed`,
+  };
+}
+
+/** The custom_fields member of a request body. */
+export type CustomFieldValues = { custom_field_definition_id: Identifier; value: Identifier | Identifier[] }[];
+
+/** What the EVENT-5 tests send: the record's type, its option fields, their values at creation and after the update. */
+export interface ComputedPlan<T extends string> {
+  type: T;
+  fields: OptionField[];
+  create: CustomFieldValues;
+  /** Absent when there is nothing to change (a dropdown of one option and no multi-select). */
+  update?: CustomFieldValues;
+  /** Every option name the record holds at some time (see {@link judgeComputedValues}). */
+  held: string[];
+}
+
+/**
+ * The plan of the EVENT-5 tests from the profile's dropdown and multi-select fixtures (a
+ * multi-select with fewer than two options is left out): the first of `types` (creatable entity
+ * types, in order of preference) that has every field; or why there is none. The record is
+ * created with the last dropdown option and the first and last multi-select options, and updated
+ * to the first dropdown option and the second multi-select option.
+ */
+export function planComputed<T extends string>(fixtures: { dropdown?: CustomFieldFixture; multi_select?: CustomFieldFixture }, types: readonly T[]): ComputedPlan<T> | { skip: string } {
+  const { dropdown } = fixtures;
+  if (!dropdown || dropdown.options.length === 0) return { skip: 'the profile has no dropdown custom field fixture with options' };
+  const multi = fixtures.multi_select && fixtures.multi_select.options.length >= 2 ? fixtures.multi_select : undefined;
+  const used = multi ? [dropdown, multi] : [dropdown];
+  const type = types.find((t) => used.every((f) => f.available_on.length === 0 || f.available_on.includes(t)));
+  if (type === undefined) return { skip: `no entity type of ${types.join(', ')} has every custom field fixture available` };
+  const last = <O>(list: O[]) => list[list.length - 1];
+  const created = { dropdown: last(dropdown.options), picks: multi ? [multi.options[0], last(multi.options)] : [] };
+  const updated = { dropdown: dropdown.options[0], picks: multi ? [multi.options[1]] : [] };
+  const values = (v: typeof created): CustomFieldValues => [
+    { custom_field_definition_id: dropdown.id, value: v.dropdown.id },
+    ...(multi ? [{ custom_field_definition_id: multi.id, value: v.picks.map((o) => o.id) }] : []),
+  ];
+  const changes = dropdown.options.length >= 2 || !!multi;
+  return {
+    type,
+    fields: used.map((f) => ({ id: f.id, multi: f === multi, options: f.options })),
+    create: values(created),
+    ...(changes ? { update: values(updated) } : {}),
+    held: [created, updated].flatMap((v) => [v.dropdown, ...v.picks]).map((o) => o.name),
   };
 }

@@ -1,9 +1,9 @@
 /**
  * spec § Bulk create of Opportunities, rules 2-4 and § Errors (failed entries): property-based.
- * Random mixes of 0..10 entries, valid ones and ones with a defect (generators/bulk.ts), checked
- * position by position: a valid entry is created (numeric id, bulk fields, its own name at its
- * own position), an entry with a defect is created or failed-shaped, and the answer has one item
- * per entry in request order.
+ * Random mixes of none up to as many entries as the limit (at most 10: bulk.ts `fullRequest`),
+ * valid ones and ones with a defect (generators/bulk.ts), checked position by position: a valid
+ * entry is created (numeric id, bulk fields, its own name at its own position), an entry with a
+ * defect is created or failed-shaped, and the answer has one item per entry in request order.
  *
  * Runs: each run is one bulk call and bulk calls are limited to 3 per second for the whole run,
  * so this property runs `target.fc.runs / 50` times (at least 4; 6 with the default 300): with
@@ -20,7 +20,7 @@ import { bulkAnswerProblems, bulkContext, fullRequest } from './bulk.js';
 import { bulkCreate } from '../support/core/rate-limit.js';
 import { rule, test } from '../support/fixtures/test.js';
 
-test(...rule('BULK-3', 'random mixes of 0..10 valid and defective entries get 200 and one item per entry, in request order', async ({ api, ns, profile, target }, testInfo) => {
+test(...rule('BULK-3', 'random mixes of valid and defective entries, from none to as many as the limit (at most 10), get 200 and one item per entry, in request order', async ({ api, ns, profile, target }, testInfo) => {
   const ctx = await bulkContext(api, profile);
   await checkProperty(testInfo, target, bulkMix(fullRequest(profile)), async (templates) => {
     const sent = templates.map((t) => materialize(t, ctx, () => ns.name('bulk'), ns.tags));
