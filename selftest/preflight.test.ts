@@ -141,3 +141,14 @@ test('report: a test not judged (an observation it needs never came) makes an ot
   assert.match(renderHtml(report), /id="not-judged">1 test\(s\) could not be judged/);
   assert.equal(buildReport([...unjudged, ...syntheticOutcomes().filter((o) => o.rules[0] === R.fail.id)], { target: 't', runId: 'r' }).verdict, 'NOT CONFORMANT', 'a MUST failure still decides');
 });
+
+test('a far target gets time limits that follow its measured latency; a near one keeps the configured limit', async () => {
+  const { measuredLatencyMs, timeLimitFor } = await import('../specs/support/core/preflight.js');
+  assert.equal(timeLimitFor(30_000, undefined), 30_000);
+  assert.equal(timeLimitFor(30_000, 3), 30_000, 'loopback');
+  assert.equal(timeLimitFor(30_000, 300), 45_000, '300 ms a response');
+  assert.equal(timeLimitFor(30_000, 2_000), 147_000, '2 s a response');
+  assert.equal(timeLimitFor(30_000, 60_000), 15 * 60_000, 'bounded');
+  const p = preflight('alive');
+  assert.equal(measuredLatencyMs({ ...p, probes: [{ ...p.probes[0], durationMs: 900 }, { ...p.probes[0], durationMs: 300 }, { ...p.probes[0], status: 0, durationMs: 15_000 }] }), 900, 'the median of the answered probes');
+});

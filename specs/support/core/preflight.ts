@@ -256,6 +256,22 @@ export function readPreflight(file = process.env[PREFLIGHT_ENV]): PreflightResul
   }
 }
 
+/** The target's answer time as the preflight measured it: the median of its answered probes (ms); undefined without a preflight. */
+export function measuredLatencyMs(r: PreflightResult | undefined = readPreflight()): number | undefined {
+  const times = (r?.probes ?? []).filter((p) => p.status > 0).map((p) => p.durationMs).sort((a, b) => a - b);
+  return times.length ? times[Math.floor(times.length / 2)] : undefined;
+}
+
+/**
+ * A test's time limit for a target that answers in `latencyMs`: the configured limit, plus room
+ * for 60 answers at that latency beyond the first 50 ms of each (a test sends a few dozen requests
+ * one after another). Loopback and near targets keep the configured limit.
+ */
+export function timeLimitFor(configuredMs: number, latencyMs: number | undefined): number {
+  if (!latencyMs || latencyMs <= 50) return configuredMs;
+  return Math.min(configuredMs + 60 * (latencyMs - 50), 15 * 60_000);
+}
+
 let cached: { file?: string; result?: PreflightResult } | undefined;
 
 /**
@@ -264,6 +280,13 @@ let cached: { file?: string; result?: PreflightResult } | undefined;
  * (the API client's latch: the last requests of the run got no answer). Undefined when the test
  * should run.
  */
+/** This worker's time limit for a test whose configured limit is `configuredMs` (the run's preflight, read once). */
+export function testTimeLimit(configuredMs: number): number {
+  const file = process.env[PREFLIGHT_ENV];
+  if (!cached || cached.file !== file) cached = { file, result: readPreflight(file) };
+  return timeLimitFor(configuredMs, measuredLatencyMs(cached.result));
+}
+
 export function skipReason(): string | undefined {
   const file = process.env[PREFLIGHT_ENV];
   if (!cached || cached.file !== file) cached = { file, result: readPreflight(file) };
