@@ -8,8 +8,7 @@ import { Lead, idsInBody, leakedIds, namesId } from '../../contracts/index.js';
 import type { CustomFieldFixture, TargetProfile } from '../../contracts/profile.js';
 import type { ApiClient, ApiResponse } from './core/http.js';
 import { inPool } from './core/pool.js';
-import { curlLine, describeExchange, type Exchange } from './core/recorder.js';
-import { redactHeaders, redactText, redactValue } from './core/redact.js';
+import { describeExchange } from './core/recorder.js';
 import { conforms, expect, isAccepted } from './fixtures/matchers.js';
 import type { Namespace } from './fixtures/namespace.js';
 import { make, sameId } from './make.js';
@@ -119,48 +118,14 @@ export interface RawRequest {
 /**
  * Sends `requests` truly concurrently: one undici Pool with a connection per request, every
  * connection opened (and proven usable by a GET /account) before the race, then all requests
- * dispatched in the same tick, so they are all in flight at once. Exchanges are recorded into
- * the test like the API client's.
+ * dispatched in the same tick through the API client (so content codings are decoded and the
+ * exchanges recorded like every other), all in flight at once.
  */
 export async function concurrently(api: ApiClient, requests: RawRequest[]): Promise<ApiResponse[]> {
-  const cfg = api.cfg;
-  const origin = new URL(cfg.apiUrl).origin;
-  const headers: Record<string, string> = { Accept: 'application/json', 'Content-Type': 'application/json', 'User-Agent': 'crm-conformance', ...api.authHeaders(cfg.credentials.accessToken ? 'header' : 'bearer') };
-  const pool = new Pool(origin, { connections: requests.length, pipelining: 1, connect: { rejectUnauthorized: false } });
+  const pool = new Pool(new URL(api.cfg.apiUrl).origin, { connections: requests.length, pipelining: 1, connect: { rejectUnauthorized: false } });
   try {
-    const warm = new URL(api.url('/account'));
-    await Promise.all(requests.map(async () => {
-      const r = await pool.request({ method: 'GET', path: warm.pathname, headers });
-      await r.body.dump();
-    }));
-    const started = Date.now();
-    const inFlight = requests.map(async (r): Promise<ApiResponse> => {
-      const url = api.url(r.path);
-      const data = r.body === undefined ? undefined : JSON.stringify(r.body);
-      const exchange: Exchange = {
-        method: r.method, url: redactText(url), requestHeaders: redactHeaders(headers), requestBody: redactValue(r.body),
-        status: 0, responseHeaders: {}, durationMs: 0, curl: curlLine(r.method, url, headers, data),
-      };
-      api.recorder.exchanges.push(exchange);
-      try {
-        const u = new URL(url);
-        const res = await pool.request({ method: r.method, path: u.pathname + u.search, headers, body: data });
-        const text = await res.body.text();
-        let body: unknown = text.length ? text : undefined;
-        let isJson = false;
-        try { if (text.length) { body = JSON.parse(text); isJson = true; } } catch { /* not JSON */ }
-        const flat: Record<string, string> = {};
-        for (const [k, v] of Object.entries(res.headers)) if (v !== undefined) flat[k.toLowerCase()] = Array.isArray(v) ? v.join(', ') : v;
-        Object.assign(exchange, { status: res.statusCode, responseHeaders: redactHeaders(flat), responseBody: redactValue(body), durationMs: Date.now() - started });
-        if (res.statusCode >= 200 && res.statusCode < 300 && body && typeof body === 'object' && 'id' in body) api.recorder.created.push({ path: r.path, id: (body as { id: unknown }).id });
-        return { status: res.statusCode, headers: flat, body, text, isJson, exchange };
-      } catch (err) {
-        exchange.error = redactText((err as Error).message);
-        exchange.durationMs = Date.now() - started;
-        throw new Error(`${r.method} ${redactText(url)} got no answer: ${exchange.error}`);
-      }
-    });
-    return await Promise.all(inFlight);
+    await Promise.all(requests.map(() => api.send({ method: 'GET', path: '/account', dispatcher: pool, honour429: false, unrecorded: true })));
+    return await Promise.all(requests.map((r) => api.send({ method: r.method, path: r.path, body: r.body, dispatcher: pool, honour429: false })));
   } finally {
     await pool.close();
   }

@@ -41,6 +41,22 @@ export interface SendOptions {
   timeout?: number;
   /** Retry after 429 honouring Retry-After (default: the client's setting). */
   honour429?: boolean;
+  /** The connections to send on (a pool of warm connections for a race); default: the worker's pool. */
+  dispatcher?: Dispatcher;
+  /** Keep the exchange out of the test's evidence (bulk seeding of thousands of records). */
+  unrecorded?: boolean;
+}
+
+/**
+ * The wait a Retry-After header asks for, in milliseconds: delta-seconds or an HTTP-date (RFC 9110
+ * §10.2.3); undefined when absent or unreadable.
+ */
+export function retryAfterMs(value: string | undefined, now: number = Date.now()): number | undefined {
+  if (value === undefined || value.trim() === '') return undefined;
+  const v = value.trim();
+  if (/^\d+$/.test(v)) return Number(v) * 1000;
+  const at = Date.parse(v);
+  return Number.isNaN(at) ? undefined : Math.max(0, at - now);
 }
 
 /** A request that got no usable answer: the message names the problem (timeout, reset, size…). */
@@ -203,8 +219,7 @@ export class ApiClient {
     for (let attempt = 0; ; attempt++) {
       const res = await this.once<T>(o);
       if (res.status !== 429 || !honour || attempt >= 4) return res;
-      const after = Number(res.headers['retry-after']);
-      const waitMs = Math.min(Number.isFinite(after) && after > 0 ? after * 1000 : 400 * 2 ** attempt, 10_000);
+      const waitMs = Math.min(retryAfterMs(res.headers['retry-after']) || 400 * 2 ** attempt, 10_000);
       if (waited + waitMs > 15_000) return res;
       waited += waitMs;
       await new Promise((r) => setTimeout(r, waitMs));
@@ -225,7 +240,7 @@ export class ApiClient {
       method: o.method, url: redactText(url), requestHeaders: redactHeaders(headers), requestBody: clip(requestBody),
       status: 0, responseHeaders: {}, durationMs: 0, curl: curlLine(o.method, url, headers, typeof data === 'string' ? data : data?.toString('utf8')),
     };
-    this.recorder.exchanges.push(exchange);
+    if (!o.unrecorded) this.recorder.exchanges.push(exchange);
     const timeout = o.timeout ?? this.defaults.timeout;
     const maxBytes = this.cfg.maxResponseBytes;
     const fail = (problem: string): never => {
@@ -254,7 +269,7 @@ export class ApiClient {
       try {
         // Redirects are not followed (undici's request never does): the answer is judged as is.
         const wire = Object.keys(headers).some((k) => k.toLowerCase() === 'user-agent') ? headers : { ...headers, 'User-Agent': 'crm-conformance' };
-        raw = await request(url, { method: o.method as Dispatcher.HttpMethod, headers: wire, body: data, signal: abort.signal, dispatcher: dispatcher() });
+        raw = await request(url, { method: o.method as Dispatcher.HttpMethod, headers: wire, body: data, signal: abort.signal, dispatcher: o.dispatcher ?? dispatcher() });
         phase = 'body';
         status = raw.statusCode;
         const declared = Number(raw.headers['content-length']);

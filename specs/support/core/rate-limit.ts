@@ -35,7 +35,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { dirname } from 'node:path';
 import type { AddressInfo } from 'node:net';
-import type { ApiClient, ApiResponse } from './http.js';
+import { retryAfterMs, type ApiClient, type ApiResponse } from './http.js';
 import { loadConfig } from './config.js';
 import { loopbackJson } from './loopback.js';
 import { redactText } from './redact.js';
@@ -374,7 +374,6 @@ export async function bulkCreate<T = unknown>(api: ApiClient, body: unknown, opt
     const res = await api.post<T>(BULK_PATH, body, { honour429: false });
     await slot.answered();
     if (res.status !== 429 || Date.now() >= deadline) return res;
-    const after = Number(res.headers['retry-after']);
-    await sleep(Math.min(Number.isFinite(after) && after > 0 ? after * 1000 : 1000, 10_000, deadline - Date.now()));
+    await sleep(Math.min(retryAfterMs(res.headers['retry-after']) || 1000, 10_000, deadline - Date.now()));
   }
 }
