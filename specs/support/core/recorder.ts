@@ -3,7 +3,7 @@
  * sent, what came back and how to replay it (a curl line with secrets as $CRM_* variables).
  */
 import { loadConfig } from './config.js';
-import { redactText } from './redact.js';
+import { isSecretHeader, redactKnownPlaces, REDACTED, redactSecretValues, replaceSecrets } from './redact.js';
 export interface Exchange {
   method: string;
   url: string;
@@ -59,20 +59,44 @@ export function clip(value: unknown): unknown {
 
 const shellQuote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
 
+/** Stands for `$NAME` while a replay line is built: spliced into double quotes as is, out of single quotes around it. */
+const REF = (name: string) => `\u0000${name}\u0000`;
+const REFS = /\u0000(\w+)\u0000/g;
+
+/**
+ * A shell line replaying a request; a configured secret appears as its variable ($CRM_ACCESS_TOKEN,
+ * $CRM_BEARER_TOKEN, $CRM_CLIENT_SECRET), any other secret as «redacted». Where a secret stands is
+ * known (a credential header, a form field, a JSON member) it is replaced whatever its length;
+ * elsewhere only as {@link replaceSecrets} allows (a one-letter token is not searched for in the URL
+ * or the body), so the line stays readable. The userinfo of a URL never appears.
+ */
 export function curlLine(method: string, url: string, headers: Record<string, string>, body?: string): string {
   const cfg = loadConfig();
-  const envRef: Record<string, string> = {};
-  if (cfg.credentials.accessToken) envRef[cfg.credentials.accessToken] = '$CRM_ACCESS_TOKEN';
-  if (cfg.credentials.bearerToken) envRef[cfg.credentials.bearerToken] = '$CRM_BEARER_TOKEN';
-  if (cfg.oauth.clientSecret) envRef[cfg.oauth.clientSecret] = '$CRM_CLIENT_SECRET';
-  const sub = (s: string) => {
-    let out = s;
-    for (const [secret, ref] of Object.entries(envRef)) out = out.split(secret).join(ref);
-    return redactText(out);
+  const refs: [string, string][] = [];
+  if (cfg.credentials.accessToken) refs.push([cfg.credentials.accessToken, REF('CRM_ACCESS_TOKEN')]);
+  if (cfg.credentials.bearerToken) refs.push([cfg.credentials.bearerToken, REF('CRM_BEARER_TOKEN')]);
+  if (cfg.oauth.clientSecret) refs.push([cfg.oauth.clientSecret, REF('CRM_CLIENT_SECRET')]);
+  if (cfg.oauth.loginPassword) refs.push([cfg.oauth.loginPassword, REF('CRM_LOGIN_PASSWORD')]);
+  /** A value found in a secret place: its variable when it is a configured secret, else «redacted». */
+  const standing = (value: string): string => {
+    let decoded = value;
+    try { decoded = decodeURIComponent(value.replace(/\+/g, ' ')); } catch { /* as written */ }
+    return refs.find(([secret]) => secret === value || secret === decoded)?.[1] ?? REDACTED;
   };
-  const parts = [`curl -sS -X ${method}`, `"${sub(url)}"`];
-  for (const [k, v] of Object.entries(headers)) parts.push(`-H "${k}: ${sub(v).replace(/"/g, '\\"')}"`);
-  if (body !== undefined) parts.push(`--data-raw ${shellQuote(sub(body.length > MAX_RECORDED_BODY ? body.slice(0, MAX_RECORDED_BODY) + '…' : body))}`);
+  const sub = (s: string) => redactSecretValues(replaceSecrets(redactKnownPlaces(s, standing), refs));
+  const inDouble = (s: string) => s.replace(/["\\`$]/g, '\\$&').replace(REFS, '$$$1');
+  const headerValue = (k: string, v: string): string => {
+    if (!isSecretHeader(k)) return sub(v);
+    const m = /^(\w+)\s+(.*)$/s.exec(v);
+    return m && /authorization$/i.test(k) ? `${m[1]} ${standing(m[2])}` : standing(v);
+  };
+  const parts = [`curl -sS -X ${method}`, `"${inDouble(sub(url))}"`];
+  for (const [k, v] of Object.entries(headers)) parts.push(`-H "${inDouble(`${k}: ${headerValue(k, String(v))}`)}"`);
+  if (body !== undefined) {
+    const text = sub(body.length > MAX_RECORDED_BODY ? body.slice(0, MAX_RECORDED_BODY) + '…' : body);
+    // Single quotes keep the body as it is; a variable is spliced in between them, in double quotes.
+    parts.push(`--data-raw ${text.split(REFS).map((piece, i) => (i % 2 ? `"$${piece}"` : piece === '' ? '' : shellQuote(piece))).join('') || "''"}`);
+  }
   return parts.join(' ');
 }
 
