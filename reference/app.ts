@@ -3,7 +3,7 @@
  * open choices, faults), events for webhooks, and the hooks faults use.
  *
  * - `app.choice('webhook.payload')`: the alternative this server takes for an open choice of the
- *   spec (rules/choices/, reference/choices.ts), typed to that choice's alternative names.
+ *   spec (rules/choices.json, reference/choices.ts), typed to that choice's alternative names.
  * - `app.at(point, value, ctx)`, `app.seam(seam, ctx, next)`: named hook points and seams where
  *   behavioural faults hook in (reference/faults/types.ts); with no fault on they are the identity
  *   and `next()`. Response-reshaping faults are route post-processors installed by the server.

@@ -1,6 +1,6 @@
 /**
  * The open choices the reference server takes: one alternative of every choice of the catalog
- * (rules/choices/), in one `Choices` object. Handlers read them with `app.choice(id)`, typed to
+ * (rules/choices.json), in one `Choices` object. Handlers read them with `app.choice(id)`, typed to
  * that choice's alternative names; no handler tests a "variant" flag.
  *
  * Choosing (REFERENCE_CHOICES, a comma-separated list applied left to right):

@@ -3,7 +3,7 @@
  * § Tasks, § Limits): validation of the filter object, the criteria (combined with AND), the
  * sort, pagination and the 100,000-record cap.
  *
- * What the spec leaves open is taken from the open choices (rules/choices/search.ts,
+ * What the spec leaves open is taken from the open choices (rules/choices.json,
  * `app.choice('search.…')`): the largest page and what happens above it, the order of ties,
  * of records without a sort value, of names, owners, related records, statuses and priorities,
  * what `allow_empty: false` and an empty list criterion select, the case of tags and names,

@@ -1,18 +1,24 @@
 /**
- * `npm run rules:list`: rewrites rules/CONFORMANCE.md from the catalog, the test list, the
- * contracts, the reference server's faults and routes, and the open choices.
- * `gatherListInput()` is also what selftest/rules.test.ts renders to check the file is current.
+ * `npm run rules:list`: writes the generated list, docs/conformance/ (git-ignored; also written at
+ * `prepack`, so the package carries it), from the catalogs, the test list, the contracts, the
+ * reference server's faults and routes, and the open choices; and rewrites rules/choices/names.ts,
+ * the type of the choices' alternative names, from rules/choices.json.
+ * `gatherListInput()` is also what selftest/rules.test.ts renders to check the pages.
  */
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import * as contracts from '../contracts/index.js';
 import * as profileContracts from '../contracts/profile.js';
 import { listTests, ROOT } from '../selftest/helpers.js';
-import { renderConformanceList, type ChoiceRef, type FaultRef, type ListInput } from './list.js';
+import { CHOICES } from './choices/index.js';
+import { NAMES_FILE, renderChoiceNames } from './choices/render-names.js';
+import { renderConformancePages, type FaultRef, type ListInput } from './list.js';
 import { conditionalJudges, contractCases, contractsOfTests, faultSites, referenceRoutes } from './list-sources.js';
 
 export const SPEC_PATH = resolve(ROOT, '../shared/spec/crm-developer-api.md');
+/** Where `npm run rules:list` writes the pages. */
+export const LIST_DIR = resolve(ROOT, 'docs/conformance');
 
 /**
  * The reference server's faults, each with the rules it breaks. The one place that knows where
@@ -23,42 +29,11 @@ export async function loadFaults(): Promise<FaultRef[]> {
   return ALL_FAULTS.map((f) => ({ name: f.name, rules: [...f.rules] }));
 }
 
-/**
- * The open choices of rules/choices/index.ts, or undefined while that file does not exist. Any
- * exported list of entries with an `id` (or `name`) is read; the text is `text`, `choice`,
- * `question` or `description`, the section and quote those of `source` (or top-level ones).
- */
-export async function loadChoices(): Promise<ChoiceRef[] | undefined> {
-  const file = resolve(ROOT, 'rules/choices/index.ts');
-  if (!existsSync(file)) return undefined;
-  const mod = (await import(pathToFileURL(file).href)) as Record<string, unknown>;
-  type Entry = Record<string, unknown> & { source?: Record<string, unknown> };
-  const str = (v: unknown) => (typeof v === 'string' ? v : undefined);
-  const out: ChoiceRef[] = [];
-  const seen = new Set<string>();
-  for (const value of Object.values(mod)) {
-    if (!Array.isArray(value)) continue;
-    for (const e of value as Entry[]) {
-      const id = str(e?.id) ?? str(e?.name);
-      if (!id || seen.has(id)) continue;
-      seen.add(id);
-      out.push({
-        id,
-        text: str(e.text) ?? str(e.choice) ?? str(e.question) ?? str(e.description) ?? '',
-        section: str(e.source?.section) ?? str(e.section),
-        quote: str(e.source?.quote) ?? str(e.quote),
-        rules: Array.isArray(e.rules) ? e.rules.map(String) : [],
-      });
-    }
-  }
-  return out;
-}
-
 export function specHeadings(): string[] {
   return [...readFileSync(SPEC_PATH, 'utf8').matchAll(/^#+\s+(.+)$/gm)].map((m) => m[1].trim());
 }
 
-/** Everything CONFORMANCE.md is rendered from. */
+/** Everything the pages are rendered from. */
 export async function gatherListInput(): Promise<ListInput> {
   const listed = listTests().map(({ title, file, line, rules, tags }) => ({ title, file, line, rules, tags }));
   // The API's contracts; the target profile's (contracts/profile.ts) describe the suite's own input.
@@ -73,13 +48,25 @@ export async function gatherListInput(): Promise<ListInput> {
     faultSites: faultSites(ROOT, faults.map((f) => f.name)),
     routes: referenceRoutes(ROOT),
     conditional: conditionalJudges(ROOT, listed),
-    choices: await loadChoices(),
+    choices: CHOICES,
     headings: specHeadings(),
   };
 }
 
-if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
-  const input = await gatherListInput();
-  writeFileSync(resolve(ROOT, 'rules/CONFORMANCE.md'), renderConformanceList(input));
-  console.log(`rules/CONFORMANCE.md: ${input.tests.length} tests, ${input.faults.length} faults${input.choices ? `, ${input.choices.length} open choices` : ''}`);
+/** Writes the pages into `dir`, which holds nothing else (what a former run wrote there is removed). */
+export function writeConformancePages(pages: Map<string, string>, dir = LIST_DIR): void {
+  mkdirSync(dir, { recursive: true });
+  for (const f of readdirSync(dir)) if (f.endsWith('.md') && !pages.has(f)) rmSync(join(dir, f));
+  for (const [file, text] of pages) writeFileSync(join(dir, file), text);
 }
+
+/** What `npm run rules:list` does (and `npm run docs`, scripts/write-docs.ts): rewrites names.ts, writes the pages. */
+export async function writeList(): Promise<void> {
+  writeFileSync(resolve(ROOT, NAMES_FILE), renderChoiceNames(CHOICES));
+  const input = await gatherListInput();
+  const pages = renderConformancePages(input);
+  writeConformancePages(pages);
+  console.log(`docs/conformance/: ${pages.size} pages; ${input.tests.length} tests, ${input.faults.length} faults, ${input.choices.length} open choices; ${NAMES_FILE} rewritten`);
+}
+
+if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) await writeList();

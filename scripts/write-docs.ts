@@ -36,5 +36,5 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   const file = join(ROOT, 'docs/configuration.md');
   writeFileSync(file, configurationPage());
   console.log(`wrote ${file}`);
-  await import('../rules/write-list.js');
+  await (await import('../rules/write-list.js')).writeList();
 }

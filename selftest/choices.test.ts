@@ -1,7 +1,7 @@
 /**
  * False positives: the suite passes a conformant server whatever it does where the spec leaves
  * a choice open. The reference server takes every alternative of every open choice of the
- * catalog (rules/choices/) across a few runs of the whole suite: the default run
+ * catalog (rules/choices.json) across a few runs of the whole suite: the default run
  * (selftest/conformance.test.ts) takes alternative 0 of every choice, and the runs
  * `REFERENCE_CHOICES=alt:<k>:<seed>` (k = 1 … the largest number of alternatives − 1) take
  * alternative k of every choice that has one and a seeded draw for the others. Each run must end
@@ -10,7 +10,11 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readJson, runPlaywright } from './helpers.js';
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { readJson, ROOT, runPlaywright } from './helpers.js';
+import { CatalogError, OpenChoiceRecord, parseChoices as parseChoiceRecords } from '../rules/schema.js';
+import { NAMES_FILE, renderChoiceNames } from '../rules/choices/render-names.js';
 import type { ConformanceReport } from '../reporting/verdict.js';
 import {
   CHOICES, ChoicesError, coveringChoices, defaultChoices, describeChoices, maxAlternatives, parseChoices, variantChoices, type Choices,
@@ -42,6 +46,22 @@ test('the default run and the alt:<k>:<seed> runs take every alternative of ever
   assert.deepEqual(missing.filter((m) => !known.includes(m)), [], 'alternatives no run takes');
   for (const f of KNOWN_FAILING) t.diagnostic(`not exercised (known failing): ${f.choice}=${f.alternative}: ${f.fails}`);
   t.diagnostic(`${CHOICES.length} choices, ${CHOICES.reduce((n, c) => n + c.alternatives.length, 0)} alternatives, ${RUNS.length} runs besides the default; seed ${seed}`);
+});
+
+test('rules/choices.json is valid against its schema and loads as written; rules/choices/names.ts, the type of app.choice, is current (fast)', () => {
+  const raw = JSON.parse(readFileSync(resolve(ROOT, 'rules/choices.json'), 'utf8')) as Record<string, unknown>[];
+  const order = Object.keys(OpenChoiceRecord.shape);
+  for (const [i, record] of raw.entries()) {
+    const parsed = OpenChoiceRecord.safeParse(record);
+    assert.ok(parsed.success, `record ${i} (${String(record.id)}): ${parsed.success ? '' : parsed.error.message}`);
+    const keys = Object.keys(record);
+    assert.deepEqual(keys, order.filter((k) => keys.includes(k)), `record ${i} (${String(record.id)}): keys in the order ${order.join(', ')}`);
+  }
+  assert.deepEqual(CHOICES, raw, 'CHOICES is the file, record for record, unchanged by loading');
+  assert.equal(readFileSync(resolve(ROOT, NAMES_FILE), 'utf8'), renderChoiceNames(CHOICES), `${NAMES_FILE} is out of date: run \`npm run rules:list\``);
+  const bad = [{ ...raw[0], alternatives: [(raw[0].alternatives as unknown[])[0]] }];
+  assert.throws(() => parseChoiceRecords(bad), (e: Error) => e instanceof CatalogError && /rules\/choices\.json record 0 \(ids\.sequence\) is not a valid record: alternatives/.test(e.message));
+  assert.throws(() => parseChoiceRecords([raw[0], raw[0]]), /record 1 \(ids\.sequence\): duplicate id/);
 });
 
 test('the catalog is well formed and REFERENCE_CHOICES reads every form (fast)', () => {

@@ -1,14 +1,18 @@
 /**
- * The rules catalog: ids unique and well formed; every rule quotes the spec sentence it reads;
- * every test names a known rule; every rule is tested or untestable; rules/CONFORMANCE.md is current.
+ * The rules catalog: rules/rules.json is valid against its schema (rules/schema.ts) and loads
+ * as written; ids unique and well formed; every rule quotes the spec sentence it reads; every
+ * test names a known rule; every rule is tested or untestable; the generated list
+ * (docs/conformance/, `npm run rules:list`) renders every rule on its area's page.
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
 import { AREAS, RULES, normaliseSpecText, ruleIdOfTitle } from '../rules/index.js';
-import { renderConformanceList } from '../rules/list.js';
-import { gatherListInput, SPEC_PATH } from '../rules/write-list.js';
+import { areaPage, CHOICES_PAGE, INDEX_PAGE, renderConformancePages } from '../rules/list.js';
+import { CatalogError, parseRules, RuleRecord } from '../rules/schema.js';
+import { gatherListInput, SPEC_PATH, writeConformancePages } from '../rules/write-list.js';
 import { ROOT } from './helpers.js';
 
 const input = await gatherListInput();
@@ -43,6 +47,31 @@ function quoted(quote: string, texts: string[]): boolean {
   });
 }
 
+test('rules/rules.json is valid against its schema, keys in the documented order, and loads as written (fast)', () => {
+  const raw = JSON.parse(readFileSync(resolve(ROOT, 'rules/rules.json'), 'utf8')) as Record<string, unknown>[];
+  assert.ok(Array.isArray(raw) && raw.length === RULES.length, 'one record per rule');
+  const order = Object.keys(RuleRecord.shape);
+  for (const [i, record] of raw.entries()) {
+    const parsed = RuleRecord.safeParse(record);
+    assert.ok(parsed.success, `record ${i} (${String(record.id)}): ${parsed.success ? '' : parsed.error.message}`);
+    const keys = Object.keys(record);
+    assert.deepEqual(keys, order.filter((k) => keys.includes(k)), `record ${i} (${String(record.id)}): keys in the order ${order.join(', ')}`);
+  }
+  assert.deepEqual(RULES, raw, 'RULES is the file, record for record, unchanged by loading');
+  assert.ok(RULES.every((r) => /^\d+\.\d+\.\d+$/.test(r.since)), 'every rule says since which release');
+});
+
+test('a broken record stops the load with a message naming the file, the record and the problem (fast)', () => {
+  const good = JSON.parse(readFileSync(resolve(ROOT, 'rules/rules.json'), 'utf8')) as Record<string, unknown>[];
+  const cases: [unknown[], RegExp][] = [
+    [[good[0], { ...good[1], level: 'MUSTN' }], /rules\/rules\.json record 1 \(WIRE-2\) is not a valid record: level/],
+    [[{ ...good[0], extra: 1 }], /record 0 \(WIRE-1\).*extra/],
+    [[good[0], good[0]], /record 1 \(WIRE-1\): duplicate id WIRE-1/],
+    [[{ ...good[0], rfc: 'RFC 6749 §4.1.2', reading: undefined }], /record 0 \(WIRE-1\).*reading/],
+  ];
+  for (const [data, message] of cases) assert.throws(() => parseRules(data), (e: Error) => e instanceof CatalogError && message.test(e.message), String(message));
+});
+
 test('rule ids are unique and of the form AREA-N', () => {
   const seen = new Set<string>();
   for (const r of RULES) {
@@ -61,24 +90,22 @@ test('the catalog covers the whole spec (more than 100 rules)', () => {
 test('every rule has a source: a heading of the spec and a quote found, verbatim, in that section', () => {
   const bySection = sections();
   for (const r of RULES) {
-    assert.ok(r.source, `${r.id} has a source`);
-    assert.equal(r.section, r.source.section, `${r.id}: section is source.section`);
-    assert.ok(bySection.has(r.source.section), `${r.id}: section "${r.source.section}" is not a heading of the spec`);
-    assert.ok(r.source.quote.trim().length >= 10, `${r.id} quotes the spec`);
-    assert.ok(quoted(r.source.quote, bySection.get(r.source.section)!), `${r.id}: the quote is not in § ${r.source.section} (whitespace-normalised, table rows as "cell | cell"): "${r.source.quote}"`);
-    if (r.source.item) assert.match(r.source.item, /\S/, `${r.id}: an empty item`);
-    if (r.source.rfc) assert.match(r.source.rfc, /^RFC \d+( §\d+(\.\d+)*)?(, §\d+(\.\d+)*)*$/, `${r.id}: rfc "${r.source.rfc}" is of the form "RFC 6749 §4.1.2"`);
-    if (r.source.rfc) assert.ok(r.source.reading, `${r.id}: a rule that follows an RFC says how it reads the spec`);
+    assert.ok(bySection.has(r.section), `${r.id}: section "${r.section}" is not a heading of the spec`);
+    assert.ok(r.quote.trim().length >= 10, `${r.id} quotes the spec`);
+    assert.ok(quoted(r.quote, bySection.get(r.section)!), `${r.id}: the quote is not in § ${r.section} (whitespace-normalised, table rows as "cell | cell"): "${r.quote}"`);
+    if (r.item) assert.match(r.item, /\S/, `${r.id}: an empty item`);
+    if (r.rfc) assert.match(r.rfc, /^RFC \d+( §\d+(\.\d+)*)?(, §\d+(\.\d+)*)*$/, `${r.id}: rfc "${r.rfc}" is of the form "RFC 6749 §4.1.2"`);
+    if (r.rfc) assert.ok(r.reading, `${r.id}: a rule that follows an RFC says how it reads the spec`);
   }
 });
 
 test('a rule that reads a numbered list item names it as "rule N" or "step N", and that item exists in its section', () => {
   const bySection = sections();
   for (const r of RULES) {
-    const m = /^(rule|step) (\d+)\b/.exec(r.source.item ?? '');
+    const m = /^(rule|step) (\d+)\b/.exec(r.item ?? '');
     if (!m) continue;
-    const text = bySection.get(r.source.section)!.join(' ');
-    assert.ok(text.includes(`${m[2]}. `), `${r.id}: § ${r.source.section} has no item ${m[2]}`);
+    const text = bySection.get(r.section)!.join(' ');
+    assert.ok(text.includes(`${m[2]}. `), `${r.id}: § ${r.section} has no item ${m[2]}`);
   }
 });
 
@@ -136,7 +163,29 @@ test('the search properties are listed as judging rules only when they fail', ()
   for (const j of input.conditional) assert.ok(j.rules.includes('SEARCH-14'), `${j.test.title}: the rules of its criteria include SEARCH-14 (ids)`);
 });
 
-test('rules/CONFORMANCE.md is the generated list of the current catalog and tests (npm run rules:list)', () => {
-  const current = readFileSync(resolve(ROOT, 'rules/CONFORMANCE.md'), 'utf8');
-  assert.equal(current, renderConformanceList(input), 'rules/CONFORMANCE.md is out of date: run `npm run rules:list` and review the diff');
+test('the generated list (docs/conformance/, npm run rules:list): an index, a page per area with each of its rules and tests, the open choices', () => {
+  const pages = renderConformancePages(input);
+  const areas = Object.keys(AREAS) as (keyof typeof AREAS)[];
+  assert.deepEqual([...pages.keys()].sort(), [INDEX_PAGE, CHOICES_PAGE, ...areas.filter((a) => RULES.some((r) => r.area === a)).map(areaPage)].sort());
+  for (const r of RULES) {
+    const page = pages.get(areaPage(r.area))!;
+    const row = page.split('\n').find((l) => l.startsWith(`| ${r.id} | ${r.level} | ${r.since} |`));
+    assert.ok(row, `${r.id} has its row on ${areaPage(r.area)}`);
+    for (const t of tests.filter((x) => x.rules.includes(r.id))) assert.ok(row.includes(`\`${t.file}:${t.line}\``), `${r.id}: its row names its test ${t.file}:${t.line}`);
+    if (!tests.some((x) => x.rules.includes(r.id))) assert.ok(row.includes('untestable: '), `${r.id}: its row says why it is untestable`);
+    assert.ok(pages.get(INDEX_PAGE)!.includes(`[${r.id}](${areaPage(r.area)})`), `${r.id} is linked from the index`);
+  }
+  for (const [file, text] of pages) {
+    for (const [, target] of text.matchAll(/\]\(([^)#]+\.md)\)/g)) assert.ok(pages.has(target), `${file} links to ${target}, which is generated`);
+    assert.match(text, /Generated by `npm run rules:list`/, `${file} says it is generated`);
+  }
+  const dir = mkdtempSync(join(tmpdir(), 'crm-conformance-list-'));
+  try {
+    writeConformancePages(new Map([['stale.md', 'x']]), dir);
+    writeConformancePages(pages, dir);
+    assert.deepEqual(readdirSync(dir).sort(), [...pages.keys()].sort(), 'a page no longer generated is removed');
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+  assert.ok(!existsSync(resolve(ROOT, 'rules/CONFORMANCE.md')), 'the list is generated into docs/conformance/ (git-ignored), not checked in');
 });

@@ -5,7 +5,7 @@
  * `company_with_activities`) has several user activities of types 1 and 2, one of type 3 and a
  * system activity; company 402 has a few more. Seeded ids stay below 1000 (the store's first id).
  *
- * An ill-typed member is refused with a 4xx. Open choices (rules/choices/records.ts): whether
+ * An ill-typed member is refused with a 4xx. Open choices (rules/choices.json): whether
  * `PUT` requires both `activity_date` and `details` (`activities.update-members`), and whether
  * empty details are answered as null (`activities.empty-details`), the status for an unknown
  * activity (`records.missing-status`).

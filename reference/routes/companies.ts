@@ -5,7 +5,7 @@
  * - `primary_contact_id` is always present; `null` until one is set.
  * - `activity_types` filter: an activity matches an entry when both its type `id` and
  *   `category` are equal.
- * Open choices (rules/choices/records.ts, general.ts): the fields required on create
+ * Open choices (rules/choices.json): the fields required on create
  * (`records.required-on-create`), the status of a create (`general.create-status`), what an
  * empty `activity_types` list selects (`companies.activities-empty-filter`: every activity, or
  * none), the order of the activities (`companies.activities-order`) and the status for an

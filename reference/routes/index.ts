@@ -1,6 +1,6 @@
 /**
  * The areas of the reference server. Each module owns its routes and seeded fixtures (its open
- * choices are in rules/choices/, its faults in reference/faults/); add a new area by writing its
+ * choices are in rules/choices.json, its faults in reference/faults/); add a new area by writing its
  * module and listing it here.
  */
 import type { AreaModule } from '../app.js';

@@ -2,7 +2,7 @@
  * Leads (spec § Lead upsert, § Lead conversion): `PUT /leads/upsert` and
  * `POST /leads/{lead_id}/convert`.
  *
- * Open choices (rules/choices/leads.ts, general.ts), taken from `app.choice`:
+ * Open choices (rules/choices.json), taken from `app.choice`:
  * - `upsert.text-match`: name, email and text custom-field matches exact or ignoring case.
  *   Custom-field matches use `match.field_name = "custom_field_<definition id>"` (the profile's
  *   `lead_match_field`); the definition must be available on Leads.

@@ -1,7 +1,7 @@
 /**
  * Opportunities (spec § Bulk create of Opportunities): `POST /opportunities/bulk_create`.
  *
- * Open choices (rules/choices/opportunities.ts), taken from `app.choice`:
+ * Open choices (rules/choices.json), taken from `app.choice`:
  * - Rate limit ("3 per second … excess may get 429"), `bulk.rate-window`: per credential, at most
  *   3 admitted bulk requests in any sliding second or in each calendar second; an excess request
  *   gets 429 with `Retry-After` (seconds) and the body `bulk.rate-limit-body`. Refused requests

@@ -1,7 +1,7 @@
 /**
  * People (spec § People): `POST /people`.
  *
- * Open choices (rules/choices/records.ts, general.ts): the fields required on create
+ * Open choices (rules/choices.json): the fields required on create
  * (`records.required-on-create`), the status of a create (`general.create-status`), first and
  * last name derived from `name` or not (`people.name-parts`), `company_name` taken from the
  * Company of `company_id` or not (`people.company-name`). Person create is eligible for

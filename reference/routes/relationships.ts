@@ -9,7 +9,7 @@
  *
  * `resource.type` is the singular type (company, person, …), plural accepted. `removed` is true
  * when a link was cleared, false when there was none (a second removal, or an unknown
- * resource). Open choices (rules/choices/records.ts): which entity types the path accepts beyond
+ * resource). Open choices (rules/choices.json): which entity types the path accepts beyond
  * people (`relationships.entities`: every record type, or people and companies; others: 404),
  * the status for an unknown entity record (`records.missing-status`). Faults: reference/faults/relationships.ts.
  */

@@ -4,7 +4,7 @@
  * subscription gets a JSON POST to its target, asynchronously (the API answer never waits for
  * it), with a time-out and bounded concurrency.
  *
- * Open choices (rules/choices/webhooks.ts, general.ts), taken from `app.choice`:
+ * Open choices (rules/choices.json), taken from `app.choice`:
  * - `webhook.payload`: the notification body (`record`, `envelope`, `ids-only` with
  *   `updated_attributes` on update); `webhook.payload-secret`: the secret pairs nested under
  *   `secret` or at the top level of the payload.
