@@ -6,7 +6,8 @@
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { test } from 'node:test';
-import { loadConfig, RUN_PROCESS_ENV } from '../specs/support/core/config.js';
+import { loadConfig } from '../specs/support/core/config.js';
+import { RUN_PROCESS_ENV } from '../specs/support/core/embedded.js';
 import { LEARNED_FACTOR, LEARNED_FLOOR_MS, SILENT_FLOOR_MS, notificationArrived, notificationDeadline, notificationMissed, resetLatencyMemo } from '../specs/support/core/latency.js';
 import { forgetRunFiles } from '../specs/support/core/run-files.js';
 
