@@ -77,7 +77,10 @@ export type RelatedResource = z.infer<typeof relatedResource>;
  * for multi-select, or null. Computed values replace option ids by option names (strings).
  */
 export const customFieldValue = z.looseObject({
-  /** Names the field the value belongs to, as `id` names a record: "custom field value | `custom_field_definition_id` (identifier), `value` (… or null)"; only `value` may be null. */
+  /**
+   * Names the field the value belongs to, as `id` names a record: "custom field value |
+   * `custom_field_definition_id` (identifier), `value` (… or null)"; only `value` may be null.
+   */
   custom_field_definition_id: identifier,
   value: z.union([z.string(), z.number(), z.boolean(), z.array(z.union([identifier, z.string()])), z.null()]),
 });

@@ -89,7 +89,10 @@ export const Opportunity = recordBase.extend({
   loss_reason_id: identifier.nullable(),
   /** "pipeline_id, pipeline_stage_id | identifier | stage defaults to the first stage of the pipeline": an Opportunity is always in a stage of a pipeline. */
   pipeline_id: identifier,
-  /** "stage defaults to the first stage of the pipeline" (§ Lead conversion: "When `pipeline_stage_id` is omitted, the first stage of the pipeline is used."). */
+  /**
+   * "stage defaults to the first stage of the pipeline" (§ Lead conversion: "When
+   * `pipeline_stage_id` is omitted, the first stage of the pipeline is used.").
+   */
   pipeline_stage_id: identifier,
   primary_contact_id: identifier.nullable(),
   priority: z.string().nullable(),
@@ -149,7 +152,10 @@ export const TaskStatus = z.enum(['Open', 'Completed']);
 
 /** Task (spec § Task). `related_resource` is present; both its members may be null. */
 export const Task = recordBase.extend({
-  /** "related_resource | related_resource (both members may be null)": the spec gives the empty form, an object of nulls (Project's is "related_resource or null"). */
+  /**
+   * "related_resource | related_resource (both members may be null)": the spec gives the empty
+   * form, an object of nulls (Project's is "related_resource or null").
+   */
   related_resource: relatedResource,
   assignee_id: identifier.nullable(),
   due_date: timestamp.nullable(),
@@ -253,7 +259,11 @@ export const SignedUpload = z.looseObject({
   url: z.url(),
   /** "`method` (string, `POST`)" */
   method: z.literal('POST'),
-  /** Step 2 sends every member as a form field: "with the form fields `key`, `signature`, `success_action_status`, `acl`, `policy`, `storage_access_key_id`, `x-storage-security-token` (the value of `security_token`)". */
+  /**
+   * Step 2 sends every member as a form field: "with the form fields `key`, `signature`,
+   * `success_action_status`, `acl`, `policy`, `storage_access_key_id`, `x-storage-security-token`
+   * (the value of `security_token`)".
+   */
   body: z.looseObject({
     policy: z.string(),
     signature: z.string(),
@@ -273,7 +283,10 @@ export const Account = z.looseObject({
   id: identifier,
   name: z.string().nullable(),
   primary_timezone: z.string().min(1).nullable(),
-  /** "settings | object with boolean `setting_team_permissions_enabled`, `setting_enable_leads`": the object and its two booleans are stated, not just typed. */
+  /**
+   * "settings | object with boolean `setting_team_permissions_enabled`, `setting_enable_leads`":
+   * the object and its two booleans are stated, not just typed.
+   */
   settings: z.looseObject({
     setting_team_permissions_enabled: z.boolean(),
     setting_enable_leads: z.boolean(),

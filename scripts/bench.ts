@@ -438,7 +438,7 @@ async function main() {
     console.log(`| Every fault of the catalog (\`npm run bench:faults\`, ${surveyed.date.slice(0, 10)}, load ${surveyed.load.atStart[0]} at the start), each / the conformant runs around it | worst ×${surveyed.faults[0]?.ratio} (\`${surveyed.faults[0]?.fault}\`); ${over.length} of ${surveyed.faults.length} over ×1.5 | ≤ ×1.5 (${yes(!over.length)}) |`);
   }
   for (const h of hostileRows) {
-    console.log(`| ${h.kind === 'silent' ? 'Dead target (accepts connections, never answers)' : 'Target answering \`200 {}\` to everything'}, whole suite | ${secs(h.wallMs)}, ${h.verdict}, ${h.banners} banner, ${h.failed} failed / ${h.skipped} skipped | ≤ 60 s (${yes(h.kind === 'silent' ? targets.deadTarget.met : targets.okEmptyTarget.met)}) |`);
+    console.log(`| ${h.kind === 'silent' ? 'Dead target (accepts connections, never answers)' : 'Target answering `200 {}` to everything'}, whole suite | ${secs(h.wallMs)}, ${h.verdict}, ${h.banners} banner, ${h.failed} failed / ${h.skipped} skipped | ≤ 60 s (${yes(h.kind === 'silent' ? targets.deadTarget.met : targets.okEmptyTarget.met)}) |`);
   }
   if (slow) console.log(`| Conformant target answering every API request ${slow.latencyMs} ms later (a server across a network), whole suite | ${secs(slow.wallMs)}, ${slow.verdict}, ${slow.requests} requests${slow.budget ? `; ${slow.budget.split(':')[0]}` : ''} | |`);
   if (heavyResult.ran) {

@@ -40,10 +40,8 @@ export interface FaultDef {
 }
 
 /** Hook points: name → the value passed through and the context given to faults. Areas add theirs (see above). */
-// eslint-disable-next-line @typescript-eslint/no-empty-interface
 export interface HookPoints {}
 /** Seams: name → the context given to faults. Areas add theirs (see above). */
-// eslint-disable-next-line @typescript-eslint/no-empty-interface
 export interface SeamPoints {}
 
 export type PointName = keyof HookPoints;

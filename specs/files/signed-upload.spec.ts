@@ -11,9 +11,8 @@
  * The signed upload's secrets never reach an artifact (see ./upload.ts).
  */
 import { SignedUpload } from '../../contracts/index.js';
-import { expect, expectJson, rule, test } from '../support/fixtures/test.js';
+import { describeExchange, expect, expectJson, rule, test } from '../support/fixtures/test.js';
 import { FILE_ENTITY_TYPES, getSignedUpload, recordOf, smallFile, uploadStep2 } from './upload.js';
-import { describeExchange } from '../support/core/recorder.js';
 import { make } from '../support/make.js';
 
 test(...rule('FILE-1', 'the signed upload answer for a Company has url, method POST, every listed body member and sample_curl', async ({ api, ns }) => {

@@ -9,9 +9,8 @@
  * (status not shown); "no Company / no Opportunity" accepts an absent member or null.
  */
 import { Company, ConvertResponse, Opportunity, Person, type Lead, type Pipeline } from '../../contracts/index.js';
-import type { ApiClient, ApiResponse } from '../support/core/http.js';
 import { byEmail, byName, computedValueProblems, convertPath, customFieldOn, expectLead, upsert } from '../support/leads.js';
-import { expect, rule, test } from '../support/fixtures/test.js';
+import { expect, rule, test, type ApiClient, type ApiResponse } from '../support/fixtures/test.js';
 import { make, sameId } from '../support/make.js';
 import { companyByConversion, convert, converted, none, type Details } from './convert.js';
 

@@ -15,8 +15,7 @@
  */
 import type { Lead } from '../../contracts/index.js';
 import { byEmail, byName, concurrently, readLead, UPSERT_PATH } from '../support/leads.js';
-import type { ApiResponse } from '../support/core/http.js';
-import { expect, isAccepted, notJudged, rule, test } from '../support/fixtures/test.js';
+import { expect, isAccepted, notJudged, rule, test, type ApiResponse } from '../support/fixtures/test.js';
 import { make, sameId, leadEmail } from '../support/make.js';
 
 const RACERS = 25;

@@ -17,9 +17,7 @@
  * deleted the Person and answers 2xx for unknown records is not caught.
  */
 import { Company, Project, RelationshipRemoved } from '../../contracts/index.js';
-import type { ApiClient } from '../support/core/http.js';
-import { describeExchange } from '../support/core/recorder.js';
-import { expect, expectJson, isAccepted, rule, test, type Namespace } from '../support/fixtures/test.js';
+import { describeExchange, expect, expectJson, isAccepted, rule, test, type ApiClient, type Namespace } from '../support/fixtures/test.js';
 import { make, sameId, expectCreated } from '../support/make.js';
 
 /** A Company and a Person whose company_id is that Company. */

@@ -12,8 +12,7 @@ import {
   create, createInOrder, createUntilLater, distinct, expectGroupedOrder, expectKeyOrder, expectSameRecords, idsOf, inNs, needTaskCreate, search, type Kind, type Rec,
 } from '../support/search.js';
 import { expect, rule, test } from '../support/fixtures/test.js';
-import type { ApiClient } from '../support/core/http.js';
-import type { Namespace } from '../support/fixtures/test.js';
+import type { ApiClient, Namespace } from '../support/fixtures/test.js';
 import { make } from '../support/make.js';
 
 const KINDS: Kind[] = ['projects', 'tasks'];

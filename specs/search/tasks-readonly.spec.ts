@@ -8,8 +8,7 @@
  */
 import { compareOrder, compareSets, pagingOf } from '../../generators/search-model.js';
 import { expectSameRecords, idsOf, search, searchAll, type Filter, type Rec } from '../support/search.js';
-import { expect, rule, test } from '../support/fixtures/test.js';
-import type { ApiClient } from '../support/core/http.js';
+import { expect, rule, test, type ApiClient } from '../support/fixtures/test.js';
 import { extension } from '../support/make.js';
 
 const CREATES = 'the target can create tasks (capabilities.extensions.create_task): the specs with their own tasks check this rule exactly';

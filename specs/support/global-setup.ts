@@ -1,7 +1,8 @@
 /**
  * Runs once before the workers start: cleans the Allure results of the previous run, starts
  * the run-wide bulk limiter (specs/support/core/rate-limit.ts; workers find it through the
- * environment, and the teardown writes what it granted to bulk-schedule.json), prints what the run targets, and probes the target (specs/support/core/preflight.ts):
+ * environment, and the teardown writes what it granted to bulk-schedule.json), prints what the
+ * run targets, and probes the target (specs/support/core/preflight.ts):
  * when it is dead or answers nonsense, one banner says so before any test, and the tests skip
  * with its reason. The returned function is the global teardown.
  */

@@ -19,6 +19,9 @@ import { bulkCreate } from './core/rate-limit.js';
 import { conforms, expect, isAccepted } from './fixtures/matchers.js';
 import type { Namespace } from './fixtures/namespace.js';
 
+/** The raw bulk create (on the bulk schedule of core/rate-limit.ts), for specs that judge its answer. */
+export { bulkCreate };
+
 /** What a helper needs of a test: its client and namespace, and (for tasks, fixtures) the profile. */
 export interface Ctx { api: ApiClient; ns: Namespace; profile?: TargetProfile }
 type WithProfile = Ctx & { profile: TargetProfile };

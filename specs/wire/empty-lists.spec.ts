@@ -16,10 +16,8 @@
  * records a conversion makes are added by hand). Only where writes are allowed.
  */
 import type { Identifier } from '../../contracts/index.js';
-import type { ApiClient, ApiResponse } from '../support/core/http.js';
-import { bulkCreate } from '../support/core/rate-limit.js';
-import { expectCreated, extension, opportunityPipeline, sameId } from '../support/make.js';
-import { expect, rule, test, type Namespace } from '../support/fixtures/test.js';
+import { bulkCreate, expectCreated, extension, opportunityPipeline, sameId } from '../support/make.js';
+import { expect, rule, test, type ApiClient, type ApiResponse, type Namespace } from '../support/fixtures/test.js';
 import { judgeLists } from './observe.js';
 
 const NO_WRITES = 'writes are not allowed on this target (CRM_ALLOW_WRITES): the read-only spec specs/wire/listed-records.spec.ts judges the records that exist';

@@ -10,8 +10,7 @@
  */
 import type { TestInfo } from '@playwright/test';
 import { ProjectList, TaskList } from '../../contracts/index.js';
-import type { ApiClient, ApiResponse } from '../support/core/http.js';
-import { conforms, expect, rule, test } from '../support/fixtures/test.js';
+import { conforms, expect, rule, test, type ApiClient, type ApiResponse } from '../support/fixtures/test.js';
 import { judgeLists } from './observe.js';
 
 /** Pages read per search. */

@@ -74,11 +74,17 @@ export interface TargetConfig {
   secrets: string[];
   /** Chromium for the OAuth browser specs (CRM_CHROMIUM_PATH); undefined ⇒ searched at run time. */
   chromiumPath?: string;
-  /** The OAuth callback receiver: HTTPS with a self-signed certificate (CRM_CALLBACK_HTTPS=1), and the local port it listens on when CRM_PUBLIC_URL is set (CRM_CALLBACK_PORT). */
+  /**
+   * The OAuth callback receiver: HTTPS with a self-signed certificate (CRM_CALLBACK_HTTPS=1), and
+   * the local port it listens on when CRM_PUBLIC_URL is set (CRM_CALLBACK_PORT).
+   */
   callback: { https: boolean; port?: number };
   /** Per-request deadline of the API client (CRM_REQUEST_TIMEOUT_MS, default 15 s). */
   requestTimeoutMs: number;
-  /** Longest wait for one webhook notification (CRM_NOTIFICATION_TIMEOUT_MS, default 20 s); shorter only once a wait of the run has lasted it in vain (core/latency.ts). */
+  /**
+   * Longest wait for one webhook notification (CRM_NOTIFICATION_TIMEOUT_MS, default 20 s); shorter
+   * only once a wait of the run has lasted it in vain (core/latency.ts).
+   */
   notificationTimeoutMs: number;
   /** CRM_NOTIFICATION_TIMEOUT_MS was set: every wait lasts that long, nothing is learned. */
   notificationTimeoutFixed: boolean;
