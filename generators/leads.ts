@@ -18,6 +18,12 @@
  *
  * Commands carry pool indexes, not values, so a counterexample reads the same in every run:
  * `upsert by email#1 {name#0, email#2, details "note 7"}`.
+ *
+ * Each failure names the rules whose prediction broke (`fail(message, rules)`: the spec appends
+ * `[breaks …]`, specs/support/core/attribution.ts), so that the report credits a Lead left behind
+ * by a conversion to CONVERT-2, not to every upsert rule this model covers. A state that
+ * diverged earlier is named by what explains it: an answer naming a converted Lead is CONVERT-2
+ * (CONVERT-15 on an e-mail match), a Lead an earlier 422 listed that changed is UPSERT-13 too.
  */
 import fc from 'fast-check';
 import { Lead, Person, idsInBody, leakedIds, namesId } from '../contracts/index.js';
@@ -36,8 +42,8 @@ export interface Answer {
 export interface UpsertSystem {
   upsert(properties: Record<string, unknown>, match: { field_name: string; field_value: unknown }): Promise<Answer>;
   convert(leadId: unknown, details: Record<string, unknown>): Promise<Answer>;
-  /** Throws an error with `message` and the evidence of the last exchange. */
-  fail(message: string): never;
+  /** Throws an error with `message`, the rules whose prediction broke and the evidence of the last exchange. */
+  fail(message: string, rules?: string[]): never;
   /** The Lead custom field usable for matching (profile `lead_match_field`); absent ⇒ no `ref` commands. */
   refField?: { fieldName: string; definitionId: string | number };
 }
@@ -63,6 +69,24 @@ export interface UpsertModel {
   converted: string[];
   /** 31 Leads sharing one name (seeded once per test). */
   crowd?: { name: string; ids: string[] };
+  /** Ids of Leads an upsert answered 422 about (UPSERT-13: nothing was written to them). */
+  ambiguous?: string[];
+}
+
+/** The match criterion's own rule: name UPSERT-7, e-mail UPSERT-8, custom field UPSERT-9. */
+const CRITERION: Record<MatchKind, string> = { name: 'UPSERT-7', email: 'UPSERT-8', ref: 'UPSERT-9' };
+
+/**
+ * The rules that explain an answer naming `ids` the model does not expect: a converted Lead
+ * (it still exists: CONVERT-2; matched by e-mail: CONVERT-15), a Lead an earlier 422 was about
+ * (it was written after all: UPSERT-13). Empty: none of them.
+ */
+function explained(m: Readonly<UpsertModel>, ids: unknown[], by: MatchKind | 'crowd'): string[] {
+  const named = ids.filter((i) => i !== undefined && i !== null).map(String);
+  const out: string[] = [];
+  if (named.some((i) => m.converted.includes(i))) out.push(by === 'email' ? 'CONVERT-15' : 'CONVERT-2');
+  if (named.some((i) => m.ambiguous?.includes(i))) out.push('UPSERT-13');
+  return out;
 }
 
 /** Pools of one run: `prefix` makes them unique (namespace and run number). */
@@ -133,10 +157,14 @@ function observe(body: unknown, r: UpsertSystem): Omit<ModelLead, 'id'> & { id: 
   };
 }
 
-function expectLead(a: Answer, r: UpsertSystem, what: string): void {
-  if (!is2xx(a.status)) r.fail(`${what}: expected a 2xx answer with a Lead, got ${a.status}`);
+/** `rules`: what a refusal breaks; a refusal naming Leads the model does not expect is named by {@link explained}. */
+function expectLead(a: Answer, r: UpsertSystem, what: string, m: Readonly<UpsertModel>, by: MatchKind, rules: string[]): void {
+  if (!is2xx(a.status)) {
+    const ghosts = a.status === 422 ? explained(m, [...idsInBody(a.body)], by) : [];
+    r.fail(`${what}: expected a 2xx answer with a Lead, got ${a.status}`, ghosts.length ? ghosts : rules);
+  }
   const parsed = Lead.safeParse(a.body);
-  if (!parsed.success) r.fail(`${what}: the answer is not a Lead: ${parsed.error.issues.slice(0, 5).map((i) => `$.${i.path.join('.')}: ${i.message}`).join('; ')}`);
+  if (!parsed.success) r.fail(`${what}: the answer is not a Lead: ${parsed.error.issues.slice(0, 5).map((i) => `$.${i.path.join('.')}: ${i.message}`).join('; ')}`, ['UPSERT-11']);
 }
 
 /** Upsert matching on a pool value (or on the crowd's name). */
@@ -156,18 +184,22 @@ export class UpsertCommand implements fc.AsyncCommand<UpsertModel, UpsertSystem>
     const what = `${this.toString()} (match ${fieldName} = "${value}")`;
 
     if (this.by === 'crowd') {
-      if (a.status !== 422) r.fail(`${what}: ${m.crowd!.ids.length} Leads match, expected 422 without ids, got ${a.status}`);
+      if (a.status !== 422) r.fail(`${what}: ${m.crowd!.ids.length} Leads match, expected 422 without ids, got ${a.status}`, ['UPSERT-5']);
       const leaked = leakedIds(a.body, m.crowd!.ids, a.status);
-      if (leaked.length) r.fail(`${what}: more than 30 matches must answer 422 without the ids, but the body names ${leaked.length} of them (${leaked.slice(0, 5).join(', ')}…)`);
+      if (leaked.length) r.fail(`${what}: more than 30 matches must answer 422 without the ids, but the body names ${leaked.length} of them (${leaked.slice(0, 5).join(', ')}…)`, ['UPSERT-5']);
       return;
     }
     const matches = m.leads.filter((l) => l[this.by as MatchKind] === value);
     if (matches.length === 0) {
-      expectLead(a, r, `${what}: no Lead matches, so a new Lead is created`);
+      const by: MatchKind = this.by;
+      expectLead(a, r, `${what}: no Lead matches, so a new Lead is created`, m, by, ['UPSERT-2']);
       const got = observe(a.body, r);
       const known = [...m.leads.map((l) => l.id), ...m.converted];
-      if (known.includes(String(got.id))) r.fail(`${what}: no Lead matches, expected a new Lead, got the existing id ${String(got.id)}`);
-      if (got.status !== 'New') r.fail(`${what}: a Lead created by upsert has status New, got ${JSON.stringify(got.status)}`);
+      if (known.includes(String(got.id))) {
+        const converted = m.converted.includes(String(got.id));
+        r.fail(`${what}: no Lead matches, expected a new Lead, got the existing id ${String(got.id)}${converted ? ', a converted Lead' : ''}`, [...explained(m, [got.id], by), ...(converted ? [] : ['UPSERT-2'])]);
+      }
+      if (got.status !== 'New') r.fail(`${what}: a Lead created by upsert has status New, got ${JSON.stringify(got.status)}`, ['UPSERT-6']);
       const expected: ModelLead = {
         id: String(got.id),
         name: pools.names[this.props.name],
@@ -178,18 +210,23 @@ export class UpsertCommand implements fc.AsyncCommand<UpsertModel, UpsertSystem>
       // The matched member, not set by properties: null, or the match value if the server stores it.
       const key: MatchKind = this.by;
       if (!setsMember(this.props, key, r)) {
-        if (got[key] !== null && got[key] !== value) r.fail(`${what}: ${key} was not in properties, so the new Lead has ${key} null or the match value ${JSON.stringify(value)}; got ${JSON.stringify(got[key])}`);
+        if (got[key] !== null && got[key] !== value) r.fail(`${what}: ${key} was not in properties, so the new Lead has ${key} null or the match value ${JSON.stringify(value)}; got ${JSON.stringify(got[key])}`, ['UPSERT-2']);
         (expected as unknown as Record<MatchKind, string | null>)[key] = got[key];
       }
-      compare(what, expected, got, r);
+      compare(what, expected, got, r, () => ['UPSERT-2']);
       m.leads.push(expected);
       return;
     }
     if (matches.length === 1) {
-      expectLead(a, r, `${what}: exactly one Lead matches (${matches[0].id}), so it is updated`);
-      const got = observe(a.body, r);
       const old = matches[0];
-      if (!sameId(got.id, old.id)) r.fail(`${what}: exactly one Lead matches (${old.id}); expected it updated, got Lead ${String(got.id)}`);
+      // A Lead an earlier 422 was about that no longer matches, or that changed: it was written (UPSERT-13).
+      const wrote = m.ambiguous?.includes(old.id) ? ['UPSERT-13'] : [];
+      expectLead(a, r, `${what}: exactly one Lead matches (${old.id}), so it is updated`, m, this.by, ['UPSERT-3', CRITERION[this.by], ...wrote]);
+      const got = observe(a.body, r);
+      if (!sameId(got.id, old.id)) {
+        const ghosts = explained(m, [got.id], this.by);
+        r.fail(`${what}: exactly one Lead matches (${old.id}); expected it updated, got Lead ${String(got.id)}`, ghosts.length ? ghosts : ['UPSERT-3', CRITERION[this.by], ...wrote]);
+      }
       const expected: ModelLead = {
         id: old.id,
         name: pools.names[this.props.name],
@@ -197,14 +234,19 @@ export class UpsertCommand implements fc.AsyncCommand<UpsertModel, UpsertSystem>
         ref: this.props.ref !== undefined && r.refField ? pools.refs[this.props.ref] : old.ref,
         details: this.props.details ?? old.details,
       };
-      compare(what, expected, got, r);
+      // A member sent comes back as sent (UPSERT-3); one not sent stays as it was (UPSERT-12).
+      const sent = (k: string) => (k === 'details' ? this.props.details !== undefined : setsMember(this.props, k as MatchKind, r));
+      compare(what, expected, got, r, (k) => [sent(k) ? 'UPSERT-3' : 'UPSERT-12', ...wrote]);
       Object.assign(old, expected);
       return;
     }
-    if (a.status !== 422) r.fail(`${what}: ${matches.length} Leads match (${matches.map((l) => l.id).join(', ')}), expected 422 with their ids, got ${a.status}`);
+    // A Lead an earlier 422 was about may have been written then (UPSERT-13), so that fewer match now.
+    const written = matches.some((l) => m.ambiguous?.includes(l.id)) ? ['UPSERT-13'] : [];
+    if (a.status !== 422) r.fail(`${what}: ${matches.length} Leads match (${matches.map((l) => l.id).join(', ')}), expected 422 with their ids, got ${a.status}`, ['UPSERT-4', ...written]);
     const found = idsInBody(a.body);
     const missing = matches.filter((l) => !namesId(a.body, l.id, found)).map((l) => l.id);
-    if (missing.length) r.fail(`${what}: the 422 must carry the ids of all ${matches.length} matching Leads; missing ${missing.join(', ')}`);
+    if (missing.length) r.fail(`${what}: the 422 must carry the ids of all ${matches.length} matching Leads; missing ${missing.join(', ')}`, ['UPSERT-4']);
+    m.ambiguous = [...new Set([...(m.ambiguous ?? []), ...matches.map((l) => l.id)])];
   }
 
   toString(): string {
@@ -219,10 +261,10 @@ export function setsMember(p: PropsSpec, kind: MatchKind, r: Pick<UpsertSystem, 
   return p.ref !== undefined && !!r.refField;
 }
 
-function compare(what: string, expected: ModelLead, got: ReturnType<typeof observe>, r: UpsertSystem): void {
+function compare(what: string, expected: ModelLead, got: ReturnType<typeof observe>, r: UpsertSystem, rulesOf: (member: string) => string[]): void {
   for (const k of ['name', 'email', 'ref', 'details'] as const) {
     if (k === 'ref' && !r.refField) continue;
-    if (expected[k] !== got[k]) r.fail(`${what}: ${k} of the answer is ${JSON.stringify(got[k])}, the model expects ${JSON.stringify(expected[k])}`);
+    if (expected[k] !== got[k]) r.fail(`${what}: ${k} of the answer is ${JSON.stringify(got[k])}, the model expects ${JSON.stringify(expected[k])}`, rulesOf(k));
   }
 }
 
@@ -237,12 +279,12 @@ export class ConvertCommand implements fc.AsyncCommand<UpsertModel, UpsertSystem
     const personName = `${lead.name} person`;
     const a = await r.convert(lead.id, { person: { name: personName } });
     const what = `${this.toString()} (Lead ${lead.id})`;
-    if (!is2xx(a.status)) r.fail(`${what}: the Lead exists, expected the conversion to succeed, got ${a.status}`);
+    if (!is2xx(a.status)) r.fail(`${what}: the Lead exists, expected the conversion to succeed, got ${a.status}`, ['CONVERT-3']);
     const b = (a.body ?? {}) as Record<string, unknown>;
     const person = Person.safeParse(b.person);
-    if (!person.success) r.fail(`${what}: the answer's person is not a Person: ${person.error.issues.slice(0, 5).map((i) => `$.person.${i.path.join('.')}: ${i.message}`).join('; ')}`);
-    if (person.data!.name !== personName) r.fail(`${what}: person.name is ${JSON.stringify(person.data!.name)}, sent ${JSON.stringify(personName)}`);
-    if (b.opportunity !== undefined && b.opportunity !== null) r.fail(`${what}: no opportunity was asked for, yet the answer carries one`);
+    if (!person.success) r.fail(`${what}: the answer's person is not a Person: ${person.error.issues.slice(0, 5).map((i) => `$.person.${i.path.join('.')}: ${i.message}`).join('; ')}`, ['CONVERT-1']);
+    if (person.data!.name !== personName) r.fail(`${what}: person.name is ${JSON.stringify(person.data!.name)}, sent ${JSON.stringify(personName)}`, ['CONVERT-3']);
+    if (b.opportunity !== undefined && b.opportunity !== null) r.fail(`${what}: no opportunity was asked for, yet the answer carries one`, ['CONVERT-10']);
     m.leads = m.leads.filter((l) => l !== lead);
     m.converted.push(lead.id);
   }
@@ -251,7 +293,11 @@ export class ConvertCommand implements fc.AsyncCommand<UpsertModel, UpsertSystem
   }
 }
 
-/** Converts an already converted Lead again: it no longer exists, so this fails. */
+/**
+ * Converts an already converted Lead again: it no longer exists, so this fails. A success breaks
+ * CONVERT-14 (a missing Lead converts) or CONVERT-2 (the Lead was left behind): the answer cannot
+ * tell which; the report keeps the one whose own tests failed.
+ */
 export class ConvertAgainCommand implements fc.AsyncCommand<UpsertModel, UpsertSystem> {
   constructor(readonly index: number) {}
   check(m: Readonly<UpsertModel>): boolean {
@@ -260,7 +306,7 @@ export class ConvertAgainCommand implements fc.AsyncCommand<UpsertModel, UpsertS
   async run(m: UpsertModel, r: UpsertSystem): Promise<void> {
     const id = m.converted[this.index % m.converted.length];
     const a = await r.convert(id, { person: { name: `again ${id}` } });
-    if (is2xx(a.status)) r.fail(`${this.toString()} (Lead ${id}): the Lead was converted already and no longer exists, yet converting it again answered ${a.status}`);
+    if (is2xx(a.status)) r.fail(`${this.toString()} (Lead ${id}): the Lead was converted already and no longer exists, yet converting it again answered ${a.status}`, ['CONVERT-14', 'CONVERT-2']);
   }
   toString(): string {
     return `convert converted#${this.index} again`;

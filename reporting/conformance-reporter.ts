@@ -12,8 +12,9 @@
  */
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { relative, resolve } from 'node:path';
-import type { FullConfig, FullResult, Reporter, Suite, TestCase, TestResult } from '@playwright/test/reporter';
+import type { FullConfig, FullResult, Reporter, Suite, TestCase, TestError, TestResult } from '@playwright/test/reporter';
 import { getRule, hasRule, ruleIdOfTitle, type Level } from '../rules/index.js';
+import { brokenRulesOf } from '../specs/support/core/attribution.js';
 import { loadConfig, ROOT } from '../specs/support/core/config.js';
 import { PREFLIGHT_FILE, readPreflight, type PreflightResult } from '../specs/support/core/preflight.js';
 import { redactText, stripAnsi } from '../specs/support/core/redact.js';
@@ -66,6 +67,8 @@ export function outcomeOf(test: TestCase, result: TestResult, rootDir: string): 
   const created = unique.filter((a) => a.type === 'created').flatMap((a) => { try { return JSON.parse(a.description ?? '[]'); } catch { return []; } });
   const error = [...result.errors.map((e) => e.message ?? e.value ?? ''), ...(held ? [held] : [])].map(stripAnsi).join('\n---\n');
   const detail = failedOrWarned ? attachment('expected-failure.txt') ?? undefined : undefined;
+  // The rules the failure names (`[breaks …]`, specs/support/core/attribution.ts): it counts against these only.
+  const brokenRules = failedOrWarned ? brokenRulesOf(error || detail).filter(hasRule) : [];
   return {
     title: test.title,
     // Relative to the project root (specs/…), as `npx playwright test <file>:<line>` takes it.
@@ -94,6 +97,7 @@ export function outcomeOf(test: TestCase, result: TestResult, rootDir: string): 
     ...(expectedFailure ? { expectedFailure: redactText(expectedFailure) } : {}),
     ...(unexpectedPass ? { unexpectedPass } : {}),
     ...(project ? { project } : {}),
+    ...(brokenRules.length ? { brokenRules } : {}),
   };
 }
 
@@ -123,7 +127,7 @@ export function writeReport(outputDir: string, report: ConformanceReport, outcom
 export function summaryLines(report: ConformanceReport, htmlPath: string, status?: string): string[] {
   const c = report.counts;
   const lines = [
-    `Conformance: ${report.verdict}${report.partial ? ` (${report.partial})` : ''} — MUST ${c.MUST.PASS} pass / ${c.MUST.FAIL} fail / ${c.MUST.SKIP} skip / ${c.MUST.UNTESTED} untested; ` +
+    `Conformance: ${report.verdictLine ?? report.verdict}${report.partial ? ` (${report.partial})` : ''} — MUST ${c.MUST.PASS} pass / ${c.MUST.FAIL} fail / ${c.MUST.SKIP} skip / ${c.MUST.UNTESTED} untested; ` +
       `SHOULD ${c.SHOULD.PASS} pass / ${c.SHOULD.WARN + c.SHOULD.FAIL} warn; MAY ${c.MAY.PASS} pass / ${c.MAY.WARN} warn; ` +
       `${report.tests.total} tests, ${report.requests.total} requests. Report: ${htmlPath}${status ? ` (run status ${status})` : ''}`,
   ];
@@ -137,12 +141,25 @@ export function summaryLines(report: ConformanceReport, htmlPath: string, status
     }
     if (e.unmatched.length) lines.push(`Baseline entries that matched no test of this run: ${e.unmatched.join(', ')}`);
   }
+  const failedRules = (report.rootCauses ?? []).map((id) => report.rules.find((r) => r.id === id)!).filter((r) => r && r.verdict === 'FAIL' && r.level === 'MUST' && !r.known);
+  if (failedRules.length) {
+    const [first, ...rest] = failedRules;
+    lines.push(`Failed MUST rules, likeliest root cause first: ${first.id} (${first.text})${rest.length ? `, then ${rest.slice(0, 12).map((r) => r.id).join(', ')}${rest.length > 12 ? ` and ${rest.length - 12} more` : ''}` : ''}`);
+  }
   if (report.verdictReason) {
     const where = report.preflight && report.preflight.state !== 'alive' ? ' (what was tried and what came back: the banner at the start of the run, and preflight.json)' : '';
-    const inconclusive = report.notJudged && !report.targetDown && !where ? 'INCONCLUSIVE, not every test could be judged' : 'INCONCLUSIVE, nothing could be judged';
+    const inconclusive = report.scope === 'none' ? 'INCONCLUSIVE, nothing was judged'
+      : report.notJudged && !report.targetDown && !where ? 'INCONCLUSIVE, not every test could be judged'
+      : report.targetDown || where ? 'INCONCLUSIVE, nothing could be judged' : 'INCONCLUSIVE';
     lines.push(`${report.verdict === 'INCONCLUSIVE' ? inconclusive : 'Target'}: ${report.verdictReason}${where}`);
   }
   for (const w of report.warnings) lines.push(`warning: ${w}`);
+  // Last: what the verdict covers, when it is not the whole catalog.
+  const cov = report.coverage;
+  if (cov && report.scope === 'partial') {
+    lines.push(`Partial run: ${cov.judged} of ${cov.judgeable} rules judged, ${cov.notJudged} not judged (no test of theirs ran in this run${cov.notApplicable ? `; ${cov.notApplicable} not applicable to this target` : ''}). ` +
+      `${report.verdict === 'CONFORMANT' ? 'This is no verdict on the rules not judged: run' : 'Run'} the whole suite (npx playwright test, or merge every shard) for a verdict on every rule; conformance.json lists them (verdict UNTESTED).`);
+  }
   return lines;
 }
 
@@ -152,6 +169,8 @@ export default class ConformanceReporter implements Reporter {
   private outputDir: string;
   private shard?: string;
   private started = Date.now();
+  /** Errors outside any test (global set-up, webServer, a spec file that does not load). */
+  private errors: string[] = [];
 
   constructor(options: { outputDir?: string } = {}) {
     this.outputDir = resolve(options.outputDir ?? 'reports');
@@ -161,6 +180,18 @@ export default class ConformanceReporter implements Reporter {
     this.rootDir = config.rootDir;
     this.started = Date.now();
     if (config.shard) this.shard = `${config.shard.current}/${config.shard.total}`;
+  }
+
+  onError(error: TestError): void {
+    let text: string[];
+    try {
+      text = redactText(stripAnsi(error.message ?? error.value ?? '')).split('\n').map((l) => l.trim()).filter(Boolean);
+    } catch {
+      // No configuration to redact with (the error may be that very configuration): not repeated here.
+      text = ['an error before any test (printed above)'];
+    }
+    // "No tests found" is a filter that selected nothing, not a run that stopped: the verdict says so (reporting/verdict.ts).
+    if (text.length && !/^(Error: )?No tests found/.test(text[0])) this.errors.push(text.slice(0, 2).join(' ').slice(0, 400));
   }
 
   onTestEnd(test: TestCase, result: TestResult): void {
@@ -186,6 +217,7 @@ export default class ConformanceReporter implements Reporter {
       specUrl: cfg.specUrl,
       durationMs: Date.now() - this.started,
       preflight: this.preflight(cfg.runId),
+      ...(this.errors.length ? { stopped: this.errors[0] } : {}),
     };
     const report = buildReport(outcomes, meta);
     report.calibration = readCalibration(this.outputDir);

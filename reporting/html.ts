@@ -4,7 +4,7 @@
  * the self-test can check the page against conformance.json.
  */
 import { AREAS, sectionAnchor } from '../rules/index.js';
-import type { ConformanceReport, RuleVerdict, Verdict } from './verdict.js';
+import { rootCauseOrder, type ConformanceReport, type RuleVerdict, type Verdict } from './verdict.js';
 
 const esc = (s: unknown) => String(s ?? '').replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
 const VERDICTS: Verdict[] = ['PASS', 'FAIL', 'WARN', 'SKIP', 'UNTESTED'];
@@ -35,21 +35,33 @@ function header(r: ConformanceReport): string {
   const must = r.counts.MUST;
   const mustTotal = VERDICTS.reduce((a, v) => a + must[v], 0);
   const ok = r.verdict === 'CONFORMANT';
+  const cov = r.coverage;
+  const partialScope = r.scope === 'partial' && cov;
+  const first = r.rootCauses?.map((id) => r.rules.find((x) => x.id === id)).find((x) => x && x.verdict === 'FAIL' && x.level === 'MUST');
   const sub = ok
-    ? `No MUST rule fails: ${must.PASS} of ${mustTotal} MUST rules pass${must.UNTESTED + must.SKIP ? `, ${must.UNTESTED + must.SKIP} not tested in this run` : ''}.`
+    ? partialScope
+      ? `No MUST rule fails among the ${cov.judged} rules judged; ${cov.notJudged} rules were not judged in this run (no test of theirs ran: a spec directory, --grep or one shard). This is no verdict on them: run the whole suite for a verdict on every rule.`
+      : `No MUST rule fails: ${must.PASS} of ${mustTotal} MUST rules pass${must.UNTESTED + must.SKIP ? `, ${must.UNTESTED + must.SKIP} not tested in this run` : ''}.`
     : r.verdict === 'INCONCLUSIVE'
-      ? `Nothing could be judged: ${r.verdictReason ?? 'the target could not be tested'}.`
-      : `${must.FAIL} of ${mustTotal} MUST rules fail${r.expectations?.knownFailures.length ? ' (known failures included)' : ''}.`;
+      ? `${r.scope === 'none' || r.targetDown || (r.preflight && r.preflight.state !== 'alive') ? 'Nothing could be judged' : 'Not every rule could be judged'}: ${r.verdictReason ?? 'the target could not be tested'}.`
+      : `${must.FAIL} of ${mustTotal} MUST rules fail${r.expectations?.knownFailures.length ? ' (known failures included)' : ''}.${first ? ` Start with ${first.id}: ${first.text}.` : ''}`;
+  const verdictText = r.verdictLine && r.verdictLine !== r.verdict
+    ? `${esc(r.verdict)}<span class="qualifier">${esc(r.verdictLine.slice(r.verdict.length))}</span>`
+    : esc(r.verdict);
+  const coverageCard = cov
+    ? `<div class="card" id="coverage" data-scope="${esc(r.scope)}"><div class="big"><span data-coverage="judged">${cov.judged}</span> <small>of <span data-coverage="judgeable">${cov.judgeable}</span></small></div><div>rules judged${cov.notJudged ? `; <b><span data-coverage="notJudged">${cov.notJudged}</span> not judged in this run</b>` : ''}${cov.notApplicable ? `; <span data-coverage="notApplicable">${cov.notApplicable}</span> not applicable to this target` : ''}<br><small>${cov.untestable} untestable (no test can observe them)</small></div></div>`
+    : '';
   const cal = r.calibration
     ? `<div class="card" id="calibration"><div class="big" data-calibration-score="${r.calibration.score}">${(r.calibration.score * 100).toFixed(1)}%</div><div>calibration: ${r.calibration.caught} of ${r.calibration.faults} injected faults caught<br><small>${esc(r.calibration.date)}</small></div></div>`
     : '';
   const t = r.tests;
-  return `<header class="top ${ok ? 'ok' : r.verdict === 'INCONCLUSIVE' ? 'inconclusive' : 'bad'}"><div class="wrap">
+  return `<header class="top ${ok ? (partialScope ? 'ok partial' : 'ok') : r.verdict === 'INCONCLUSIVE' ? 'inconclusive' : 'bad'}"><div class="wrap">
 <div class="title">CRM Developer API · conformance report</div>
-<div class="verdict" id="verdict">${esc(r.verdict)}</div>
+<div class="verdict" data-verdict="${esc(r.verdict)}" data-scope="${esc(r.scope ?? '')}" id="verdict">${verdictText}</div>
 <div class="sub">${esc(sub)}${r.partial ? ` <b>Partial: ${esc(r.partial)}.</b>` : ''}</div>
 </div></header>
 <section class="cards">
+${coverageCard}
 <div class="card"><div class="big" id="tests-total">${t.total}</div><div>tests: <span data-tests="passed">${t.passed}</span> passed, <span data-tests="failed">${t.failed}</span> failed, <span data-tests="warned">${t.warned}</span> warned, <span data-tests="skipped">${t.skipped}</span> skipped${t.knownFailures ? `, <span data-tests="knownFailures">${t.knownFailures}</span> known failures` : ''}</div></div>
 <div class="card"><div class="big" id="requests-total">${r.requests.total}</div><div>requests sent${r.durationMs ? ` in ${fmtMs(r.durationMs)}` : ''}<br><small>${esc(statusSummary(r.requests.byStatus))}</small></div></div>
 ${cal}
@@ -117,6 +129,7 @@ ${tests.map((t) => {
     const rerun = `npx playwright test ${t.file}:${t.line}`;
     const exchanges = ((t.exchanges ?? []) as ExchangeLike[]).slice(-MAX_EXCHANGES_SHOWN);
     return `<div class="test" data-test-status="${esc(t.status)}"><div class="test-head"><span class="chip s-${esc(t.status)}">${esc(t.status)}</span> <b>${esc(t.title)}</b> <small>${esc(t.file)}:${t.line}${t.durationMs !== undefined ? ` · ${fmtMs(t.durationMs)}` : ''}</small></div>
+${t.breaks?.length ? `<p class="known-note" data-breaks="${esc(t.breaks.join(' '))}">The failure names the rule${t.breaks.length === 1 ? '' : 's'} whose prediction broke: ${esc(t.breaks.join(', '))}; it counts against ${t.breaks.length === 1 ? 'it' : 'them'} only, not against the other rules this test covers.</p>` : ''}
 ${t.held ? `<p class="known-note">${t.repeatOf ? `The same problem as <b>${esc(t.repeatOf)}</b>, which failed first` : esc(t.held)}: Playwright's reports show this test as skipped (held), this report as failed.</p>` : ''}
 ${t.expectedFailure ? `<p class="known-note">Known failure, listed in the CRM_EXPECTATIONS baseline: ${esc(t.expectedFailure.split('\n')[0])}</p>` : ''}
 ${t.error ? `<h4>Failure</h4><pre class="err">${esc(clip(t.error, 4000))}</pre>` : ''}${t.warnings.map((w) => `<pre class="warn">${esc(w)}</pre>`).join('')}
@@ -165,7 +178,7 @@ const CSS = `
 *{box-sizing:border-box}body{font:14px/1.5 system-ui,-apple-system,"Segoe UI",sans-serif;margin:0;color:#1f2328;background:#f6f8fa}
 main{max-width:1200px;margin:0 auto;padding:0 1.5rem 3rem}code,pre{font:12.5px/1.45 ui-monospace,SFMono-Regular,Menlo,Consolas,monospace}
 .top{padding:1.2rem 0;color:#fff}.top .wrap{max-width:1200px;margin:0 auto;padding:0 1.5rem}.top.ok{background:#1a7f37}.top.bad{background:#cf222e}.top.inconclusive{background:#57606a}.top .title{opacity:.9;font-size:14px;letter-spacing:.03em}
-.top .verdict{font-size:2.4rem;font-weight:800;line-height:1.2}.top .sub{font-size:15px}
+.top .verdict{font-size:2.4rem;font-weight:800;line-height:1.2}.top .verdict .qualifier{font-size:1.5rem;font-weight:600}.top.ok.partial{background:#2d6a4f;background-image:repeating-linear-gradient(135deg,transparent 0 14px,rgba(255,255,255,.07) 14px 28px)}.top .sub{font-size:15px}
 .cards{display:flex;flex-wrap:wrap;gap:.75rem;max-width:1200px;margin:1rem auto;padding:0 1.5rem}.card{background:#fff;border:1px solid #d0d7de;border-radius:8px;padding:.6rem .9rem;display:flex;gap:.75rem;align-items:center;min-width:200px}
 .card .big{font-size:1.8rem;font-weight:700}.card.meta{flex-direction:column;align-items:flex-start;gap:0;font-size:13px}.card code{word-break:break-all}
 h2{margin:1.6rem 0 .5rem;font-size:1.25rem;border-bottom:1px solid #d0d7de;padding-bottom:.25rem}h3{margin:.2rem 0}h4{margin:.8rem 0 .2rem;font-size:13px}h5{margin:0 0 .2rem;font-size:12px;color:#57606a}
@@ -200,12 +213,12 @@ function openTarget(){var el=location.hash&&document.getElementById(decodeURICom
 window.addEventListener('hashchange',openTarget);window.addEventListener('DOMContentLoaded',openTarget);`;
 
 export function renderHtml(r: ConformanceReport): string {
-  const flagged = r.rules.filter((x) => x.verdict === 'FAIL' || x.verdict === 'WARN');
-  const order = (x: RuleVerdict) => (x.verdict === 'FAIL' ? 0 : 1) * 10 + (x.known ? 5 : 0) + LEVELS.indexOf(x.level);
-  flagged.sort((a, b) => order(a) - order(b));
+  // The likeliest root cause first (reporting/verdict.ts, rootCauseOrder).
+  const order = r.rootCauses ?? rootCauseOrder(r.rules);
+  const flagged = order.map((id) => r.rules.find((x) => x.id === id)).filter((x): x is RuleVerdict => !!x);
   const warnings = r.warnings.length ? `<div class="alert warn" id="run-warnings">${r.warnings.map((w) => `<p>⚠ ${esc(w)}</p>`).join('')}</div>` : '';
   return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
-<title>${esc(r.verdict)} · CRM API conformance · ${esc(r.target)}</title>
+<title>${esc(r.verdictLine ?? r.verdict)} · CRM API conformance · ${esc(r.target)}</title>
 <style>${CSS}</style><script>${SCRIPT}</script></head><body>
 ${header(r)}
 <main>

@@ -13,7 +13,8 @@
  *
  * Exit status: 0 when no test failed, 1 when a test failed or the target could not be judged
  * (verdict INCONCLUSIVE, or a shard's preflight found it dead or answering nonsense), as the
- * shards' own runs; 2 on a usage error or a missing outcome file.
+ * shards' own runs, or when a shard is missing (shard 2/3 of a --shard=i/3 run not given: INCONCLUSIVE,
+ * or NOT CONFORMANT when a test failed, naming the missing shards); 2 on a usage error or a missing outcome file.
  */
 import { spawnSync } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
@@ -38,6 +39,9 @@ export class MergeError extends Error {}
 
 /** The target could be judged: not INCONCLUSIVE, and no shard's preflight found it dead or answering nonsense. */
 export const judged = (r: ConformanceReport) => r.verdict !== 'INCONCLUSIVE' && (!r.preflight || r.preflight.state === 'alive');
+
+/** `npm run merge`'s exit status: 1 when a test failed, the target could not be judged or a shard is missing. */
+export const mergeExitCode = (r: ConformanceReport, outcomes: TestOutcome[]) => (outcomes.some(failed) || !judged(r) || r.partial ? 1 : 0);
 
 const rank = (t: TestOutcome) => (failed(t) ? 0 : t.expectedFailure ? 1 : t.warnings.length ? 2 : t.status === 'passed' ? 3 : 4);
 
@@ -64,10 +68,17 @@ export function mergeOutcomes(dirs: string[]): { report: ConformanceReport; outc
   const shards = [...new Set(files.map((f) => f.meta.shard).filter((s): s is string => !!s))].sort((a, b) => parseInt(a) - parseInt(b));
   const totals = [...new Set(shards.map((s) => Number(s.split('/')[1])))];
   let partial: string | undefined;
-  if (totals.length > 1) partial = `shards of different splits merged (${shards.join(', ')})`;
-  else if (totals.length === 1) {
+  let incomplete: string | undefined;
+  if (totals.length > 1) {
+    partial = `shards of different splits merged (${shards.join(', ')})`;
+    incomplete = `${partial}: which tests ran is unknown. Fix: merge the report directories of one sharded run, every shard of the same --shard=i/n`;
+  } else if (totals.length === 1) {
     const missing = Array.from({ length: totals[0] }, (_, i) => `${i + 1}/${totals[0]}`).filter((s) => !shards.includes(s));
-    if (missing.length) partial = `shard${missing.length > 1 ? 's' : ''} ${missing.join(', ')} missing from the merge`;
+    if (missing.length) {
+      partial = `shard${missing.length > 1 ? 's' : ''} ${missing.join(', ')} missing from the merge`;
+      incomplete = `${partial}: the tests of ${missing.length > 1 ? 'those shards' : 'that shard'} were not judged. Fix: name the report directory of every shard (${shards.length} of ${totals[0]} given), ` +
+        `or run the missing one${missing.length > 1 ? 's' : ''} (${missing.map((m) => `npx playwright test --shard=${m}`).join(', ')}) and merge again`;
+    }
   }
   const first = files[0].meta;
   // Each shard of an embedded run starts its own reference server (another port): one target.
@@ -86,6 +97,7 @@ export function mergeOutcomes(dirs: string[]): { report: ConformanceReport; outc
     expectations: files.find((f) => f.meta.expectations)?.meta.expectations,
     shards: shards.length ? shards : undefined,
     partial,
+    incomplete,
     specUrl: first.specUrl,
     durationMs: Math.max(...files.map((f) => f.meta.durationMs ?? 0)),
     preflight,
@@ -164,7 +176,7 @@ if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.ur
     if (res.allure) console.log(res.allure.ok ? `Allure report: ${relative(process.cwd(), res.allure.file)} (single file, opens offline)` : `Allure report not built: ${res.allure.output.trim()}`);
     if (res.playwrightHtml) console.log(res.playwrightHtml.ok ? `Playwright HTML report: ${relative(process.cwd(), resolve(out, 'html'))}` : `Playwright HTML report not merged: ${res.playwrightHtml.output.trim().slice(0, 500)}`);
     console.log(`(${Date.now() - started} ms)`);
-    process.exit(res.outcomes.some(failed) || !judged(res.report) ? 1 : 0);
+    process.exit(mergeExitCode(res.report, res.outcomes));
   } catch (err) {
     if (err instanceof MergeError) {
       console.error(`merge: ${err.message}\nusage: npm run merge -- <shard report dir> … [--out reports] [--no-allure]`);

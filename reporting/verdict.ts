@@ -2,7 +2,7 @@
  * From test outcomes to rule verdicts: the data behind conformance.json and conformance.html.
  * Pure functions, shared by the reporter and the shard merge (reporting/merge.ts).
  */
-import { RULES, type Level, type Rule } from '../rules/index.js';
+import { RULES, ruleIdOfTitle, type Level, type Rule } from '../rules/index.js';
 import type { PreflightResult } from '../specs/support/core/preflight.js';
 
 export type Verdict = 'PASS' | 'FAIL' | 'WARN' | 'SKIP' | 'UNTESTED';
@@ -49,6 +49,11 @@ export interface TestOutcome {
   shard?: string;
   /** The Playwright project that ran the test, or its instance in a run of many (the fault matrix: the fault's name). */
   project?: string;
+  /**
+   * The rules whose prediction the failure broke (`[breaks …]` in the failure, specs/support/core/attribution.ts):
+   * the failure counts against these only; the test's other rules are not judged by it.
+   */
+  brokenRules?: string[];
 }
 
 export type TestStatus = 'passed' | 'failed' | 'warned' | 'known-failure' | 'skipped' | string;
@@ -69,8 +74,32 @@ export interface RuleVerdict {
     error?: string; replay?: string; counterexample?: string; exchanges?: unknown[]; expectedFailure?: string; unexpectedPass?: string;
     /** A held failure: why (Playwright reports this test as skipped); a repeat names the test that failed first. */
     held?: string; repeatOf?: string;
+    /** Status `not-judged`: the test failed on these rules (its failure names them) before judging this one. */
+    failedOn?: string[];
+    /** The rules the test's failure names (`[breaks …]`): it counts against these only. */
+    breaks?: string[];
+    /** A failed test that covers several rules (a combined or model-based test): all of them. */
+    covers?: string[];
   }[];
 }
+
+/**
+ * What a run judged. `judgeable`: the catalog's rules less the untestable ones. `judged`: a test
+ * of the rule passed, failed or warned. `notApplicable`: every test of the rule was skipped for
+ * the target (a capability its profile does not declare, a heavy spec left out): the verdict is
+ * still complete. `notJudged`: no test of the rule ran (a subset run: a spec directory, --grep,
+ * one shard), or its tests could not judge it.
+ */
+export interface Coverage {
+  judgeable: number;
+  judged: number;
+  notApplicable: number;
+  notJudged: number;
+  untestable: number;
+}
+
+/** `complete`: every judgeable rule was judged or is not applicable; `partial`: some were not judged; `none`: none was judged. */
+export type Scope = 'complete' | 'partial' | 'none';
 
 /**
  * CONFORMANT: no MUST rule fails and the target could be judged. NOT CONFORMANT: a MUST rule
@@ -85,8 +114,18 @@ export interface ConformanceReport {
   target: string;
   runId: string;
   verdict: OverallVerdict;
+  /**
+   * The verdict as a user reads it, qualified by what was judged: `CONFORMANT` only when the run
+   * judged every judgeable rule; `CONFORMANT for the 37 rules judged (108 rules not judged in this run)` otherwise.
+   */
+  verdictLine: string;
+  /** What the verdict covers (see {@link Coverage}). */
+  scope: Scope;
+  coverage: Coverage;
   /** Why the verdict is INCONCLUSIVE or rests on the preflight (one line). */
   verdictReason?: string;
+  /** The failed and warned rules, the likeliest root cause first (the order of the page's cards). */
+  rootCauses: string[];
   /** The preflight (specs/support/core/preflight.ts): what was tried before any test, what came back. */
   preflight?: PreflightResult;
   /** Tests skipped because the target was dead or stopped answering, and the first reason. */
@@ -160,26 +199,65 @@ export interface ReportMeta {
   expectations?: { source: string; entries: { rule?: string; title?: string; reason: string }[] };
   shards?: string[];
   partial?: string;
+  /**
+   * The outcomes are known to be incomplete (a merge missing a shard): why, and the fix. A verdict
+   * that would be CONFORMANT is INCONCLUSIVE.
+   */
+  incomplete?: string;
+  /** The run's first error outside any test (global set-up, webServer, a spec that does not load), redacted. */
+  stopped?: string;
   specUrl?: string;
   durationMs?: number;
   preflight?: PreflightResult;
 }
 
+/**
+ * The rules a failed (or known-failed) test's failure is credited to; undefined: every rule of the
+ * test (the failure names none). A failure that names several rules (a prediction that rests on
+ * each of them: "one match by e-mail updates that Lead" on UPSERT-3 and UPSERT-8) counts against
+ * those whose own tests (titled with the rule) did not all pass in this run; when each one's own
+ * tests passed, or none ran, against all of them.
+ */
+function attributed(t: TestOutcome, knownIds: Set<string>, ownTests: Map<string, TestOutcome[]>): string[] | undefined {
+  if (!(failed(t) || t.expectedFailure) || !t.brokenRules?.length) return undefined;
+  const ids = [...new Set(t.brokenRules.filter((id) => knownIds.has(id)))];
+  if (ids.length < 2) return ids.length ? ids : undefined;
+  const cleared = (id: string) => {
+    const own = (ownTests.get(id) ?? []).filter((o) => o !== t && o.status !== 'skipped');
+    return own.length > 0 && own.every((o) => o.status === 'passed' && !failed(o) && !o.expectedFailure && !o.warnings.length);
+  };
+  const left = ids.filter((id) => !cleared(id));
+  return left.length ? left : ids;
+}
+
 export function buildReport(outcomes: TestOutcome[], meta: ReportMeta): ConformanceReport {
   const byRule = new Map<string, TestOutcome[]>();
+  // Tests that cover a rule but failed on another one their failure names: they did not judge it.
+  const spared = new Map<string, { test: TestOutcome; on: string[] }[]>();
   const untraced: string[] = [];
   const knownIds = new Set(RULES.map((r) => r.id));
+  // Each rule's own tests: those titled with it (`rule('UPSERT-8', …)`).
+  const ownTests = new Map<string, TestOutcome[]>();
+  for (const t of outcomes) {
+    const id = ruleIdOfTitle(t.title);
+    if (id) ownTests.set(id, [...(ownTests.get(id) ?? []), t]);
+  }
+  const credit = new Map(outcomes.map((t) => [t, attributed(t, knownIds, ownTests)]));
   for (const t of outcomes) {
     if (!t.rules.length) untraced.push(t.title);
-    for (const id of t.rules) {
-      if (!knownIds.has(id)) untraced.push(`${t.title} (unknown rule ${id})`);
-      byRule.set(id, [...(byRule.get(id) ?? []), t]);
+    for (const id of t.rules) if (!knownIds.has(id)) untraced.push(`${t.title} (unknown rule ${id})`);
+    const broken = credit.get(t);
+    for (const id of broken ? [...new Set([...t.rules, ...broken])] : t.rules) {
+      if (broken && !broken.includes(id)) spared.set(id, [...(spared.get(id) ?? []), { test: t, on: broken }]);
+      else byRule.set(id, [...(byRule.get(id) ?? []), t]);
     }
   }
   const preflightFindings = new Map((meta.preflight?.state === 'nonsense' ? meta.preflight.findings : []).map((f) => [f.rule, `${f.message}; replay: ${f.replay}`]));
   const rules: RuleVerdict[] = RULES.map((rule) => {
     const tests = byRule.get(rule.id) ?? [];
+    const others = spared.get(rule.id) ?? [];
     let { verdict, reasons, known: isKnown } = verdictFor(rule, tests);
+    if (!tests.length && others.length) reasons = others.map((o) => `not judged: "${o.test.title}" failed on ${o.on.join(', ')} (its failure names ${o.on.length === 1 ? 'that rule' : 'those rules'}) before it could judge this one`);
     // A MUST rule the preflight saw broken fails, its tests skipped with the rest of the run.
     const finding = preflightFindings.get(rule.id);
     if (finding && verdict !== 'FAIL') { verdict = 'FAIL'; reasons = [`preflight: ${finding}`, ...reasons]; isKnown = undefined; }
@@ -191,12 +269,18 @@ export function buildReport(outcomes: TestOutcome[], meta: ReportMeta): Conforma
         title: t.title, file: t.file, line: t.line, status: testStatus(t), warnings: t.warnings, durationMs: t.durationMs,
         ...(t.unexpectedPass ? { unexpectedPass: t.unexpectedPass } : {}),
         ...(t.held && failed(t) ? { held: t.held, ...(t.repeatOf ? { repeatOf: t.repeatOf } : {}) } : {}),
+        ...(credit.get(t) ? { breaks: credit.get(t) } : {}),
+        ...(failed(t) && t.rules.length > 1 ? { covers: t.rules } : {}),
         ...(keepDetail && (failed(t) || t.warnings.length || t.expectedFailure)
           ? { error: t.error, replay: t.replay, counterexample: t.counterexample, exchanges: t.exchanges, expectedFailure: t.expectedFailure }
           : {}),
-      })),
+      })).concat(others.map(({ test: t, on }) => ({
+        title: t.title, file: t.file, line: t.line, status: 'not-judged', warnings: [], durationMs: t.durationMs, failedOn: on,
+      }))),
     };
   });
+  const coverage = coverageOf(rules, byRule);
+  const scope: Scope = coverage.judged === 0 ? 'none' : coverage.notJudged > 0 ? 'partial' : 'complete';
   const zero = (): Record<Verdict, number> => ({ PASS: 0, FAIL: 0, WARN: 0, SKIP: 0, UNTESTED: 0 });
   const counts: Record<Level, Record<Verdict, number>> = { MUST: zero(), SHOULD: zero(), MAY: zero() };
   for (const r of rules) counts[r.level][r.verdict]++;
@@ -214,6 +298,16 @@ export function buildReport(outcomes: TestOutcome[], meta: ReportMeta): Conforma
     verdict = 'INCONCLUSIVE';
     verdictReason = `${unjudged.length} test(s) could not be judged: ${unjudged[0].notJudged}`;
   }
+  // A run that judged no rule (no test ran, or every test was skipped) is never CONFORMANT.
+  if (verdict === 'CONFORMANT' && scope === 'none') {
+    verdict = 'INCONCLUSIVE';
+    verdictReason = nothingJudged(outcomes, meta.stopped);
+  }
+  // A merge missing a shard: the rules of that shard were never tried.
+  if (verdict === 'CONFORMANT' && meta.incomplete) {
+    verdict = 'INCONCLUSIVE';
+    verdictReason = meta.incomplete;
+  }
   const byStatus: Record<string, number> = {};
   let requests = 0;
   for (const t of outcomes) {
@@ -225,7 +319,11 @@ export function buildReport(outcomes: TestOutcome[], meta: ReportMeta): Conforma
     target: meta.target,
     runId: meta.runId,
     verdict,
+    verdictLine: verdictLineOf(verdict, scope, coverage),
+    scope,
+    coverage,
     ...(verdictReason ? { verdictReason } : {}),
+    rootCauses: rootCauseOrder(rules),
     ...(pre ? { preflight: pre } : {}),
     ...(down.length ? { targetDown: { tests: down.length, reason: down[0].targetDown! } } : {}),
     ...(unjudged.length ? { notJudged: { tests: unjudged.length, reason: unjudged[0].notJudged! } } : {}),
@@ -259,6 +357,68 @@ export function buildReport(outcomes: TestOutcome[], meta: ReportMeta): Conforma
   if (meta.specUrl) report.specUrl = meta.specUrl;
   if (meta.durationMs !== undefined) report.durationMs = meta.durationMs;
   return report;
+}
+
+/** Counts what the run judged (see {@link Coverage}). */
+function coverageOf(rules: RuleVerdict[], byRule: Map<string, TestOutcome[]>): Coverage {
+  const c: Coverage = { judgeable: 0, judged: 0, notApplicable: 0, notJudged: 0, untestable: 0 };
+  const untestable = new Set(RULES.filter((r) => r.untestable).map((r) => r.id));
+  for (const r of rules) {
+    if (untestable.has(r.id)) { c.untestable++; continue; }
+    c.judgeable++;
+    if (r.verdict === 'PASS' || r.verdict === 'FAIL' || r.verdict === 'WARN') c.judged++;
+    // Skipped for the target (a capability it lacks): not applicable. Skipped because the target went
+    // down or an observation never came: not judged.
+    else if (r.verdict === 'SKIP' && (byRule.get(r.id) ?? []).every((t) => !t.targetDown && !t.notJudged)) c.notApplicable++;
+    else c.notJudged++;
+  }
+  return c;
+}
+
+const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
+
+/** The verdict as a user reads it: qualified unless the run judged every judgeable rule. */
+export function verdictLineOf(verdict: OverallVerdict, scope: Scope, c: Coverage): string {
+  if (verdict === 'INCONCLUSIVE' || scope === 'complete') return verdict;
+  if (verdict === 'CONFORMANT') return `CONFORMANT for the ${plural(c.judged, 'rule')} judged (${plural(c.notJudged, 'rule')} not judged in this run)`;
+  return `${verdict} (${plural(c.judged, 'rule')} judged, ${c.notJudged} not judged in this run)`;
+}
+
+/** Why a run that judged no rule is INCONCLUSIVE, and the fix. */
+function nothingJudged(outcomes: TestOutcome[], stopped: string | undefined): string {
+  if (!outcomes.length && stopped) {
+    return `no test ran: the run stopped before any test (${stopped}). Fix what that error names (the embedded reference server: its [WebServer] lines above; your server: CRM_BASE_URL and the other settings, \`npx crm-conformance doctor\`) and run again`;
+  }
+  if (!outcomes.length) {
+    return 'no test ran: the filter of this run (--grep, a file or directory, --project, --shard) selected no test. Fix the filter; `npx playwright test --list` with the same arguments lists what it selects';
+  }
+  const skipped = outcomes.filter((t) => t.status === 'skipped');
+  const first = skipped.find((t) => t.skipReason)?.skipReason;
+  return `no rule was judged: ${outcomes.length === skipped.length ? `all ${plural(outcomes.length, 'test')} of this run were skipped` : 'no test of this run judged a rule'}${first ? ` (first reason: ${first})` : ''}. Run tests the target can answer (without --grep, or with a wider one)`;
+}
+
+/**
+ * Failed and warned rules, the likeliest root cause first: a rule with both its own failing test
+ * (a test written for that rule alone) and a failure that names it, then its own failing test, then
+ * a failure naming it, then a failing combined test written for it (`rule(id, …, { also })`),
+ * then a rule failed only as one of the rules a combined test covers. Then FAIL before WARN, known
+ * failures after, MUST before SHOULD and MAY, catalog order.
+ */
+export function rootCauseOrder(rules: RuleVerdict[]): string[] {
+  const LEVELS: Level[] = ['MUST', 'SHOULD', 'MAY'];
+  const flagged = rules.map((r, i) => ({ r, i })).filter(({ r }) => r.verdict === 'FAIL' || r.verdict === 'WARN');
+  const evidence = (r: RuleVerdict) => {
+    const bad = r.tests.filter((t) => t.status === 'failed' || t.status === 'known-failure' || t.status === 'warned');
+    const mine = bad.filter((t) => ruleIdOfTitle(t.title) === r.id);
+    const own = mine.some((t) => !t.covers || t.covers.length < 2);
+    const named = bad.some((t) => t.breaks?.includes(r.id));
+    return own && named ? 0 : own ? 1 : named ? 2 : mine.length ? 3 : 4;
+  };
+  const key = ({ r, i }: { r: RuleVerdict; i: number }) => [r.verdict === 'FAIL' ? 0 : 1, r.known ? 1 : 0, evidence(r), LEVELS.indexOf(r.level), i];
+  return flagged
+    .map((x) => ({ id: x.r.id, k: key(x) }))
+    .sort((a, b) => { for (let j = 0; j < a.k.length; j++) if (a.k[j] !== b.k[j]) return a.k[j] - b.k[j]; return 0; })
+    .map((x) => x.id);
 }
 
 /** The note of a property stopped by its time budget (specs/support/property.ts): `property "<name>": <n> runs of <m> (time limit reached), seed <s>`. */

@@ -88,7 +88,7 @@ test('a shard whose preflight found the target dead makes the merged verdict INC
   assert.equal(report.verdict, 'INCONCLUSIVE');
   assert.equal(report.preflight?.state, 'dead');
   assert.equal(judged(report), false, 'npm run merge exits 1');
-  assert.equal(judged(mergeOutcomes([s1]).report), true);
+  assert.equal(judged(mergeOutcomes([shard(root, 'whole', '1/1', clean)]).report), true);
 });
 
 test('no outcome file: a clear error', () => {
@@ -139,4 +139,28 @@ test('npm run merge: exit 1 when a test failed, 2 on a usage error', () => {
   const usage = run([join(root, 'missing')]);
   assert.equal(usage.status, 2);
   assert.match(usage.stderr, /usage: npm run merge/);
+});
+
+test('a merge missing a shard is INCONCLUSIVE, names the missing shard and the fix, and npm run merge exits 1', () => {
+  const root = scratchDir('crm-merge-');
+  const clean = all.filter((o) => o.rules[0] !== R.fail.id && o.rules[0] !== R.known.id);
+  const s1 = shard(root, 's1', '1/2', clean);
+  const { report } = mergeOutcomes([s1]);
+  assert.equal(report.verdict, 'INCONCLUSIVE', 'never CONFORMANT with a shard missing');
+  assert.match(report.verdictReason ?? '', /^shard 2\/2 missing from the merge: the tests of that shard were not judged\. Fix: name the report directory of every shard \(1 of 2 given\), or run the missing one \(npx playwright test --shard=2\/2\) and merge again/);
+  assert.equal(judged(report), false);
+  const run = spawnSync(process.execPath, ['--import', 'tsx', resolve(ROOT, 'reporting/merge.ts'), s1, '--out', join(root, 'out'), '--no-allure'], { cwd: ROOT, encoding: 'utf8' });
+  assert.equal(run.status, 1, run.stdout + run.stderr);
+  assert.match(run.stdout, /Conformance: INCONCLUSIVE \(shard 2\/2 missing from the merge\)/);
+  assert.match(run.stdout, /\nINCONCLUSIVE: shard 2\/2 missing from the merge: .*--shard=2\/2/);
+  assert.doesNotMatch(run.stdout, /Conformance: CONFORMANT/);
+  // With a failure, the merge is NOT CONFORMANT (a failure is a failure), still exit 1, still naming the missing shards.
+  const s3 = shard(root, 's3', '1/3', all.filter((o) => o.rules[0] === R.fail.id));
+  const failing = spawnSync(process.execPath, ['--import', 'tsx', resolve(ROOT, 'reporting/merge.ts'), s3, '--out', join(root, 'out3'), '--no-allure'], { cwd: ROOT, encoding: 'utf8' });
+  assert.equal(failing.status, 1);
+  assert.match(failing.stdout, /Conformance: NOT CONFORMANT \(1 rule judged, \d+ not judged in this run\) \(shards 2\/3, 3\/3 missing from the merge\)/);
+  // Every shard given: CONFORMANT for what the shards judged (a partial catalog here), exit 0.
+  const whole = spawnSync(process.execPath, ['--import', 'tsx', resolve(ROOT, 'reporting/merge.ts'), s1, shard(root, 's2', '2/2', []), '--out', join(root, 'out2'), '--no-allure'], { cwd: ROOT, encoding: 'utf8' });
+  assert.equal(whole.status, 0, whole.stdout + whole.stderr);
+  assert.match(whole.stdout, /Conformance: CONFORMANT for the 3 rules judged/);
 });

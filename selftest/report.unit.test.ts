@@ -9,10 +9,11 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { RULES } from '../rules/index.js';
 import { renderHtml } from '../reporting/html.js';
-import { buildReport, runWarnings } from '../reporting/verdict.js';
+import { summaryLines } from '../reporting/conformance-reporter.js';
+import { buildReport, runWarnings, type TestOutcome } from '../reporting/verdict.js';
 import { chromiumPath, launch, openOffline } from './chromium.js';
 import { ROOT, scratchDir } from './helpers.js';
-import { EXPECTATIONS, R, syntheticOutcomes } from './synthetic-outcomes.js';
+import { EXPECTATIONS, R, leftBehindOutcomes, outcome, syntheticOutcomes, wholeRunOutcomes } from './synthetic-outcomes.js';
 
 function synthetic() {
   const outcomes = syntheticOutcomes();
@@ -93,7 +94,8 @@ test('the page renders offline in Chromium and shows the numbers of conformance.
   const browser = await launch();
   try {
     const { page, external, errors, context } = await openOffline(browser, file);
-    assert.equal(await page.textContent('#verdict'), report.verdict);
+    assert.equal(await page.textContent('#verdict'), report.verdictLine, 'the verdict as qualified by what was judged');
+    assert.equal(await page.getAttribute('#verdict', 'data-verdict'), report.verdict);
     for (const level of ['MUST', 'SHOULD', 'MAY'] as const) {
       for (const verdict of ['PASS', 'FAIL', 'WARN', 'SKIP', 'UNTESTED'] as const) {
         const shown = await page.textContent(`td[data-level="${level}"][data-verdict="${verdict}"]`);
@@ -149,4 +151,153 @@ test('a held repeat counts as failed, in its rule\'s verdict and the run\'s, and
   assert.equal(shown.status, 'failed');
   assert.equal(shown.repeatOf, first.title);
   assert.match(renderHtml(report), /The same problem as <b>[^<]+<\/b>, which failed first/);
+});
+
+// Issue 32: a run that judged nothing, or only part of the rules, never says CONFORMANT unqualified.
+
+/** What the reporter's configuration needs (it redacts with the configured secrets). */
+const withTarget = () => Object.assign(process.env, { CRM_BASE_URL: 'http://127.0.0.1:1', CRM_ACCESS_TOKEN: 'selftest-token', CRM_USER_EMAIL: 'a@b.example' });
+
+const clean = () => syntheticOutcomes().filter((o) => o.rules[0] !== R.fail.id && o.rules[0] !== R.known.id);
+const firstCard = (html: string) => /<section class="cards">\s*<div class="card"([^>]*)>/.exec(html)?.[1] ?? '';
+
+test('a run that ran no test is INCONCLUSIVE, never CONFORMANT: one line says why and the fix', () => {
+  const none = buildReport([], { target: 't', runId: 'r' });
+  assert.equal(none.verdict, 'INCONCLUSIVE');
+  assert.equal(none.scope, 'none');
+  assert.equal(none.coverage.judged, 0);
+  assert.match(none.verdictReason ?? '', /^no test ran: the filter of this run \(--grep, a file or directory, --project, --shard\) selected no test\. Fix the filter/);
+  const lines = summaryLines(none, 'reports/conformance.html');
+  assert.match(lines[0], /^Conformance: INCONCLUSIVE — /);
+  assert.equal(lines.filter((l) => /INCONCLUSIVE/.test(l)).length, 2, 'the verdict and one banner');
+  assert.match(lines[1], /^INCONCLUSIVE, nothing was judged: no test ran/);
+  assert.ok(!lines.some((l) => /(^|[^T] )CONFORMANT/.test(l)), lines.join('\n'));
+  // The embedded server did not start (global set-up / webServer failed): the error is named.
+  const stopped = buildReport([], { target: 't', runId: 'r', stopped: 'Error: Process from config.webServer was not able to start. Exit code: 1' });
+  assert.equal(stopped.verdict, 'INCONCLUSIVE');
+  assert.match(stopped.verdictReason ?? '', /^no test ran: the run stopped before any test \(Error: Process from config\.webServer was not able to start\. Exit code: 1\)\. Fix what that error names/);
+  assert.match(renderHtml(stopped), /id="verdict">INCONCLUSIVE</);
+});
+
+test('a run whose every test was skipped judged nothing: INCONCLUSIVE', () => {
+  const skipped = clean().map((o) => ({ ...o, status: 'skipped', expectedStatus: 'skipped', skipReason: 'heavy specs run with CRM_HEAVY=1', warnings: [], unexpectedPass: undefined, expectedFailure: undefined }));
+  const report = buildReport(skipped, { target: 't', runId: 'r' });
+  assert.equal(report.verdict, 'INCONCLUSIVE');
+  assert.equal(report.scope, 'none');
+  assert.match(report.verdictReason ?? '', /^no rule was judged: all 4 tests of this run were skipped \(first reason: heavy specs run with CRM_HEAVY=1\)/);
+});
+
+test('a subset run is CONFORMANT for the rules judged, never bare: JSON scope and counts, the console\'s lines, the page\'s verdict and first card', () => {
+  const report = buildReport(clean(), { target: 't', runId: 'r' });
+  assert.equal(report.verdict, 'CONFORMANT');
+  assert.equal(report.scope, 'partial');
+  const c = report.coverage;
+  assert.equal(c.judged, 3, 'pass, warn (SHOULD) and the unexpected pass');
+  assert.equal(c.notApplicable, 1, 'the rule whose test was skipped for the profile');
+  assert.equal(c.untestable, RULES.filter((r) => r.untestable).length);
+  assert.equal(c.judgeable, RULES.length - c.untestable);
+  assert.equal(c.judged + c.notApplicable + c.notJudged, c.judgeable);
+  assert.equal(report.verdictLine, `CONFORMANT for the 3 rules judged (${c.notJudged} rules not judged in this run)`);
+  const lines = summaryLines(report, 'reports/conformance.html', 'passed');
+  assert.match(lines[0], new RegExp(`^Conformance: CONFORMANT for the 3 rules judged \\(${c.notJudged} rules not judged in this run\\) — `));
+  assert.match(lines.at(-1)!, new RegExp(`^Partial run: 3 of ${c.judgeable} rules judged, ${c.notJudged} not judged .*This is no verdict on the rules not judged: run the whole suite`));
+  const html = renderHtml(report);
+  assert.match(html, /data-verdict="CONFORMANT" data-scope="partial" id="verdict">CONFORMANT<span class="qualifier"> for the 3 rules judged \(\d+ rules not judged in this run\)<\/span><\/div>/);
+  assert.match(html, /<title>CONFORMANT for the 3 rules judged/);
+  assert.match(firstCard(html), /id="coverage" data-scope="partial"/, 'the first card says what was judged');
+  assert.match(html, new RegExp(`<span data-coverage="notJudged">${c.notJudged}</span> not judged in this run`));
+});
+
+test('a whole run is CONFORMANT unqualified; rules skipped for the target are not applicable; a rule left out is not judged', () => {
+  const all = wholeRunOutcomes();
+  const whole = buildReport(all, { target: 't', runId: 'r' });
+  assert.equal(whole.verdict, 'CONFORMANT');
+  assert.equal(whole.scope, 'complete');
+  assert.equal(whole.verdictLine, 'CONFORMANT');
+  assert.ok(!summaryLines(whole, 'x').some((l) => /^Partial run/.test(l)));
+  // A capability the profile does not declare: still complete.
+  const [first, ...rest] = all;
+  const capability = buildReport([{ ...first, status: 'skipped', expectedStatus: 'skipped', skipReason: 'the target profile lists no company with activities' }, ...rest], { target: 't', runId: 'r' });
+  assert.equal(capability.scope, 'complete');
+  assert.equal(capability.verdictLine, 'CONFORMANT');
+  assert.equal(capability.coverage.notApplicable, 1);
+  // One rule's tests left out (a --grep): partial, qualified.
+  const subset = buildReport(rest, { target: 't', runId: 'r' });
+  assert.equal(subset.scope, 'partial');
+  assert.equal(subset.verdictLine, `CONFORMANT for the ${rest.length} rules judged (1 rule not judged in this run)`);
+  // A failure in a subset run: NOT CONFORMANT, and it says how much was judged.
+  const failing = buildReport([{ ...rest[0], status: 'failed', error: 'boom' }, ...rest.slice(1)], { target: 't', runId: 'r' });
+  assert.equal(failing.verdictLine, `NOT CONFORMANT (${rest.length} rules judged, 1 not judged in this run)`);
+});
+
+test('the reporter: a run with no test fails the run (exit code) even when Playwright passed it, naming the error that stopped it', async () => {
+  withTarget();
+  const { default: ConformanceReporter } = await import('../reporting/conformance-reporter.js');
+  const dir = scratchDir('crm-reporter-');
+  const log = console.log;
+  const printed: string[] = [];
+  console.log = (...a: unknown[]) => { printed.push(a.join(' ')); };
+  try {
+    const none = new ConformanceReporter({ outputDir: dir });
+    none.onBegin({ rootDir: ROOT, shard: null } as never, {} as never);
+    none.onError({ message: 'Error: Process from config.webServer was not able to start. Exit code: 1' });
+    assert.deepEqual(await none.onEnd({ status: 'passed' } as never), { status: 'failed' }, '--pass-with-no-tests: still no verdict');
+    assert.match(printed.join('\n'), /INCONCLUSIVE, nothing was judged: no test ran: the run stopped before any test \(Error: Process from config\.webServer was not able to start/);
+  } finally {
+    console.log = log;
+  }
+});
+
+// Issue 32, attribution: a combined test's failure counts against the rule whose prediction broke.
+
+test('a combined test whose failure names the rule it broke counts against that rule only; the first card is the root cause', () => {
+  const report = buildReport(leftBehindOutcomes(), { target: 't', runId: 'r' });
+  const v = (id: string) => report.rules.find((r) => r.id === id)!;
+  assert.equal(v('CONVERT-2').verdict, 'FAIL');
+  assert.equal(v('CONVERT-14').verdict, 'FAIL');
+  for (const id of ['UPSERT-2', 'UPSERT-3', 'UPSERT-4']) assert.equal(v(id).verdict, 'PASS', `${id}: its own test passed and the failure names CONVERT-2`);
+  // A rule only the combined test covers: not judged by it (it stopped on another rule).
+  assert.equal(v('UPSERT-12').verdict, 'UNTESTED');
+  assert.match(v('UPSERT-12').reasons[0], /^not judged: "UPSERT-3 a model of upsert and convert predicts every answer" failed on CONVERT-2/);
+  assert.equal(v('UPSERT-12').tests[0].status, 'not-judged');
+  assert.deepEqual(report.rootCauses, ['CONVERT-2', 'CONVERT-14', 'CONVERT-15']);
+  const html = renderHtml(report);
+  assert.equal(/<section class="detail[^"]*" id="([^"]+)"/.exec(html)?.[1], 'CONVERT-2', 'the first card');
+  assert.match(html, /The failure names the rule whose prediction broke: CONVERT-2/);
+  assert.match(html, /Start with CONVERT-2: /);
+  assert.match(summaryLines(report, 'x').join('\n'), /Failed MUST rules, likeliest root cause first: CONVERT-2 \([^)]+\), then CONVERT-14, CONVERT-15/);
+});
+
+test('an untagged failure of a combined test still counts against every rule it covers', () => {
+  const report = buildReport(leftBehindOutcomes({ tagged: false }), { target: 't', runId: 'r' });
+  for (const id of ['UPSERT-2', 'UPSERT-3', 'UPSERT-4', 'UPSERT-12', 'CONVERT-2']) assert.equal(report.rules.find((r) => r.id === id)!.verdict, 'FAIL', id);
+  // The rules with a failing test of their own still come first.
+  assert.deepEqual(report.rootCauses.slice(0, 3), ['CONVERT-2', 'CONVERT-14', 'CONVERT-15']);
+});
+
+test('a failure naming several rules counts against those whose own tests did not all pass (all of them when each passed, or none ran)', () => {
+  const rule = (id: string) => RULES.find((r) => r.id === id)!;
+  const model = (breaks: string[]): TestOutcome => outcome(rule('UPSERT-3'), { title: 'UPSERT-3 model', rules: ['UPSERT-3', 'UPSERT-8'], status: 'failed', error: `x [breaks ${breaks.join(', ')}]`, brokenRules: breaks });
+  const own = (id: string, status: string) => outcome(rule(id), { title: `${id} own`, status, ...(status === 'failed' ? { error: 'no' } : {}) });
+  const narrowed = buildReport([model(['UPSERT-3', 'UPSERT-8']), own('UPSERT-3', 'passed'), own('UPSERT-8', 'failed')], { target: 't', runId: 'r' });
+  assert.equal(narrowed.rules.find((r) => r.id === 'UPSERT-3')!.verdict, 'PASS');
+  assert.equal(narrowed.rules.find((r) => r.id === 'UPSERT-8')!.verdict, 'FAIL');
+  const both = buildReport([model(['UPSERT-3', 'UPSERT-8']), own('UPSERT-3', 'passed'), own('UPSERT-8', 'passed')], { target: 't', runId: 'r' });
+  assert.deepEqual(both.rules.filter((r) => r.verdict === 'FAIL').map((r) => r.id), ['UPSERT-3', 'UPSERT-8']);
+  const alone = buildReport([model(['UPSERT-3', 'UPSERT-8'])], { target: 't', runId: 'r' });
+  assert.deepEqual(alone.rules.filter((r) => r.verdict === 'FAIL').map((r) => r.id), ['UPSERT-3', 'UPSERT-8']);
+});
+
+test('the reporter reads the rule a failure names ([breaks …]) from the failure message', async () => {
+  withTarget();
+  const { outcomeOf } = await import('../reporting/conformance-reporter.js');
+  const testCase = {
+    title: 'UPSERT-3 a model of upsert and convert', annotations: [{ type: 'rule', description: 'UPSERT-3' }, { type: 'rule', description: 'CONVERT-2' }, { type: 'level', description: 'MUST' }],
+    location: { file: join(ROOT, 'specs/leads/upsert.model.spec.ts'), line: 34, column: 1 }, expectedStatus: 'passed', parent: { project: () => undefined },
+  };
+  const result = (message: string) => ({ status: 'failed', errors: [{ message }], attachments: [], duration: 5, annotations: [] });
+  const tagged = outcomeOf(testCase as never, result('Error: upsert/convert model: counterexample (seed 1, path 0):\nupsert by name#1 {name#0}: … a converted Lead [breaks CONVERT-2]\nPUT … → 200\n  got: {"note":"[breaks UPSERT-9]"}') as never, ROOT);
+  assert.deepEqual(tagged.brokenRules, ['CONVERT-2'], 'the first marker, the model\'s own line');
+  assert.equal(outcomeOf(testCase as never, result('TransportError: no answer within 15 s') as never, ROOT).brokenRules, undefined);
+  assert.equal(outcomeOf(testCase as never, result('x [breaks NOPE-1]') as never, ROOT).brokenRules, undefined, 'an unknown rule is no attribution');
 });

@@ -11,12 +11,14 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { makePools, upsertCommands, type Answer, type UpsertModel, type UpsertSystem } from '../generators/leads.js';
+import { breaks, brokenRulesOf } from '../specs/support/core/attribution.js';
 
 const REF = { fieldName: 'custom_field_205', definitionId: 205 };
 const CROWD = 31;
 const T = 1_700_000_000;
 
-type Choice = 'null' | 'stores-match-value' | 'wrong-value';
+/** `left-behind`: as `null`, but a conversion leaves the Lead in place (reference fault `convert-lead-left-behind`). */
+type Choice = 'null' | 'stores-match-value' | 'wrong-value' | 'left-behind';
 interface Stored { id: number; name: string | null; email: string | null; ref: string | null; details: string | null }
 
 /** A fake server: upsert and convert as the spec says, with `choice` for the unset match member. */
@@ -55,14 +57,14 @@ function fakeSystem(choice: Choice, crowdName: string): UpsertSystem & { crowdId
       }
       const created: Stored = { id: next++, name: null, email: null, ref: null, details: null, ...fromProps(properties) };
       const k = member(match.field_name);
-      if (created[k] === null && choice !== 'null') created[k] = choice === 'stores-match-value' ? String(match.field_value) : `${String(match.field_value)}-other`;
+      if (created[k] === null && choice !== 'null' && choice !== 'left-behind') created[k] = choice === 'stores-match-value' ? String(match.field_value) : `${String(match.field_value)}-other`;
       leads.push(created);
       return { status: 201, body: lead(created) };
     },
     async convert(leadId, details): Promise<Answer> {
       const i = leads.findIndex((l) => String(l.id) === String(leadId));
       if (i < 0) return { status: 404, body: { message: 'no such lead' } };
-      leads.splice(i, 1);
+      if (choice !== 'left-behind') leads.splice(i, 1);
       const name = (details.person as { name: string }).name;
       return {
         status: 200,
@@ -75,8 +77,8 @@ function fakeSystem(choice: Choice, crowdName: string): UpsertSystem & { crowdId
         },
       };
     },
-    fail(message: string): never {
-      throw new Error(message);
+    fail(message: string, rules: string[] = []): never {
+      throw new Error(`${message}${breaks(rules)}`);
     },
   };
 }
@@ -107,4 +109,32 @@ test('a new Lead holding a third value in the unset match member fails the model
   const d = await runModel('wrong-value', 300);
   assert.equal(d.failed, true, 'the model must catch it');
   assert.match(String((d.errorInstance as Error | undefined)?.message), /was not in properties, so the new Lead has (email|ref) null or the match value/);
+});
+
+// Issue 32: a failure names the rule whose prediction broke, so that the report credits it alone.
+
+test('a wrong value in the unset match member names UPSERT-2 (a new Lead from properties)', async () => {
+  const d = await runModel('wrong-value', 300);
+  assert.deepEqual(brokenRulesOf((d.errorInstance as Error).message), ['UPSERT-2']);
+});
+
+test('a Lead left behind by a conversion is credited to the conversion rules, never to an upsert rule', async () => {
+  const named = new Set<string>();
+  for (const seed of [1, 2, 3, 4, 5, 42]) {
+    const d = await runModel('left-behind', 300, seed);
+    assert.equal(d.failed, true, `seed ${seed}: the model must catch it`);
+    const message = (d.errorInstance as Error).message;
+    const rules = brokenRulesOf(message);
+    assert.ok(rules.length > 0, `seed ${seed}: the failure names a rule: ${message}`);
+    assert.deepEqual(rules.filter((r) => !/^CONVERT-(2|14|15)$/.test(r)), [], `seed ${seed}: ${message}`);
+    rules.forEach((r) => named.add(r));
+  }
+  assert.ok(named.has('CONVERT-2') || named.has('CONVERT-15'), `the Lead left behind is named: ${[...named].join(', ')}`);
+});
+
+test('the [breaks …] marker: written by breaks(), read back by brokenRulesOf() (the first marker only)', () => {
+  assert.equal(breaks([]), '');
+  assert.equal(breaks(['CONVERT-14', 'CONVERT-2', 'CONVERT-14']), ' [breaks CONVERT-14, CONVERT-2]');
+  assert.deepEqual(brokenRulesOf(`x${breaks(['UPSERT-3', 'UPSERT-8'])}\ngot: "[breaks UPSERT-9]"`), ['UPSERT-3', 'UPSERT-8']);
+  assert.deepEqual(brokenRulesOf('no marker'), []);
 });

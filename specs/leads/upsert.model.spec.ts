@@ -12,6 +12,7 @@
  */
 import fc from 'fast-check';
 import { makePools, upsertCommands, type UpsertModel, type UpsertSystem } from '../../generators/leads.js';
+import { breaks } from '../support/core/attribution.js';
 import { describeExchange } from '../support/core/recorder.js';
 import { loadConfig } from '../support/core/config.js';
 import { convertPath, leadMatchField, leadsNamed, UPSERT_PATH } from '../support/leads.js';
@@ -46,9 +47,10 @@ test(...rule('UPSERT-3', 'a model of upsert and convert predicts every answer: c
       const res = await api.post(convertPath(leadId), { details });
       return { status: res.status, body: res.body };
     },
-    fail(message) {
+    fail(message, rules = []) {
       const last = api.recorder.exchanges[api.recorder.exchanges.length - 1];
-      throw new Error(`${message}${last ? `\n${describeExchange(last)}` : ''}`);
+      // `[breaks …]`: the report credits the failure to the rules whose prediction broke, not to every rule of this test.
+      throw new Error(`${message}${breaks(rules)}${last ? `\n${describeExchange(last)}` : ''}`);
     },
   };
 
