@@ -232,7 +232,8 @@ export default class ConformanceReporter implements Reporter {
       const repeats = held.filter((o) => o.repeatOf).length;
       console.log(`\n${held.length} failed test(s) held (${repeats} repeat(s) of an earlier test's problem, ${held.length - repeats} past the ${SHOWN_FAILURES} failures a run shows): Playwright's reports show them as skipped with the reason, the conformance report as failed, with their evidence. CRM_REPEATS=fail fails them all.`);
     }
-    console.log('\n' + summaryLines(report, relative(process.cwd(), resolve(this.outputDir, 'conformance.html')), unjudged ? 'failed: the target could not be judged' : heldOnly ? 'failed: held failures' : result.status).join('\n'));
+    const status = unjudged ? (report.scope === 'none' ? 'failed: nothing was judged' : 'failed: the target could not be judged') : heldOnly ? 'failed: held failures' : result.status;
+    console.log('\n' + summaryLines(report, relative(process.cwd(), resolve(this.outputDir, 'conformance.html')), status).join('\n'));
     if (unjudged || heldOnly) return { status: 'failed' };
   }
 
