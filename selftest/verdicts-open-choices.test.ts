@@ -38,7 +38,7 @@ test('ids-only notifications that carry no value at all: EVENT-5 skips with the 
   mkdirSync(resolve(ROOT, DIR), { recursive: true });
   const path = resolve(ROOT, DIR, 'profile-no-lead-options.json');
   writeFileSync(path, JSON.stringify(profile));
-  const { res, rule, out } = await verdictOf('specs/events/computed-values.spec.ts', 'EVENT-5', { REFERENCE_CHOICES: 'webhook.payload=ids-only', CRM_PROFILE: path }, 'ids-only-nothing-carried');
+  const { res, rule, out } = await verdictOf('specs/events/computed-values.spec.ts', 'EVENT-5', { REFERENCE_CHOICES: 'webhook.payload=ids-only', CRM_PROFILE: path, CRM_EMBEDDED: '1' }, 'ids-only-nothing-carried');
   assert.equal(rule.verdict, 'SKIP', out);
   assert.match(rule.reasons.join('\n'), /no notification carries a value of custom fields/);
   assert.equal(res.code, 0, out);
