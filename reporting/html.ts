@@ -148,7 +148,7 @@ function preflightBlock(r: ConformanceReport): string {
     + (r.notJudged ? `<p id="not-judged">${r.notJudged.tests} test(s) could not be judged, an observation they need never came: ${esc(r.notJudged.reason)}</p>` : '');
   if (!p || p.state === 'alive') return down ? `<div class="alert preflight" data-preflight="alive">${down}</div>` : '';
   const rows = p.probes.map((x) => `<tr><td>${esc(x.label)}<br><code>${esc(x.method)} ${esc(x.url)}</code></td><td>${x.error ? `<span class="t-FAIL">no usable answer: ${esc(x.error)}</span>` : `<b>${x.status}</b> ${esc(x.contentType ?? '')}<pre>${esc(x.body ?? '(empty body)')}</pre>${x.problem ? `<span class="t-WARN">${esc(x.problem)}</span>` : ''}`}</td><td>${fmtMs(x.durationMs)}</td></tr>`).join('');
-  return `<div class="alert preflight" id="preflight" data-preflight="${esc(p.state)}"><h2>The target ${p.state === 'dead' ? 'does not answer' : 'answers nonsense'}</h2>
+  return `<div class="alert preflight" id="preflight" data-preflight="${esc(p.state)}"><h2>${p.state === 'misconfigured' ? 'The set-up is wrong (not a verdict on the server)' : p.state === 'dead' ? 'The target does not answer' : 'The target answers nonsense'}</h2>
 <p><b>${esc(p.headline)}.</b></p>${p.findings.map((f) => `<p>${esc(f.rule)} (MUST) fails: ${esc(f.message)}</p>`).join('')}<p>${esc(p.meaning)}</p>
 <table><thead><tr><th>Tried before any test (deadline ${p.deadlineMs / 1000} s)</th><th>What came back</th><th>Time</th></tr></thead><tbody>${rows}</tbody></table>
 <pre class="replay">${esc(p.probes[0]?.curl ?? '')}</pre>${down}</div>`;

@@ -85,7 +85,7 @@ export function mergeOutcomes(dirs: string[]): { report: ConformanceReport; outc
   const targets = [...new Set(files.map((f) => (f.meta.target.startsWith('embedded reference server') ? 'embedded reference server (one per shard)' : f.meta.target)))];
   const runIds = [...new Set(files.map((f) => f.meta.runId))];
   // The worst preflight of the shards (each shard probes the target itself): dead, nonsense, alive.
-  const order = { dead: 0, nonsense: 1, alive: 2 } as const;
+  const order = { misconfigured: 0, dead: 1, nonsense: 2, alive: 3 } as const;
   const preflight = files.map((f) => f.meta.preflight).filter((p) => !!p).sort((a, b) => order[a!.state] - order[b!.state])[0];
   const report = buildReport(outcomes, {
     target: targets.join(' + '),
