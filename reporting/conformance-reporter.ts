@@ -11,12 +11,13 @@
  * are warnings; failures listed in the CRM_EXPECTATIONS baseline are reported, not fatal.
  */
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { availableParallelism, loadavg } from 'node:os';
 import { relative, resolve } from 'node:path';
 import type { FullConfig, FullResult, Reporter, Suite, TestCase, TestError, TestResult } from '@playwright/test/reporter';
 import { getRule, hasRule, ruleIdOfTitle, type Level } from '../rules/index.js';
 import { brokenRulesOf } from '../specs/support/core/attribution.js';
 import { loadConfig, ROOT } from '../specs/support/core/config.js';
-import { PREFLIGHT_FILE, readPreflight, type PreflightResult } from '../specs/support/core/preflight.js';
+import { measuredLatencyMs, PREFLIGHT_FILE, readPreflight, type PreflightResult } from '../specs/support/core/preflight.js';
 import { redactText, stripAnsi } from '../specs/support/core/redact.js';
 import { SHOWN_FAILURES } from '../specs/support/core/repeats.js';
 import { renderHtml } from './html.js';
@@ -32,6 +33,17 @@ export interface OutcomeFile {
 }
 
 export const OUTCOMES_FILE = 'conformance-outcomes.json';
+
+/**
+ * Why a test whose time limit ran out is not judged: how long it took, the target's answer time
+ * the preflight measured, and this machine's own load (a busy machine is slow too, the target
+ * need not be).
+ */
+export function timeLimitNote(durationMs: number, latencyMs: number | undefined = measuredLatencyMs(), load: number = loadavg()[0], cores: number = availableParallelism()): string {
+  const target = latencyMs === undefined ? 'the target\'s answer time was not measured' : `the target answered the preflight in ${latencyMs} ms`;
+  const busy = load > cores ? `; this machine was busy (load ${load.toFixed(1)} on ${cores} cores): its own slowness may be the cause` : '';
+  return `not judged: the test's time limit ran out after ${(durationMs / 1000).toFixed(1)} s (${target}${busy}); a time limit is no verdict on the server: run it again, or with fewer workers (CRM_WORKERS)`;
+}
 
 export function outcomeOf(test: TestCase, result: TestResult, rootDir: string): TestOutcome {
   const annotations = [...test.annotations, ...((result as unknown as { annotations?: TestCase['annotations'] }).annotations ?? [])];
@@ -64,6 +76,8 @@ export function outcomeOf(test: TestCase, result: TestResult, rootDir: string): 
   try { all = JSON.parse(attachment('exchanges.json') ?? '[]'); } catch { all = []; }
   const statuses: Record<string, number> = {};
   for (const x of all) statuses[String(x.status ?? 0)] = (statuses[String(x.status ?? 0)] ?? 0) + 1;
+  // A time limit that ran out is no verdict on the target (a slow but conformant server): not judged, and why.
+  const ranOut = result.status === 'timedOut' ? timeLimitNote(result.duration) : undefined;
   const created = unique.filter((a) => a.type === 'created').flatMap((a) => { try { return JSON.parse(a.description ?? '[]'); } catch { return []; } });
   const error = [...result.errors.map((e) => e.message ?? e.value ?? ''), ...(held ? [held] : [])].map(stripAnsi).join('\n---\n');
   const detail = failedOrWarned ? attachment('expected-failure.txt') ?? undefined : undefined;
@@ -76,9 +90,9 @@ export function outcomeOf(test: TestCase, result: TestResult, rootDir: string): 
     line: test.location.line,
     rules,
     level,
-    status: held ? 'failed' : result.status,
+    status: held ? 'failed' : ranOut ? 'skipped' : result.status,
     // A held failure's test was skipped in Playwright's eyes (specs/support/core/repeats.ts): it failed.
-    expectedStatus: held ? 'passed' : test.expectedStatus,
+    expectedStatus: held ? 'passed' : ranOut ? 'skipped' : test.expectedStatus,
     ...(held && annotation('held') ? { held: annotation('held') } : {}),
     ...(held && annotation('repeat-of') ? { repeatOf: annotation('repeat-of') } : {}),
     durationMs: result.duration,
@@ -87,6 +101,7 @@ export function outcomeOf(test: TestCase, result: TestResult, rootDir: string): 
     skipReason: unique.find((a) => a.type === 'skip')?.description,
     ...(result.status === 'skipped' && annotation('target-down') ? { targetDown: redactText(annotation('target-down')!) } : {}),
     ...(result.status === 'skipped' && annotation('not-judged') ? { notJudged: redactText(annotation('not-judged')!) } : {}),
+    ...(ranOut ? { notJudged: ranOut, skipReason: ranOut } : {}),
     error: error ? redactText(error).slice(0, 4000) : detail ? redactText(detail).slice(0, 4000) : undefined,
     replay: failedOrWarned ? attachment('replay.sh')?.split('\n').filter((l) => l.startsWith('curl')).slice(-5).join('\n') : undefined,
     counterexample: failedOrWarned ? attachment('counterexample.txt') : undefined,

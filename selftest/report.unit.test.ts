@@ -301,3 +301,20 @@ test('the reporter reads the rule a failure names ([breaks …]) from the failur
   assert.equal(outcomeOf(testCase as never, result('TransportError: no answer within 15 s') as never, ROOT).brokenRules, undefined);
   assert.equal(outcomeOf(testCase as never, result('x [breaks NOPE-1]') as never, ROOT).brokenRules, undefined, 'an unknown rule is no attribution');
 });
+
+test('a test whose time limit ran out is not judged, never a rule failure: the report says how long, the target\'s latency and the machine\'s load', async () => {
+  withTarget();
+  const { outcomeOf, timeLimitNote } = await import('../reporting/conformance-reporter.js');
+  const testCase = {
+    title: 'OAUTH-11 the access token works', annotations: [{ type: 'rule', description: 'OAUTH-11' }, { type: 'level', description: 'MUST' }],
+    location: { file: join(ROOT, 'specs/oauth/token.spec.ts'), line: 23, column: 1 }, expectedStatus: 'passed', parent: { project: () => undefined },
+  };
+  const o = outcomeOf(testCase as never, { status: 'timedOut', errors: [{ message: 'Test timeout of 30000ms exceeded.' }], attachments: [], duration: 30_012, annotations: [] } as never, ROOT);
+  assert.equal(o.status, 'skipped');
+  assert.match(o.notJudged ?? '', /^not judged: the test's time limit ran out after 30\.0 s/);
+  const report = buildReport([o], { target: 't', runId: 'r' });
+  assert.notEqual(report.verdict, 'NOT CONFORMANT');
+  assert.equal(report.rules.find((r) => r.id === 'OAUTH-11')!.verdict === 'FAIL', false);
+  assert.match(timeLimitNote(31_000, 2_000, 9.5, 2), /answered the preflight in 2000 ms; this machine was busy \(load 9\.5 on 2 cores\)/);
+  assert.doesNotMatch(timeLimitNote(31_000, 2_000, 0.5, 2), /busy/);
+});
