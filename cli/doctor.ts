@@ -3,7 +3,8 @@
  * profile against the target and prints one line per check, each failed line with how to fix it:
  * credentials (header and Bearer), each fixture of the profile found and of the right shape, each
  * extension answering, custom field fixtures usable, the receivers reachable from the target (a
- * webhook round trip through CRM_PUBLIC_URL), the OAuth pages with the profile's labels, and
+ * webhook round trip through CRM_PUBLIC_URL), the OAuth login as the OAuth specs do it (in
+ * Chromium, up to the consent screen: FAIL when the suite cannot log in), and
  * whether writes are allowed. FAIL lines are fatal: `crm-conformance run` does not start on one
  * (its short form prints only what is not OK). WARN lines are not.
  *
@@ -15,7 +16,8 @@ import { randomBytes } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { z } from 'zod';
 import {
-  Account, ApiClient, Company, ConfigError, FileMetadata, Project, Recording, TransportError, findChromium, fixedPort, listen, loadConfig, redactText,
+  Account, ApiClient, Company, ConfigError, FileMetadata, Project, Recording, TransportError,
+  findChromium, fixedPort, listen, loadConfig, redactText, tryOAuthLogin,
   type ApiResponse, type CustomFieldFixture, type TargetConfig,
 } from './suite.js';
 
@@ -347,13 +349,17 @@ export async function runDoctor(): Promise<DoctorReport> {
     if (ext.follow) await extensionLine('follow', ext.follow);
   }
 
-  /* ---- OAuth pages ---- */
+  /* ---- OAuth pages and login ---- */
   const o = cfg.oauth;
+  const found = chromiumLookup ? await chromiumLookup : undefined;
   if (!o.clientId) checks.add('OAuth pages', 'skip', 'CRM_CLIENT_ID is not set: the OAuth specs skip');
   else {
-    const redirect = (profile.oauth.redirect_uris[0] ?? '{public}/oauth/callback').replace('{public}', cfg.publicUrl ?? 'http://127.0.0.1:8123');
-    const q = new URLSearchParams({ response_type: 'code', client_id: o.clientId, redirect_uri: redirect, scope: 'developer/v1/all', state: 'crm-conformance-doctor' });
-    let url = `${cfg.authUrl}/oauth/authorize?${q}`;
+    const template = profile.oauth.redirect_uris[0] ?? '{public}/oauth/callback';
+    const redirectFor = (receiverUrl: string) => template.replace('{public}', cfg.publicUrl ?? receiverUrl);
+    const authorizeUrl = (receiverUrl: string) =>
+      `${cfg.authUrl}/oauth/authorize?${new URLSearchParams({ response_type: 'code', client_id: o.clientId!, redirect_uri: redirectFor(receiverUrl), scope: 'developer/v1/all', state: 'crm-conformance-doctor' })}`;
+    const redirect = redirectFor('http://127.0.0.1:8123');
+    let url = authorizeUrl('http://127.0.0.1:8123');
     const raw = api.with({ auth: 'none' });
     let res: ApiResponse | { error: string } = { error: 'no request' };
     for (let hop = 0; hop < 5; hop++) {
@@ -361,25 +367,65 @@ export async function runDoctor(): Promise<DoctorReport> {
       if (isError(res) || res.status < 300 || res.status >= 400 || !res.headers.location) break;
       url = new URL(res.headers.location, url).href;
     }
-    const screens = profile.oauth.screens;
+    const pagesOk = !isError(res) && ok2xx(res);
     if (isError(res)) checks.add('OAuth pages', 'fail', `GET ${cfg.authUrl}/oauth/authorize: ${res.error}`, 'check CRM_AUTH_URL (the authorization host; defaults to CRM_BASE_URL)');
     else if (!ok2xx(res)) checks.add('OAuth pages', 'fail', `GET ${cfg.authUrl}/oauth/authorize (redirect_uri ${redirect}) answers ${brief(res)}`, `register ${redirect} for client ${o.clientId} (profile oauth.redirect_uris; {public} stands for CRM_PUBLIC_URL) and check CRM_CLIENT_ID`);
-    else {
-      const text = res.text.replace(/<[^>]*>/g, ' ').replace(/\s+/g, ' ').toLowerCase();
-      const absent = [screens.email_label, screens.password_label, screens.login_button].filter((l) => !text.includes(l.toLowerCase()));
-      checks.add('OAuth pages', absent.length ? 'warn' : 'ok', absent.length ? `the login page does not show ${absent.map((l) => `"${l}"`).join(', ')}` : `the login page shows "${screens.email_label}", "${screens.password_label}", "${screens.login_button}"`,
-        'set oauth.screens (email_label, password_label, login_button) to the labels of your login page');
-    }
+    else checks.add('OAuth pages', 'ok', `GET ${cfg.authUrl}/oauth/authorize (redirect_uri ${redirect}) answers ${res.status}`);
+    await loginLine(checks, cfg, { pagesOk, browserPath: found?.path, authorizeUrl, callbackPath: new URL(redirectFor('http://x.invalid'), 'http://x.invalid').pathname });
   }
 
-  if (chromiumLookup) {
-    const found = await chromiumLookup;
+  if (found) {
     checks.add('browser for OAuth', found.path ? 'ok' : 'warn', found.path ? `Chromium at ${found.path}` : `no Chromium found (searched ${found.searched.join(', ')}): the OAuth browser specs skip`,
       'npx playwright install --only-shell chromium, or set CRM_CHROMIUM_PATH');
   }
 
   const created = api.recorder.created.filter((c) => c.path !== '/webhooks' && !c.path.endsWith('/follow'));
   return { lines: checks.lines, fatal: checks.lines.some((l) => l.status === 'fail'), ms: Date.now() - started, target: cfg.baseUrl, created };
+}
+
+/**
+ * The login as the OAuth specs do it (specs/support/oauth-page.ts), up to the consent screen:
+ * FAIL when the suite cannot log in (the OAuth rules would not be judged), with the setting to
+ * change; nothing is authorized.
+ */
+interface LoginTry { pagesOk: boolean; browserPath?: string; authorizeUrl: (receiverUrl: string) => string; callbackPath: string }
+async function loginLine(checks: Checks, cfg: TargetConfig, x: LoginTry): Promise<void> {
+  const o = cfg.oauth;
+  const name = 'OAuth login';
+  const missing = [['CRM_CLIENT_SECRET', o.clientSecret], ['CRM_LOGIN_EMAIL', o.loginEmail], ['CRM_LOGIN_PASSWORD', o.loginPassword]].filter(([, v]) => !v).map(([k]) => k!);
+  if (missing.length) {
+    checks.add(name, 'warn', `CRM_CLIENT_ID is set but ${missing.join(', ')} ${missing.length > 1 ? 'are' : 'is'} not: the OAuth specs skip`, `set ${missing.join(' and ')} (a user who can log in on the authorization host), or unset CRM_CLIENT_ID`);
+    return;
+  }
+  if (!x.pagesOk) { checks.add(name, 'skip', 'not tried: the authorization request fails (above)'); return; }
+  if (!x.browserPath) { checks.add(name, 'skip', 'not tried: no browser (below)'); return; }
+  const profileNote = `(target profile: ${cfg.profileSource})`;
+  let check: Awaited<ReturnType<typeof tryOAuthLogin>>;
+  try {
+    check = await tryOAuthLogin({
+      executablePath: x.browserPath, https: cfg.callback.https, callbackPath: x.callbackPath, url: x.authorizeUrl,
+      screens: cfg.profile.oauth.screens, email: o.loginEmail!, password: o.loginPassword!,
+    });
+  } catch (err) {
+    checks.add(name, 'fail', `the login could not be tried: ${(err as Error).message.split('\n')[0]}`, 'check the browser (CRM_CHROMIUM_PATH) and CRM_AUTH_URL');
+    return;
+  }
+  const { outcome } = check;
+  const where = new URL(cfg.authUrl).host;
+  const overrides = Object.entries(cfg.profile.oauth.screens).filter(([, v]) => v).map(([k]) => `oauth.screens.${k}`);
+  const how = overrides.length ? `controls found by what they are; the profile's ${overrides.join(', ')} take${overrides.length > 1 ? '' : 's'} precedence where ${overrides.length > 1 ? 'they match' : 'it matches'}` : 'controls found by what they are: no oauth.screens labels needed';
+  if (outcome.cannotLogIn) {
+    checks.add(name, 'fail', `the suite cannot log in at ${where} as ${o.loginEmail}: ${outcome.cannotLogIn.problem}; the OAuth rules would not be judged`, `${outcome.cannotLogIn.fix} ${profileNote}`);
+  } else if (outcome.stoppedAt !== 'consent') {
+    checks.add(name, 'fail', `no consent screen after the login (${check.described}); the OAuth rules would fail or not be judged`,
+      outcome.screens.includes('login') ? 'check CRM_LOGIN_EMAIL and CRM_LOGIN_PASSWORD, and the page the login leads to' : `check CRM_CLIENT_ID and the registered redirect URI (oauth.redirect_uris of the profile) ${profileNote}`);
+  } else if (!check.authorize || !check.deny) {
+    const lacking = [!check.authorize && 'Authorize', !check.deny && 'Deny'].filter(Boolean).join(' and ');
+    checks.add(name, 'fail', `logged in as ${o.loginEmail}, but the consent screen shows no ${lacking} control (spec § OAuth 2.0, step 2: "with Authorize and Deny")`,
+      `if the screen names them otherwise, set ${[!check.authorize && 'oauth.screens.authorize_button', !check.deny && 'oauth.screens.deny_button'].filter(Boolean).join(' and ')} to those names ${profileNote}`);
+  } else {
+    checks.add(name, 'ok', `${outcome.screens.includes('login') ? `logged in as ${o.loginEmail}` : 'no login asked'} at ${where}; the consent screen shows Authorize and Deny (${how})`);
+  }
 }
 
 const MARK: Record<Status, string> = { ok: 'ok  ', warn: 'WARN', fail: 'FAIL', skip: 'skip' };

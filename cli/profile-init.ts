@@ -5,7 +5,8 @@
  * and companies, custom field values seen), the activities of the companies found.
  *
  * What the spec gives no way to discover (custom field definitions and their options, project
- * status ids, contact types, an attached file, the lead match field, extensions, OAuth screens)
+ * status ids, contact types, an attached file, the lead match field, extensions, the consent
+ * screen's application name and permission text)
  * is listed under `_fill_in` of the draft (path → what to write there) and printed; the key is
  * ignored when the profile is loaded, so the draft is usable as it is.
  */
@@ -106,7 +107,7 @@ export async function draftProfile(): Promise<Draft> {
   fillIn['capabilities.extensions'] = 'documented extensions of your server that create what the spec cannot: { "create_task": "POST /…", "follow": "POST /{entity_type}/{entity_id}/…" }; leave {} when there are none';
   fillIn['capabilities.bulk_rate_limit'] = 'true when the server answers 429 above 3 bulk requests per second';
   fillIn['capabilities.bulk_entries_limit'] = 'entries per bulk-create request: the documented 10, or your server\'s own limit (the spec says it may be raised or lowered)';
-  fillIn['oauth'] = 'the application name and permission text of the consent screen, the registered redirect URIs ({public} = CRM_PUBLIC_URL) and the labels of the login and consent controls';
+  fillIn['oauth'] = 'the application name and permission text of the consent screen and the registered redirect URIs ({public} = CRM_PUBLIC_URL); the login and consent controls are found by what they are (`crm-conformance doctor` tries the login): add oauth.screens labels only where it says so';
 
   const profile = {
     _fill_in: fillIn,
@@ -122,7 +123,6 @@ export async function draftProfile(): Promise<Draft> {
     capabilities: { heavy: false, extensions: {}, bulk_rate_limit: false, bulk_entries_limit: 10, webhook_delivery: true },
     oauth: {
       redirect_uris: [`{public}/oauth/callback`],
-      screens: { email_label: 'E-mail', password_label: 'Password', login_button: 'Log in', next_button: 'Next', authorize_button: 'Authorize', deny_button: 'Deny' },
     },
   };
   const check = TargetProfile.safeParse(profile);

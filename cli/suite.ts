@@ -21,6 +21,34 @@ export async function findChromium(configured?: string): Promise<{ path?: string
   return browser.findChromium(configured, playwright.chromium);
 }
 
+/**
+ * Tries the OAuth login as the OAuth specs do it (specs/support/oauth-page.ts): Chromium at
+ * `executablePath`, a callback receiver on a loopback port of its own, the authorization request
+ * (`url` of the receiver's base URL), the login, up to the consent screen; nothing is authorized.
+ * Loaded on demand: it brings Playwright with it.
+ */
+export async function tryOAuthLogin(o: {
+  executablePath: string; https: boolean; callbackPath: string; url: (receiverUrl: string) => string;
+  screens: import('../specs/support/oauth-page.js').Screens; email: string; password: string;
+}): Promise<import('../specs/support/oauth-page.js').LoginCheck & { described: string; url: string }> {
+  const [driver, { CallbackReceiver }, { CHROMIUM_ARGS }, { chromium }] = await Promise.all([
+    import('../specs/support/oauth-page.js'), import('../specs/support/resources/callback-receiver.js'), import('../specs/support/resources/chromium.js'), import('@playwright/test'),
+  ]);
+  const receiver = await CallbackReceiver.start({ https: o.https, path: o.callbackPath });
+  try {
+    const browser = await chromium.launch({ executablePath: o.executablePath, headless: true, args: CHROMIUM_ARGS });
+    try {
+      const url = o.url(receiver.url);
+      const check = await driver.tryLogin(browser, receiver, o.screens, url, { email: o.email, password: o.password, timeoutMs: 15_000 });
+      return { ...check, described: driver.describeOutcome(check.outcome), url };
+    } finally {
+      await driver.bounded(browser.close(), driver.CLOSE_MS);
+    }
+  } finally {
+    await receiver.close();
+  }
+}
+
 /** The suite's webhook recording server and the hub's port rule, for the doctor's round trip. */
 export { Recording, listen } from '../specs/support/resources/webhook-recording.js';
 export { fixedPort } from '../specs/support/resources/webhook-hub.js';

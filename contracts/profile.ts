@@ -96,16 +96,23 @@ export const TargetProfile = z.object({
     permission_text: z.string().optional(),
     /** Redirect URIs registered for the client; `{public}` is replaced by CRM_PUBLIC_URL. */
     redirect_uris: z.array(z.string()).default([]),
-    /** Accessible names of the login and consent controls, for screens that differ. */
+    /**
+     * Overrides for finding the login and consent controls. Unset (the usual case), the suite finds
+     * them by what they are: the e-mail or user field (an e-mail input, autocomplete username or
+     * email, a name, id or label with user, e-mail or login), the password input, the form's submit
+     * control, and the spec's "Authorize" and "Deny". Set one only where that finds the wrong
+     * control or none: its accessible name (label, or button text), matched case-insensitively as
+     * a substring. A label that matches nothing on the page (or an empty one) is not used.
+     */
     screens: z.object({
-      email_label: z.string().default('E-mail'),
-      password_label: z.string().default('Password'),
-      login_button: z.string().default('Log in'),
+      email_label: z.string().optional(),
+      password_label: z.string().optional(),
+      login_button: z.string().optional(),
       /** The button of an e-mail-first login's first step (the e-mail alone), where it is not the login button. */
-      next_button: z.string().default('Next'),
-      authorize_button: z.string().default('Authorize'),
-      deny_button: z.string().default('Deny'),
-    }).default({ email_label: 'E-mail', password_label: 'Password', login_button: 'Log in', next_button: 'Next', authorize_button: 'Authorize', deny_button: 'Deny' }),
-  }).default({ redirect_uris: [], screens: { email_label: 'E-mail', password_label: 'Password', login_button: 'Log in', next_button: 'Next', authorize_button: 'Authorize', deny_button: 'Deny' } }),
+      next_button: z.string().optional(),
+      authorize_button: z.string().optional(),
+      deny_button: z.string().optional(),
+    }).default({}),
+  }).default({ redirect_uris: [], screens: {} }),
 });
 export type TargetProfile = z.infer<typeof TargetProfile>;

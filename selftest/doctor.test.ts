@@ -12,6 +12,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { cleanEnv, ROOT } from './helpers.js';
+import { chromiumPath } from './chromium.js';
 import { freePort, referenceEnv, startReferenceProcess } from './reference-process.js';
 
 const BIN = resolve(ROOT, 'cli/bin.mjs');
@@ -79,7 +80,7 @@ describe('crm-conformance doctor against the reference server', { concurrency: 3
     assert.equal(r.code, 0, r.out);
     assert.deepEqual(failLines(r.out), [], r.out);
     assert.deepEqual(warnLines(r.out), [], r.out);
-    for (const check of ['header credentials', 'Bearer token', 'fixture company_with_activities', 'fixture attached_file', 'custom field dropdown (201)', 'receivers reachable', 'extension create_task', 'extension follow', 'OAuth pages', 'writes allowed']) {
+    for (const check of ['header credentials', 'Bearer token', 'fixture company_with_activities', 'fixture attached_file', 'custom field dropdown (201)', 'receivers reachable', 'extension create_task', 'extension follow', 'OAuth pages', ...(chromiumPath() ? ['OAuth login'] : []), 'writes allowed']) {
       assert.match(r.out, new RegExp(`^ok\\s+${check.replace(/[()]/g, '\\$&')}\\s`, 'm'), `${check} is checked and OK:\n${r.out}`);
     }
     assert.ok(r.ms < 15_000, `the doctor took ${r.ms} ms`);
@@ -89,6 +90,11 @@ describe('crm-conformance doctor against the reference server', { concurrency: 3
     { what: 'a wrong access token', env: () => ({ CRM_ACCESS_TOKEN: 'not-the-token' }), line: /^FAIL\s+header credentials\s.*answers 401.*the access token is probably wrong/m },
     { what: 'a wrong e-mail', env: () => ({ CRM_USER_EMAIL: 'nobody@reference.example' }), line: /^FAIL\s+header credentials\s.*CRM_USER_EMAIL=nobody@reference\.example is not the e-mail of any user of the profile/m },
     { what: 'a wrong Bearer token', env: () => ({ CRM_BEARER_TOKEN: 'not-the-bearer' }), line: /^FAIL\s+Bearer token\s.*answers 401/m },
+    ...(chromiumPath() ? [{
+      what: 'a wrong login password (the OAuth login)',
+      env: () => ({ CRM_LOGIN_PASSWORD: 'not-the-password' }),
+      line: /^FAIL\s+OAuth login\s+the suite cannot log in at \S+ as owner@reference\.example: the login page showed again after the e-mail and password were submitted with "Log in"; the page says "Wrong e-mail or password\."; the OAuth rules would not be judged\n\s+fix: check CRM_LOGIN_EMAIL and CRM_LOGIN_PASSWORD/m,
+    }] : []),
     {
       what: 'a fixture id that does not exist',
       env: () => ({ CRM_PROFILE: profileWith('no-company', (p) => { p.fixtures.company_with_activities.company_id = 999999; p.fixtures.attached_file.file_id = 999998; }) }),
@@ -170,5 +176,58 @@ describe('crm-conformance doctor against the reference server', { concurrency: 3
     assert.equal(r.code, 0, r.out);
     assert.deepEqual(failLines(r.out), [], r.out);
     assert.deepEqual(warnLines(r.out), [], r.out);
+  });
+});
+
+/**
+ * The OAuth login as the doctor tries it, against login pages worded otherwise than the reference's
+ * default (REFERENCE_LOGIN_PAGE, reference/routes/oauth.ts): "Email" where the suite once looked for
+ * "E-mail" (the doctor said WARN and "ready", and the run had 8 OAuth MUST failures) is found by what
+ * it is, with or without the old labels in the profile; a page where no suite can tell the user
+ * field is a FAIL that names the profile member to set, and the doctor is ready once it is set.
+ */
+describe('crm-conformance doctor: the OAuth login on other login pages', { concurrency: 2, skip: chromiumPath() ? false : 'no Chromium' }, () => {
+  const servers: Awaited<ReturnType<typeof startReferenceProcess>>[] = [];
+  let dir: string;
+  before(() => { dir = mkdtempSync(join(tmpdir(), 'crm-doctor-login-')); });
+  after(async () => {
+    await Promise.all(servers.map((s) => s.stop()));
+    rmSync(dir, { recursive: true, force: true });
+  });
+  const withPage = async (page: string, screens?: Record<string, string>) => {
+    const server = await startReferenceProcess([process.execPath, '--import', 'tsx', 'reference/main.ts'], ROOT, cleanEnv({ REFERENCE_LOGIN_PAGE: page }));
+    servers.push(server);
+    const profile = structuredClone(REFERENCE_PROFILE) as Record<string, any>;
+    if (screens) profile.oauth.screens = screens;
+    const file = join(dir, `${page}-${screens ? Object.keys(screens).join('-') : 'none'}.json`);
+    writeFileSync(file, JSON.stringify(profile));
+    return { env: referenceEnv(server.api, server.auth, file), file };
+  };
+
+  test('"Email" and "Sign in" are found by what they are, also with the old default labels in the profile', async () => {
+    for (const screens of [undefined, { email_label: 'E-mail', password_label: 'Password', login_button: 'Log in', authorize_button: 'Authorize', deny_button: 'Deny' }]) {
+      const { env } = await withPage('email', screens);
+      const r = await cli(['doctor'], env);
+      assert.equal(r.code, 0, r.out);
+      assert.match(r.out, /^ok\s+OAuth login\s+logged in as owner@reference\.example at \S+; the consent screen shows Authorize and Deny/m);
+      assert.deepEqual(failLines(r.out), [], r.out);
+      assert.match(r.out, / — ready$/m);
+    }
+  });
+
+  test('a login page whose user field no suite can tell: FAIL naming oauth.screens.email_label and the profile; ready once it is set', async () => {
+    const { env, file } = await withPage('ambiguous');
+    const r = await cli(['doctor'], env);
+    assert.equal(r.code, 1, r.out);
+    assert.match(r.out, /^FAIL\s+OAuth login\s+the suite cannot log in at \S+ as owner@reference\.example: the login page has a password field but no field it recognises as the e-mail or user field \(fields: text "Workspace" \(name f1\), text "Account" \(name f2\), password "Passphrase" \(name f3\); buttons: "Continue"\); the OAuth rules would not be judged$/m);
+    assert.match(r.out, new RegExp(`^\\s+fix: set oauth\\.screens\\.email_label in the target profile to the label of the login page's e-mail or user field \\(target profile: ${file.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\)$`, 'm'));
+    assertFixes(r.out);
+    assert.match(r.out, /NOT READY/);
+    assert.doesNotMatch(r.out, /^WARN\s+OAuth/m, 'a login the suite cannot do is no warning');
+
+    const fixed = await withPage('ambiguous', { email_label: 'Account' });
+    const again = await cli(['doctor'], fixed.env);
+    assert.equal(again.code, 0, again.out);
+    assert.match(again.out, /^ok\s+OAuth login\s+logged in as owner@reference\.example .*\(controls found by what they are; the profile's oauth\.screens\.email_label takes precedence where it matches\)$/m);
   });
 });

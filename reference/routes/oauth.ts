@@ -13,7 +13,8 @@
  *   scope other than `developer/v1/all` fails (`oauth.request-error`): the error goes to the
  *   callback (a POST with `error` = `unsupported_response_type` / `invalid_scope`, and `state`) at
  *   once, before any login, or an HTML error page (400) is shown.
- * - Login: an HTML form (E-mail, Password, "Log in"); success sets an HttpOnly session cookie (path
+ * - Login: an HTML form (E-mail, Password, "Log in"; other wordings under REFERENCE_LOGIN_PAGE,
+ *   below); success sets an HttpOnly session cookie (path
  *   /oauth), so a user already logged in goes straight to the consent screen. After the login, the
  *   browser goes back to the authorization request or sees the consent screen at once
  *   (`oauth.after-login`). A wrong password shows the login page again with an error (200 or 401,
@@ -28,6 +29,14 @@
  *   `created_at` in the token answer under `general.extra-fields`.
  * - Codes look like `ref-code-<hex>` and tokens like `ref-oauth-token-<hex>` (the leak self-test
  *   looks for these prefixes in every artifact), or opaque base64url (`oauth.formats`).
+ * - The login page's wording and markup (how the login screen asks for the e-mail and password:
+ *   not shown), REFERENCE_LOGIN_PAGE, to be catalogued in rules/choices (as `oauth.login-page`)
+ *   once the catalog's conversion lands: `default` (above); `email` ("Email", "Your password",
+ *   "Sign in", the field named user[email]); `username` ("Username", a text input named
+ *   username, the password labelled only by aria-label "Secret", an `<input type=submit>`
+ *   "Continue"); `ambiguous` (two unmarked text inputs, "Workspace" and "Account", the password
+ *   "Passphrase", "Continue": no suite can tell the account field without the profile's
+ *   `oauth.screens.email_label`, so the suite must say it cannot log in, not fail a rule).
  * Faults: reference/faults/oauth.ts (hook points `oauth.*`).
  */
 import { randomBytes, timingSafeEqual } from 'node:crypto';
@@ -96,6 +105,38 @@ const one = (q: URLSearchParams, name: string): string | undefined => {
   return all.length === 1 ? all[0] : undefined;
 };
 
+/** The login page's wording and markup (REFERENCE_LOGIN_PAGE; see the header). */
+interface LoginWording { user: string; password: string; userName: string; passwordName: string; login: string; next: string; button: (text: string) => string }
+const LOGIN_PAGES = ['default', 'email', 'username', 'ambiguous'] as const;
+
+export function loginWording(name: string | undefined): LoginWording {
+  const button = (text: string) => `<button type="submit">${esc(text)}</button>`;
+  switch (name || 'default') {
+    case 'default': return {
+      user: `<label for="email">E-mail</label>\n  <input id="email" name="email" type="email" autocomplete="username" required>`,
+      password: `<label for="password">Password</label>\n  <input id="password" name="password" type="password" autocomplete="current-password" required>`,
+      userName: 'email', passwordName: 'password', login: 'Log in', next: 'Next', button,
+    };
+    case 'email': return {
+      user: `<label for="user_email">Email</label>\n  <input id="user_email" name="user[email]" type="email" required>`,
+      password: `<label for="user_password">Your password</label>\n  <input id="user_password" name="user[password]" type="password" required>`,
+      userName: 'user[email]', passwordName: 'user[password]', login: 'Sign in', next: 'Continue', button,
+    };
+    case 'username': return {
+      user: `<label for="f1">Username</label>\n  <input id="f1" name="username" type="text" autocomplete="off" required>`,
+      password: `<input name="pw" type="password" aria-label="Secret" required>`,
+      userName: 'username', passwordName: 'pw', login: 'Continue', next: 'Continue',
+      button: (text) => `<input type="submit" value="${esc(text)}">`,
+    };
+    case 'ambiguous': return {
+      user: `<label for="f1">Workspace</label>\n  <input id="f1" name="f1" type="text">\n  <label for="f2">Account</label>\n  <input id="f2" name="f2" type="text" required>`,
+      password: `<label for="f3">Passphrase</label>\n  <input id="f3" name="f3" type="password" required>`,
+      userName: 'f2', passwordName: 'f3', login: 'Continue', next: 'Continue', button,
+    };
+    default: throw new Error(`REFERENCE_LOGIN_PAGE=${name}: unknown; one of ${LOGIN_PAGES.join(', ')}`);
+  }
+}
+
 export const oauth: AreaModule = {
   name: 'oauth',
   auth(router, app) {
@@ -135,10 +176,9 @@ export const oauth: AreaModule = {
 <script>document.forms[0].submit();</script></main>`);
     };
 
-    const EMAIL_FIELD = `<label for="email">E-mail</label>
-  <input id="email" name="email" type="email" autocomplete="username" required>`;
-    const PASSWORD_FIELD = `<label for="password">Password</label>
-  <input id="password" name="password" type="password" autocomplete="current-password" required>`;
+    const wording = loginWording(process.env.REFERENCE_LOGIN_PAGE);
+    const EMAIL_FIELD = wording.user;
+    const PASSWORD_FIELD = wording.password;
     /** A login page: its heading, fields and button, an error above the form (401 or 200: `oauth.login-failure-status`). */
     const loginForm = (txnId: string, heading: string, fields: string, button: string, error?: string): Reply => page('Log in', `<main>
 <h1>${esc(heading)}</h1>
@@ -146,15 +186,15 @@ ${error ? `<p class="error" role="alert">${esc(error)}</p>` : ''}
 <form method="post" action="/oauth/login">
   <input type="hidden" name="txn" value="${esc(txnId)}">
   ${fields}
-  <button type="submit">${button}</button>
+  ${wording.button(button)}
 </form></main>`, error && app.choice('oauth.login-failure-status') === '401' ? 401 : 200);
     // `oauth.login-steps` = email-first: the e-mail alone with Next, then the password on a page of its own.
     const emailFirst = () => app.choice('oauth.login-steps') === 'email-first';
-    const emailStep = (txnId: string, error?: string): Reply => loginForm(txnId, 'Log in to your CRM account', EMAIL_FIELD, 'Next', error);
+    const emailStep = (txnId: string, error?: string): Reply => loginForm(txnId, 'Log in to your CRM account', EMAIL_FIELD, wording.next, error);
     const passwordStep = (txnId: string, email: string, error?: string): Reply =>
-      loginForm(txnId, `Log in as ${email}`, `<input type="hidden" name="email" value="${esc(email)}">\n  ${PASSWORD_FIELD}`, 'Log in', error);
+      loginForm(txnId, `Log in as ${email}`, `<input type="hidden" name="${esc(wording.userName)}" value="${esc(email)}">\n  ${PASSWORD_FIELD}`, wording.login, error);
     const loginPage = (txnId: string, error?: string): Reply =>
-      (emailFirst() ? emailStep(txnId, error) : loginForm(txnId, 'Log in to your CRM account', `${EMAIL_FIELD}\n  ${PASSWORD_FIELD}`, 'Log in', error));
+      (emailFirst() ? emailStep(txnId, error) : loginForm(txnId, 'Log in to your CRM account', `${EMAIL_FIELD}\n  ${PASSWORD_FIELD}`, wording.login, error));
 
     const consentPage = (txnId: string, txn: Txn): Reply => {
       const name = app.at('oauth.application-name', APPLICATION_NAME, undefined);
@@ -197,10 +237,11 @@ ${error ? `<p class="error" role="alert">${esc(error)}</p>` : ''}
       const txnId = String(form.txn ?? '');
       const txn = fresh(txns, txnId);
       if (!txn) return errorPage(400, 'This authorization request has expired. Start again from the application.');
-      const emailOk = String(form.email ?? '').toLowerCase() === credentials.loginEmail.toLowerCase();
-      if (emailFirst() && form.password === undefined) return emailOk ? passwordStep(txnId, String(form.email)) : emailStep(txnId, 'No account with that e-mail.');
-      const passwordOk = safeEqual(String(form.password ?? ''), credentials.loginPassword);
-      if (emailFirst() && emailOk && !passwordOk) return passwordStep(txnId, String(form.email), 'Wrong password.');
+      const email = String(form[wording.userName] ?? '');
+      const emailOk = email.toLowerCase() === credentials.loginEmail.toLowerCase();
+      if (emailFirst() && form[wording.passwordName] === undefined) return emailOk ? passwordStep(txnId, email) : emailStep(txnId, 'No account with that e-mail.');
+      const passwordOk = safeEqual(String(form[wording.passwordName] ?? ''), credentials.loginPassword);
+      if (emailFirst() && emailOk && !passwordOk) return passwordStep(txnId, email, 'Wrong password.');
       if (!emailOk || !passwordOk) return loginPage(txnId, 'Wrong e-mail or password.');
       const sid = randomBytes(24).toString('hex');
       sessions.set(sid, { email: credentials.loginEmail });

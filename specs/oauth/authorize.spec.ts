@@ -5,7 +5,7 @@
  * a code never is. The login is judged in fresh browser contexts (OAUTH-3, OAUTH-13); the other
  * tests run in the worker's logged-in session.
  */
-import { describeOutcome } from '../support/oauth-page.js';
+import { consentControl, describeOutcome } from '../support/oauth-page.js';
 import { expect, rule, test } from '../support/fixtures/test.js';
 import { payloadOf } from '../support/resources/callback-receiver.js';
 import { expectAuthorizationFailed } from './flow.js';
@@ -32,9 +32,11 @@ test(...rule('OAUTH-3', 'a user who is not logged in logs in, then sees the cons
   const outcome = await oauth.run(oauth.authorizeUrl({ state: ns.id }));
   expect(outcome.screens[0], `a fresh browser is asked to log in first; ${describeOutcome(outcome)}`).toBe('login');
   expect(outcome.stoppedAt, `after the login the consent screen shows; ${describeOutcome(outcome)}`).toBe('consent');
+  // The spec's words, or the names the profile gives them (oauth.screens.authorize_button, deny_button).
   const s = profile.oauth.screens;
-  await expect(oauth.page.getByRole('button', { name: s.authorize_button }).first(), `the consent screen has a "${s.authorize_button}" button`).toBeVisible();
-  await expect(oauth.page.getByRole('button', { name: s.deny_button }).first(), `the consent screen has a "${s.deny_button}" button`).toBeVisible();
+  const named = (word: string, own?: string) => (own ? `"${word}" (or "${own}", oauth.screens of the profile)` : `"${word}" (if yours has another name, set it in oauth.screens of the target profile)`);
+  await expect(consentControl(oauth.page, s, 'authorize'), `the consent screen has an ${named('Authorize', s.authorize_button)} button`).toBeVisible();
+  await expect(consentControl(oauth.page, s, 'deny'), `the consent screen has a ${named('Deny', s.deny_button)} button`).toBeVisible();
   const name = profile.oauth.application_name;
   test.skip(!name, 'the target profile does not give oauth.application_name: the suite cannot tell which name the consent screen must show (buttons checked)');
   await expect(oauth.page.getByText(name!).first(), `the consent screen names the application "${name}"`).toBeVisible();

@@ -1,12 +1,19 @@
 /**
  * The OAuth page driver: walks the authorization host's login and consent screens in a real
- * browser by accessible labels and roles (overridable in the target profile, `oauth.screens`),
- * until the callback receiver gets a request or the browser stops. Also the worker's logged-in
- * session (one context, one page) for the tests that only need a code or a callback.
+ * browser until the callback receiver gets a request or the browser stops. Controls are found by
+ * what they are (spec § Authentication → OAuth 2.0, step 2: "The user logs in … and sees a screen
+ * … with Authorize and Deny"): the e-mail or user field, the password input, the form's submit
+ * control, and the spec's words "Authorize" and "Deny"; the target profile's `oauth.screens` labels,
+ * when set and found on the page, take precedence. When the suite cannot log in (no login form it
+ * recognises, the login refused, no page after it, a page it cannot answer before the consent
+ * screen) the outcome says so in `cannotLogIn`, with the setting to change: the caller then does
+ * not judge the server on it. Also the worker's logged-in session (one context, one page) for the
+ * tests that only need a code or a callback.
  *
  * Secrets: the password is typed with CDP `Input.insertText` (Playwright's `fill`/`type` step
  * titles would carry the value into the reports); a test's own pages are closed before its
- * context, so no page snapshot shows a typed value.
+ * context, so no page snapshot shows a typed value. Descriptions of a page name its fields and
+ * buttons, never a value.
  */
 import type { Browser, BrowserContext, Locator, Page, Response } from '@playwright/test';
 import { payloadOf, type CallbackHit, type CallbackReceiver } from './resources/callback-receiver.js';
@@ -25,7 +32,21 @@ export interface FlowOutcome {
   status?: number;
   /** The URL (origin and path only) of the last page. */
   lastPage?: string;
+  /**
+   * The suite could not log in or reach the consent screen: not a verdict on the server. `problem`
+   * says what happened, `fix` which setting to change (a profile member or a variable).
+   */
+  cannotLogIn?: LoginProblem;
 }
+
+/** Why the suite could not get through the login (never a value typed or shown). */
+export interface LoginProblem { problem: string; fix: string }
+
+/** Overrides of the profile (`oauth.screens`): accessible names, each optional. */
+export type Screens = TargetProfile['oauth']['screens'];
+
+/** The spec's words for the consent screen's controls (§ OAuth 2.0, step 2: "with Authorize and Deny"). */
+export const CONSENT_NAMES = { authorize: /^\s*authori[sz]e\s*$/i, deny: /^\s*deny\s*$/i } as const;
 
 export interface FlowOptions {
   /** What to press on the consent screen (default: stop there). */
@@ -90,7 +111,8 @@ export function describeOutcome(x: FlowOutcome): string {
     const p = payloadOf(x.hit);
     return `${shown}; the callback got ${x.hit.method} ${x.hit.path} with members [${Object.keys(p).join(', ')}]${x.hit.method !== 'POST' ? ` (query members [${Object.keys(x.hit.query).join(', ')}])` : ''}`;
   }
-  return `${shown}; the browser stopped at ${x.stoppedAt ?? 'an unknown page'}${x.lastPage ? ` (${x.lastPage}${x.status ? `, status ${x.status}` : ''})` : ''} without reaching the callback`;
+  const stopped = `${shown}; the browser stopped at ${x.stoppedAt ?? 'an unknown page'}${x.lastPage ? ` (${x.lastPage}${x.status ? `, status ${x.status}` : ''})` : ''} without reaching the callback`;
+  return x.cannotLogIn ? `${stopped}: the suite cannot log in: ${x.cannotLogIn.problem}` : stopped;
 }
 
 export interface DriveOptions extends FlowOptions { email: string; password: string }
@@ -100,7 +122,7 @@ export interface DriveOptions extends FlowOptions { email: string; password: str
  * (presses the decision, or stops), a page that submits itself (waits), anything else (stops).
  * Ends when the callback receiver gets a request or the browser stops. Polls with a deadline.
  */
-export async function drive(page: Page, receiver: CallbackReceiver, screens: TargetProfile['oauth']['screens'], url: string, o: DriveOptions): Promise<FlowOutcome> {
+export async function drive(page: Page, receiver: CallbackReceiver, screens: Screens, url: string, o: DriveOptions): Promise<FlowOutcome> {
   const mark = receiver.mark();
   const deadline = Date.now() + (o.timeoutMs ?? 20_000);
   const outcome: FlowOutcome = { screens: [] };
@@ -124,8 +146,12 @@ export async function drive(page: Page, receiver: CallbackReceiver, screens: Tar
     }
   };
   const done = (hitOrStop: Partial<FlowOutcome>): FlowOutcome => Object.assign(outcome, hitOrStop);
+  const cannot = (stoppedAt: Screen, problem: string, fix: string) => done({ stoppedAt, cannotLogIn: { problem, fix } });
   let loggedIn = false;
   let decided = false;
+  /** What the suite did last: a login form submitted (and how it was filled), or nothing yet. */
+  let submitted: { step: 'password' | 'email'; userFound: boolean; by: string } | undefined;
+  let emailSteps = 0;
   try {
     let since = loads;
     await page.goto(url, { waitUntil: 'commit', timeout: 15_000 }).catch((err: Error) => {
@@ -139,43 +165,78 @@ export async function drive(page: Page, receiver: CallbackReceiver, screens: Tar
         await receiver.waitForHit(mark, 0);
         return done({ hit: receiver.hits[mark] });
       }
-      if (got === 'timeout') return done({ stoppedAt: outcome.stoppedAt ?? 'other' });
+      if (got === 'timeout') {
+        if (submitted && !outcome.screens.includes('consent')) {
+          return cannot('other', `no page followed the login form (submitted ${submitted.by}) within ${Math.round((o.timeoutMs ?? 20_000) / 1000)} s`,
+            'set oauth.screens.login_button (and next_button for an e-mail-first login) in the target profile to the name of the button that submits the login');
+        }
+        return done({ stoppedAt: outcome.stoppedAt ?? 'other' });
+      }
       since = loads;
-      const screen = await classify(page, screens);
-      if (screen === 'navigating') continue;
-      if (screen === 'login') {
+      const view = await classify(page, screens);
+      if (view.kind === 'navigating') continue;
+      if (view.kind === 'login') {
         outcome.screens.push('login');
         if (loggedIn || o.login === false) {
           // A login screen that kept the typed password must not be in a failure's page snapshot.
-          if (loggedIn) await page.getByLabel(screens.password_label).first().clear({ timeout: 2_000 }).catch(() => undefined);
+          if (loggedIn) await view.password?.clear({ timeout: 2_000 }).catch(() => undefined);
+          if (loggedIn && o.login !== false) return cannot('login', refusal(view, submitted!), refusalFix(submitted!));
           return done({ stoppedAt: 'login' });
         }
         // "The user logs in": on one page, or the e-mail first and the password on the next.
-        const email = page.getByLabel(screens.email_label).first();
-        const password = page.getByLabel(screens.password_label).first();
-        const withPassword = await password.isVisible();
-        if (await email.isVisible() && !(await email.inputValue().catch(() => ''))) await email.fill(o.email);
-        if (withPassword) await typeSecret(page, password, o.password);
-        const next = page.getByRole('button', { name: screens.next_button }).first();
+        if (!view.password) {
+          emailSteps++;
+          if (emailSteps > 1) return cannot('login', refusal(view, submitted!), refusalFix(submitted!));
+        }
+        if (view.password && !view.user && (await view.password.locator('xpath=ancestor::form[1]').locator(FILLABLE).filter({ visible: true }).count()) > 0) {
+          // Fields to fill beside the password, none known as the user's: no login is tried (a failed one may count against the account).
+          return cannot('login', `the login page has a password field but no field it recognises as the e-mail or user field (${await describePage(page)})`,
+            'set oauth.screens.email_label in the target profile to the label of the login page\'s e-mail or user field');
+        }
+        if (view.user && !(await view.user.inputValue().catch(() => ''))) await view.user.fill(o.email);
+        if (view.password) await typeSecret(page, view.password, o.password);
+        const field = (view.password ?? view.user)!;
+        const label = view.password ? screens.login_button : screens.next_button || screens.login_button;
+        const submit = await submitControl(page, field, label);
+        submitted = { step: view.password ? 'password' : 'email', userFound: !!view.user || emailSteps > 0, by: submit ? `with ${await nameOf(submit)}` : 'by pressing Enter (no submit control found)' };
         since = loads;
-        await (withPassword || !(await next.isVisible()) ? page.getByRole('button', { name: screens.login_button }).first() : next).click();
-        loggedIn = withPassword;
+        if (submit) await submit.click();
+        else await field.press('Enter');
+        loggedIn = !!view.password;
         continue;
       }
-      if (screen === 'consent') {
+      if (view.kind === 'consent') {
         outcome.screens.push('consent');
+        submitted = undefined;
         if (!o.decision || decided) return done({ stoppedAt: 'consent' });
+        const control = o.decision === 'authorize' ? view.authorize : view.deny;
+        if (!control) {
+          // The consent screen shows without the control asked for: the spec's screen has both.
+          const member = o.decision === 'authorize' ? 'authorize_button' : 'deny_button';
+          return cannot('consent', `the consent screen has no "${o.decision === 'authorize' ? 'Authorize' : 'Deny'}" control (${await describePage(page)})`,
+            `set oauth.screens.${member} in the target profile to the name of that button, if it has another name`);
+        }
         since = loads;
-        await page.getByRole('button', { name: o.decision === 'authorize' ? screens.authorize_button : screens.deny_button }).first().click();
+        await control.click();
         decided = true;
         continue;
       }
-      if (screen === 'self-submitting') {
+      if (view.kind === 'self-submitting') {
         // A page that submits itself to the callback: give it a few seconds.
         const r = await next(since, Date.now() + 5_000);
         if (r === 'hit') return done({ hit: receiver.hits[mark] });
         if (r === 'load') continue;
         return done({ stoppedAt: 'other' });
+      }
+      if (view.kind === 'unrecognised' && !outcome.screens.includes('consent') && !decided) {
+        // A page that waits for the user, before any consent screen: the suite does not know how to answer it.
+        const what = await describePage(page);
+        if (view.fields > 0 && !loggedIn) {
+          return cannot('other', `no login form it recognises on ${outcome.lastPage ?? 'the first page'} (${what}; none is an e-mail or user field, a password field, or the spec's Authorize or Deny)`,
+            'set oauth.screens.email_label, password_label and login_button in the target profile to the labels of the login page\'s fields and button');
+        }
+        return cannot('other', `${loggedIn ? `after the login (submitted ${submitted?.by})` : 'where the consent screen should be'}, a page it does not recognise as login or consent (${what})`,
+          'set oauth.screens.authorize_button and deny_button in the target profile to the names of the consent screen\'s buttons; a page that asks for more (a second factor, a terms page) needs an account without it (CRM_LOGIN_EMAIL)');
       }
       // A page with nothing to submit (an error page): the attempt ends here.
       return done({ stoppedAt: 'other' });
@@ -186,19 +247,171 @@ export async function drive(page: Page, receiver: CallbackReceiver, screens: Tar
   }
 }
 
-type Classified = 'login' | 'consent' | 'self-submitting' | 'final' | 'navigating';
+/** Why a login was refused, as far as the page says (its alert, never a value). */
+function refusal(view: { alert?: string }, submitted: { step: 'password' | 'email'; userFound: boolean; by: string }): string {
+  const said = view.alert ? `; the page says "${view.alert}"` : '';
+  if (submitted.step === 'email') return `the login page asked for the e-mail again after it was submitted ${submitted.by}${said}`;
+  return submitted.userFound
+    ? `the login page showed again after the e-mail and password were submitted ${submitted.by}${said}`
+    : `the login page showed again after the password was submitted ${submitted.by}, with no e-mail or user field filled (none was found)${said}`;
+}
 
-async function classify(page: Page, s: { email_label: string; password_label: string; login_button: string; authorize_button: string }): Promise<Classified> {
+function refusalFix(submitted: { userFound: boolean }): string {
+  return submitted.userFound
+    ? 'check CRM_LOGIN_EMAIL and CRM_LOGIN_PASSWORD (a user who can log in on the authorization host); if the wrong fields were filled, set oauth.screens.email_label and password_label in the target profile to their labels'
+    : 'set oauth.screens.email_label in the target profile to the label of the login page\'s e-mail or user field; check CRM_LOGIN_EMAIL and CRM_LOGIN_PASSWORD';
+}
+
+type View =
+  | { kind: 'login'; user?: Locator; password?: Locator; alert?: string }
+  | { kind: 'consent'; authorize?: Locator; deny?: Locator }
+  | { kind: 'unrecognised'; fields: number }
+  | { kind: 'self-submitting' | 'final' | 'navigating' };
+
+/** Text inputs a user types into (no hidden, password, check or button inputs). */
+const TEXT_INPUT = 'input:is(:not([type]), [type=""], [type=text i], [type=email i], [type=tel i], [type=url i], [type=search i])';
+/** Text inputs still to fill (an e-mail shown read-only on a password step is not). */
+const FILLABLE = `${TEXT_INPUT}:not([readonly]):not([disabled])`;
+/** What marks an input as the e-mail or user field (besides its label or placeholder). */
+const USER_HINT = ':is([type=email i], [autocomplete~=username i], [autocomplete~=email i], [name*=user i], [name*=mail i], [name*=login i], [id*=user i], [id*=mail i], [id*=login i])';
+const USER_WORDS = /e-?mail|user|login|log-in/i;
+/** A form's submit controls (a `<button>` without a type submits). */
+const SUBMIT = ':is(button:not([type]), button[type=submit i], input[type=submit i], input[type=image i])';
+/** Those that say they submit, first (a `<button>` without a type may be another way in, "Sign in with …"). */
+const SUBMIT_TYPED = ':is(button[type=submit i], input[type=submit i])';
+const BUTTONS = ':is(button, input[type=submit i], input[type=button i], input[type=image i])';
+
+/** The first visible match of the candidates, in order; undefined when none shows. */
+async function pick(...candidates: (Locator | undefined)[]): Promise<Locator | undefined> {
+  for (const c of candidates) {
+    if (!c) continue;
+    const v = c.filter({ visible: true }).first();
+    if (await v.isVisible()) return v;
+  }
+  return undefined;
+}
+
+/** A control named `label` (the profile's override), when set. */
+const named = (page: Page, label: string | undefined): Locator | undefined =>
+  label ? page.getByRole('button', { name: label }).or(page.getByRole('link', { name: label })) : undefined;
+
+/** The e-mail or user field: the profile's label, else an input that says what it is (type, autocomplete, name, id, label, placeholder). */
+export function userFieldCandidates(page: Page, s: Screens): Locator[] {
+  const text = page.locator(TEXT_INPUT);
+  return [
+    ...(s.email_label ? [page.getByLabel(s.email_label)] : []),
+    page.locator(`${TEXT_INPUT}${USER_HINT}`).or(page.getByLabel(USER_WORDS).and(text)).or(page.getByPlaceholder(USER_WORDS).and(text)),
+  ];
+}
+
+/** The only text input of the password's form (a login form with one such field asks for the user in it), or undefined. */
+async function onlyTextInput(password: Locator): Promise<Locator | undefined> {
+  const inputs = password.locator('xpath=ancestor::form[1]').locator(FILLABLE).filter({ visible: true });
+  return (await inputs.count()) === 1 ? inputs.first() : undefined;
+}
+
+/** The consent control of a decision: the profile's name for it, else the spec's word. */
+export function consentControl(page: Page, s: Screens, decision: 'authorize' | 'deny'): Locator {
+  const spec = page.getByRole('button', { name: CONSENT_NAMES[decision] }).or(page.getByRole('link', { name: CONSENT_NAMES[decision] }));
+  const own = named(page, decision === 'authorize' ? s.authorize_button : s.deny_button);
+  return (own ? own.or(spec) : spec).filter({ visible: true }).first();
+}
+
+async function classify(page: Page, s: Screens): Promise<View> {
   try {
-    if (await page.getByLabel(s.password_label).first().isVisible()) return 'login';
-    if (await page.getByRole('button', { name: s.authorize_button }).first().isVisible()) return 'consent';
+    const password = await pick(s.password_label ? page.getByLabel(s.password_label) : undefined, page.locator('input[type=password i]'));
+    if (password) {
+      const user = (await pick(...userFieldCandidates(page, s))) ?? (await onlyTextInput(password));
+      return { kind: 'login', password, user, alert: await alertOf(page) };
+    }
+    const [authorize, deny] = await Promise.all([
+      pick(named(page, s.authorize_button), page.getByRole('button', { name: CONSENT_NAMES.authorize }).or(page.getByRole('link', { name: CONSENT_NAMES.authorize }))),
+      pick(named(page, s.deny_button), page.getByRole('button', { name: CONSENT_NAMES.deny }).or(page.getByRole('link', { name: CONSENT_NAMES.deny }))),
+    ]);
+    if (authorize || deny) return { kind: 'consent', authorize, deny };
     // An e-mail-first login's first step: the e-mail alone (after the consent check: a consent
     // screen may show an e-mail field of its own, to switch accounts, say).
-    if (await page.getByLabel(s.email_label).first().isVisible()) return 'login';
+    const user = await pick(...userFieldCandidates(page, s));
+    if (user) {
+      return { kind: 'login', user, alert: await alertOf(page) };
+    }
+    // A page that waits for the user: fields to fill, or a choice of buttons in a form.
+    const fields = await page.locator(`${TEXT_INPUT}, textarea, select`).filter({ visible: true }).count();
+    const buttons = await page.locator(`form ${BUTTONS}`).filter({ visible: true }).count();
+    if (fields > 0 || buttons > 1) return { kind: 'unrecognised', fields };
     const forms = await page.locator('form, meta[http-equiv="refresh" i]').count();
-    return forms > 0 ? 'self-submitting' : 'final';
+    return { kind: forms > 0 ? 'self-submitting' : 'final' };
   } catch {
-    return 'navigating';
+    return { kind: 'navigating' };
+  }
+}
+
+/** What the page says in an alert or error box (a refused login's reason), if anything: its text, shortened. */
+async function alertOf(page: Page): Promise<string | undefined> {
+  const box = page.locator('[role=alert], .error, .alert').filter({ visible: true });
+  if (!(await box.count())) return undefined;
+  const text = await box.first().innerText({ timeout: 500 }).catch(() => '');
+  return text.replace(/\s+/g, ' ').trim().slice(0, 160) || undefined;
+}
+
+/** The control that submits `field`'s form: the profile's button, the form's submit control, the page's only button. */
+async function submitControl(page: Page, field: Locator, label: string | undefined): Promise<Locator | undefined> {
+  const own = await pick(named(page, label));
+  if (own) return own;
+  const form = field.locator('xpath=ancestor::form[1]');
+  const inForm = await pick(form.locator(SUBMIT_TYPED), form.locator(SUBMIT));
+  if (inForm) return inForm;
+  const all = page.locator(BUTTONS).or(page.getByRole('button')).filter({ visible: true });
+  return (await all.count()) === 1 ? all.first() : undefined;
+}
+
+/** A control's accessible name, quoted (for messages). */
+async function nameOf(control: Locator): Promise<string> {
+  const name = await control.evaluate((el) => (el.tagName === 'INPUT' ? (el as HTMLInputElement).value : el.textContent ?? ''), undefined, { timeout: 1_000 }).catch(() => '');
+  return `"${name.replace(/\s+/g, ' ').trim().slice(0, 60)}"`;
+}
+
+/**
+ * The visible fields and buttons of a page, by kind and label (never a value): what a message
+ * says the suite saw, e.g. `fields: text "Who are you" (name q1), password "Password"; buttons: "Go"`.
+ */
+export async function describePage(page: Page): Promise<string> {
+  try {
+    const fields = await page.locator('input:not([type=hidden i]):not([type=submit i]):not([type=button i]):not([type=image i]), textarea, select').filter({ visible: true }).evaluateAll((els) => els.slice(0, 6).map((el) => {
+      const e = el as HTMLInputElement;
+      const label = (e.labels?.[0]?.textContent ?? e.getAttribute('aria-label') ?? e.getAttribute('placeholder') ?? '').replace(/\s+/g, ' ').trim().slice(0, 40);
+      const kind = el.tagName === 'INPUT' ? (e.getAttribute('type') || 'text').toLowerCase() : el.tagName.toLowerCase();
+      return `${kind}${label ? ` "${label}"` : ''}${e.name ? ` (name ${e.name.slice(0, 30)})` : ''}`;
+    }));
+    const buttons = await page.locator(`${BUTTONS}, a[role=button]`).filter({ visible: true }).evaluateAll((els) => els.slice(0, 6).map((el) => {
+      const text = el.tagName === 'INPUT' ? (el as HTMLInputElement).value : el.textContent ?? '';
+      return `"${text.replace(/\s+/g, ' ').trim().slice(0, 40)}"`;
+    }));
+    return `fields: ${fields.length ? fields.join(', ') : 'none'}; buttons: ${buttons.length ? buttons.join(', ') : 'none'}`;
+  } catch {
+    return 'the page changed while it was read';
+  }
+}
+
+/** What a login as the OAuth specs do it came to (`crm-conformance doctor`'s check). */
+export interface LoginCheck { outcome: FlowOutcome; authorize: boolean; deny: boolean }
+
+/**
+ * Logs in as the OAuth specs do, in a fresh browser context, up to the consent screen (nothing is
+ * authorized): the outcome, and whether the consent screen shows each control. The context is
+ * closed before returning (its pages first: no snapshot keeps a typed value).
+ */
+export async function tryLogin(browser: Browser, receiver: CallbackReceiver, screens: Screens, url: string, o: DriveOptions): Promise<LoginCheck> {
+  const context = await newContext(browser);
+  try {
+    const page = await context.newPage();
+    const outcome = await drive(page, receiver, screens, url, { ...o, decision: undefined });
+    const consent = outcome.stoppedAt === 'consent';
+    const [authorize, deny] = consent ? await Promise.all([consentControl(page, screens, 'authorize').isVisible(), consentControl(page, screens, 'deny').isVisible()]) : [false, false];
+    return { outcome, authorize, deny };
+  } finally {
+    for (const p of context.pages()) await closePage(p);
+    await bounded(context.close(), CLOSE_MS);
   }
 }
 
