@@ -1,6 +1,7 @@
 /**
- * spec § Lead upsert (rules 2-5), § Lead conversion: a model-based test (fc.commands +
- * fc.asyncModelRun, model in generators/leads.ts). Random sequences of upserts matching by
+ * spec § Lead upsert (rules 2-5), § Lead conversion: a model-based test (a list of commands,
+ * `commandList` of support/property.ts, run by fc.asyncModelRun; model in generators/leads.ts).
+ * Random sequences of upserts matching by
  * name, e-mail and the profile's Lead custom field, and conversions, each answer checked against
  * the model's prediction: create, update, 422 with the ids, 422 without ids (the "crowd": 31
  * Leads of one name, seeded once per test so that every run can hit it cheaply), convert.
@@ -16,7 +17,7 @@ import { breaks } from '../support/core/attribution.js';
 import { describeExchange } from '../support/core/recorder.js';
 import { loadConfig } from '../support/core/config.js';
 import { convertPath, leadMatchField, leadsNamed, UPSERT_PATH } from '../support/leads.js';
-import { checkProperty, RANDOM_TAG, scaledBudget, scaledRuns } from '../support/property.js';
+import { checkProperty, commandList, RANDOM_TAG, scaledBudget, scaledRuns } from '../support/property.js';
 import { rule, test } from '../support/fixtures/test.js';
 
 const CROWD = 31;
@@ -55,7 +56,7 @@ test(...rule('UPSERT-3', 'a model of upsert and convert predicts every answer: c
   };
 
   let run = 0;
-  await checkProperty(testInfo, target, fc.commands(upsertCommands({ withRef: !!refField, tags: ns.tags }), { maxCommands: 25, size: 'medium' }), async (commands) => {
+  await checkProperty(testInfo, target, commandList(upsertCommands({ withRef: !!refField, tags: ns.tags }), { maxCommands: 25, size: 'medium' }), async (commands) => {
     run++;
     const setup = () => ({
       model: { pools: makePools(`${ns.id} r${run}`), leads: [], converted: [], crowd: { name: crowdName, ids: crowd.map((l) => String(l.id)) } } as UpsertModel,

@@ -13,12 +13,20 @@
  *   counterexample is replayed (CRM_FC_PATH): then someone is looking at it.
  * - Evidence: a failure attaches `counterexample.txt` (seed, path, the shrunk and the first
  *   counterexample, what was sent, the problem) and says how to replay, in one form for every
- *   property: `CRM_FC_SEED=… CRM_FC_PATH=… CRM_FC_RUNS=… npx playwright test <file>:<line>`.
+ *   property: `CRM_FC_SEED=… CRM_FC_PATH=… CRM_FC_RUNS=… npx playwright test <file>:<line>` (from an
+ *   installed package `npx crm-conformance run <file>:<line>`: {@link replayLine}). CRM_FC_RUNS is
+ *   the setting the property's runs came from, so that fed back it gives the same runs; a model
+ *   runs a plain list of commands ({@link commandList}), so that its path replays without more.
+ *   A CRM_FC_PATH that leads nowhere in a property's values leaves the test not judged.
  */
 import type { TestInfo } from '@playwright/test';
 import fc from 'fast-check';
 import { DEFAULT_FC_RUNS, type TargetConfig } from './core/config.js';
 import { redactText } from './core/redact.js';
+import { replayLine } from './core/replay.js';
+import { notJudged } from './fixtures/rule.js';
+
+export { commandList } from './core/replay.js';
 
 /**
  * The tag of every test whose inputs are random (a property through {@link checkProperty}): a
@@ -93,14 +101,25 @@ export async function checkProperty<T>(testInfo: TestInfo, target: TargetConfig,
       throw err;
     }
   };
-  const details = await fc.check(fc.asyncProperty(arb, guarded), {
-    seed,
-    numRuns,
-    ...(target.fc.path ? { path: target.fc.path } : {}),
-    ...(o.timeLimitMs ? { interruptAfterTimeLimit: o.timeLimitMs, markInterruptAsFailure: false } : {}),
-  });
-  const file = testInfo.file.replace(/^.*?(specs\/)/, '$1');
-  const replayOf = (path: string) => `CRM_FC_SEED=${seed} CRM_FC_PATH=${path} CRM_FC_RUNS=${numRuns} npx playwright test ${file}:${testInfo.line}`;
+  let details: fc.RunDetails<[T]>;
+  try {
+    details = await fc.check(fc.asyncProperty(arb, guarded), {
+      seed,
+      numRuns,
+      ...(target.fc.path ? { path: target.fc.path } : {}),
+      ...(o.timeLimitMs ? { interruptAfterTimeLimit: o.timeLimitMs, markInterruptAsFailure: false } : {}),
+    });
+  } catch (err) {
+    // A path that leads nowhere in this property's values: a setting that does not fit, no verdict.
+    if (target.fc.path && /Unable to replay/.test(messageOf(err))) {
+      notJudged(
+        `not judged: CRM_FC_PATH=${target.fc.path} is no path of the property "${o.name}" with seed ${seed} (${messageOf(err)}): ` +
+          'replay with the line its failure printed, for its own test only (the file:line at its end), or unset CRM_FC_PATH',
+      );
+    }
+    throw err;
+  }
+  const replayOf = (path: string) => replayLine({ seed, path, runsSetting: target.fc.runs, file: testInfo.file, line: testInfo.line });
   testInfo.annotations.push({ type: 'note', description: `property "${o.name}": ${details.numRuns} runs of ${numRuns}${details.interrupted && !details.failed ? ' (time limit reached)' : ''}, seed ${seed}` });
   if (!details.failed) return;
 
@@ -113,7 +132,7 @@ export async function checkProperty<T>(testInfo: TestInfo, target: TargetConfig,
     `property: ${o.name}`,
     `seed: ${seed}`,
     `path: ${path}`,
-    `runs: ${details.numRuns} of ${numRuns} (CRM_FC_RUNS), shrinks: ${details.numShrinks}${stopped}`,
+    `runs: ${details.numRuns} of ${numRuns}${numRuns === target.fc.runs ? '' : ` (from CRM_FC_RUNS=${target.fc.runs})`}, shrinks: ${details.numShrinks}${stopped}`,
     `counterexample (shrunk): ${shown(value)}`,
     ...sentOf(err),
     `problem:\n${messageOf(err)}`,

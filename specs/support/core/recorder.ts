@@ -25,6 +25,9 @@ export const MAX_RECORDED_BODY = 8_000;
 /** Exchanges of a test kept whole; older ones keep their request line, status and problem only. */
 export const FULL_EXCHANGES = 100;
 
+/** The recorder of each exchange (registered when answered): the test whose earlier requests it may depend on. */
+const owners = new WeakMap<Exchange, Recorder>();
+
 /**
  * Exchanges and created records of one test. A property test sends thousands of requests: the
  * last {@link FULL_EXCHANGES} keep their headers, bodies and replay line (what a failure shows),
@@ -35,9 +38,12 @@ export class Recorder {
   readonly exchanges: Exchange[] = [];
   readonly created: { path: string; id: unknown }[] = [];
   private slimmed = 0;
+  private owned = 0;
 
   /** Slims the exchanges that have fallen out of the last FULL_EXCHANGES (after each answer). */
   settle(): void {
+    // Each exchange knows its test's recorder: a failure's evidence names the earlier requests it depends on.
+    for (; this.owned < this.exchanges.length; this.owned++) owners.set(this.exchanges[this.owned], this);
     const keepFrom = this.exchanges.length - FULL_EXCHANGES;
     for (; this.slimmed < keepFrom; this.slimmed++) {
       const x = this.exchanges[this.slimmed];
@@ -100,11 +106,86 @@ export function curlLine(method: string, url: string, headers: Record<string, st
   return parts.join(' ');
 }
 
-/** One-line summary of an exchange for failure messages. */
+/** The ids of the records a 2xx answer to a POST or PUT made (an object with `id`, or a list of them), but those its URL names. */
+function idsMadeBy(x: Exchange): string[] {
+  if (!(x.status >= 200 && x.status < 300) || !['POST', 'PUT'].includes(x.method) || /\/search\b|\/oauth\//.test(x.url)) return [];
+  const body = x.responseBody;
+  const ids = (Array.isArray(body) ? body : [body]).flatMap((item) => {
+    const id = item && typeof item === 'object' ? (item as { id?: unknown }).id : undefined;
+    return typeof id === 'string' || typeof id === 'number' ? [String(id)] : [];
+  });
+  // A record the request's own URL names was changed by it, not made (PUT /people/7004).
+  const own = pathSegments(x);
+  return ids.filter((id) => !own.has(id));
+}
+
+function pathSegments(x: Exchange): Set<string> {
+  const out = new Set<string>();
+  try { for (const seg of new URL(x.url).pathname.split('/')) if (seg) out.add(decodeURIComponent(seg)); } catch { /* not a URL */ }
+  return out;
+}
+
+/** The ids a request names: the segments of its URL's path and the values of id-like members of its body (`id`, `*_id`, `*_ids`, `ids`). */
+function idsNamedBy(x: Exchange): Set<string> {
+  const out = pathSegments(x);
+  const walk = (v: unknown, idLike: boolean): void => {
+    if (Array.isArray(v)) v.forEach((i) => walk(i, idLike));
+    else if (v && typeof v === 'object') for (const [k, w] of Object.entries(v)) walk(w, /^(id|ids)$|_ids?$/.test(k));
+    else if (idLike && (typeof v === 'string' || typeof v === 'number')) out.add(String(v));
+  };
+  walk(x.requestBody, false);
+  return out;
+}
+
+/** A request that changes what it names: not a read, not a search, answered 2xx. */
+const changes = (x: Exchange) => x.status >= 200 && x.status < 300 && x.method !== 'GET' && !/\/search\b|\/oauth\//.test(x.url);
+
+/**
+ * The earlier exchanges of `x`'s test that made records `x` names (and, in turn, those they name),
+ * and those that changed them since (a conversion, an update), in the order they were sent; at
+ * most `limit`.
+ */
+export function dependenciesOf(x: Exchange, limit = 8): { exchange: Exchange; ids: string[]; made: boolean }[] {
+  const rec = owners.get(x);
+  const at = rec ? rec.exchanges.indexOf(x) : -1;
+  if (!rec || at <= 0) return [];
+  const found = new Map<number, { ids: string[]; made: boolean }>();
+  const visit = (i: number, depth: number) => {
+    const named = idsNamedBy(rec.exchanges[i]);
+    if (!named.size || depth > 4) return;
+    for (let j = i - 1; j >= 0 && found.size < limit; j--) {
+      const ids = idsMadeBy(rec.exchanges[j]).filter((id) => named.has(id));
+      if (!ids.length || found.has(j)) continue;
+      found.set(j, { ids, made: true });
+      ids.forEach((id) => named.delete(id)); // the latest maker of an id is the one depended on
+      // What changed those records between their making and request i.
+      for (let k = j + 1; k < i && found.size < limit; k++) {
+        if (found.has(k) || !changes(rec.exchanges[k])) continue;
+        const touched = idsNamedBy(rec.exchanges[k]);
+        const same = ids.filter((id) => touched.has(id));
+        if (same.length) found.set(k, { ids: same, made: false });
+      }
+      visit(j, depth + 1);
+    }
+  };
+  visit(at, 0);
+  return [...found.entries()].sort((a, b) => a[0] - b[0]).map(([i, d]) => ({ exchange: rec.exchanges[i], ...d }));
+}
+
+/** What the replay of `x` needs first: the requests of its test that made (or since changed) the records it names. */
+function dependencyLines(x: Exchange): string {
+  const deps = dependenciesOf(x);
+  if (!deps.length) return '';
+  const made = deps.map((d) => `${d.ids.join(', ')} ${d.made ? 'made' : 'changed'} by ${d.exchange.method} ${d.exchange.url} → ${d.exchange.status}`).join('; ');
+  const lines = deps.map((d) => `    ${d.exchange.curl || `(${d.exchange.method} ${d.exchange.url}: its replay line was not kept)`}`).join('\n');
+  return `\n  depends on records made earlier in this test: ${made}. Replay these first; they make the records anew, with new ids to put in the lines after them:\n${lines}`;
+}
+
+/** One-line summary of an exchange for failure messages; a request naming records made earlier in its test carries their requests. */
 export function describeExchange(x: Exchange): string {
   const body = x.responseBody === undefined ? '(empty body)' : JSON.stringify(x.responseBody);
   const sent = x.requestBody === undefined ? '' : `\n  sent: ${JSON.stringify(x.requestBody).slice(0, 600)}`;
-  if (x.error) return `${x.method} ${x.url} → no usable answer: ${x.error}${sent}\n  replay: ${x.curl}`;
+  if (x.error) return `${x.method} ${x.url} → no usable answer: ${x.error}${sent}\n  replay: ${x.curl}${dependencyLines(x)}`;
   const problem = x.problem ? ` (${x.problem})` : '';
-  return `${x.method} ${x.url} → ${x.status}${problem}${sent}\n  got: ${body.slice(0, 1200)}\n  replay: ${x.curl}`;
+  return `${x.method} ${x.url} → ${x.status}${problem}${sent}\n  got: ${body.slice(0, 1200)}\n  replay: ${x.curl}${dependencyLines(x)}`;
 }

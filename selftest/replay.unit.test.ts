@@ -1,0 +1,79 @@
+/**
+ * Replay (issue 32, item 6), the parts that start no suite run: the replay command is the one that
+ * runs a test where the line is printed (`npx playwright test` in a checkout, `npx crm-conformance
+ * run` from an installed package); a model's command list replays from its seed and path alone
+ * (fc.commands needs its replayPath too); a failing request naming records made earlier in its
+ * test says so and carries their requests. The suite runs: selftest/replay.test.ts.
+ */
+import assert from 'node:assert/strict';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { test } from 'node:test';
+import fc from 'fast-check';
+import { describeExchange, Recorder, type Exchange } from '../specs/support/core/recorder.js';
+import { commandList, replayLine, runCommand } from '../specs/support/core/replay.js';
+import { ROOT, scratchDir } from './helpers.js';
+
+test('the replay command is the one that runs a test where it is printed: a checkout, or an installed package', () => {
+  assert.equal(runCommand(ROOT), 'npx playwright test');
+  const copy = scratchDir('crm-conformance-0.1.0-');
+  writeFileSync(join(copy, '.crm-conformance-complete'), '/somewhere/node_modules/crm-conformance\n');
+  mkdirSync(join(copy, 'specs/leads'), { recursive: true });
+  assert.equal(runCommand(copy), 'npx crm-conformance run');
+  assert.equal(
+    replayLine({ seed: -12, path: '4:0:2', runsSetting: 300, file: join(copy, 'specs/leads/upsert.model.spec.ts'), line: 38, root: copy }),
+    'CRM_FC_SEED=-12 CRM_FC_PATH=4:0:2 CRM_FC_RUNS=300 npx crm-conformance run specs/leads/upsert.model.spec.ts:38',
+  );
+});
+
+/** A toy model: a counter the system keeps, wrong from the third increment on. */
+interface Model { n: number }
+interface System { n: number }
+class Inc implements fc.AsyncCommand<Model, System> {
+  constructor(readonly by: number) {}
+  check = () => true;
+  async run(m: Model, r: System) { m.n += this.by; r.n += this.by >= 3 ? this.by + 1 : this.by; if (m.n !== r.n) throw new Error(`expected ${m.n}, got ${r.n}`); }
+  toString = () => `inc ${this.by}`;
+}
+const incs = [fc.integer({ min: 0, max: 5 }).map((by) => new Inc(by))];
+const model = (list: Iterable<fc.AsyncCommand<Model, System>>) => fc.asyncModelRun(() => ({ model: { n: 0 }, real: { n: 0 } }), list);
+
+test('a model\'s command list replays from its seed and path alone (fc.commands does not)', async () => {
+  const seed = 1234;
+  const found = await fc.check(fc.asyncProperty(commandList(incs, { maxCommands: 25, size: 'medium' }), model), { seed, numRuns: 100 });
+  assert.ok(found.failed && found.counterexamplePath, 'the toy model finds its fault');
+  const again = await fc.check(fc.asyncProperty(commandList(incs, { maxCommands: 25, size: 'medium' }), model), { seed, numRuns: 100, path: found.counterexamplePath });
+  assert.equal(again.failed, true);
+  assert.equal(fc.stringify(again.counterexample), fc.stringify(found.counterexample), 'the same counterexample');
+  // The cause of "got wrong path": a path of fc.commands walks shrinks of commands that have not run.
+  const commands = () => fc.asyncProperty(fc.commands(incs, { maxCommands: 25, size: 'medium' }), model);
+  const viaCommands = await fc.check(commands(), { seed, numRuns: 100 });
+  assert.ok(viaCommands.failed && viaCommands.counterexamplePath!.includes(':'));
+  await assert.rejects(async () => fc.check(commands(), { seed, numRuns: 100, path: viaCommands.counterexamplePath! }), /Unable to replay, got wrong path/);
+});
+
+test('a request naming records made earlier in its test says so and carries their requests', () => {
+  const rec = new Recorder();
+  const x = (method: string, url: string, status: number, requestBody?: unknown, responseBody?: unknown): Exchange => ({
+    method, url, requestHeaders: {}, requestBody, status, responseHeaders: {}, responseBody, durationMs: 1, curl: `curl -sS -X ${method} "${url}"`,
+  });
+  const api = 'http://127.0.0.1:9/developer_api/v1';
+  rec.exchanges.push(x('POST', `${api}/companies`, 200, { name: 'Acme' }, { id: 71, name: 'Acme' }));
+  rec.settle();
+  rec.exchanges.push(x('POST', `${api}/people`, 200, { name: 'P', company_id: 71 }, { id: 7004, name: 'P' }));
+  rec.settle();
+  rec.exchanges.push(x('GET', `${api}/pipelines`, 200, undefined, [{ id: 3 }]));
+  rec.settle();
+  rec.exchanges.push(x('PUT', `${api}/people/7004`, 200, { title: 'CEO' }, { id: 7004, title: 'CEO' }));
+  rec.settle();
+  rec.exchanges.push(x('DELETE', `${api}/people/7004/related`, 500, { resource: { id: 71, type: 'company' } }, { message: 'internal error' }));
+  rec.settle();
+  const text = describeExchange(rec.exchanges[4]);
+  assert.match(
+    text,
+    /replay: curl -sS -X DELETE "[^"]+\/people\/7004\/related"\n {2}depends on records made earlier in this test: 71 made by POST \S+\/companies → 200; 7004 made by POST \S+\/people → 200; 7004 changed by PUT \S+\/people\/7004 → 200\. Replay these first/,
+  );
+  assert.match(text, /\n {4}curl -sS -X POST "[^"]+\/companies"\n {4}curl -sS -X POST "[^"]+\/people"\n {4}curl -sS -X PUT "[^"]+\/people\/7004"$/, 'in the order they were sent');
+  assert.doesNotMatch(text, /pipelines/, 'a request it does not depend on is left out');
+  assert.doesNotMatch(describeExchange(rec.exchanges[0]), /depends on/, 'the first request depends on nothing');
+});
