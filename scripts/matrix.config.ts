@@ -37,7 +37,8 @@ interface Planned { name: string; faults: string[]; rules: string[]; port: numbe
  */
 async function plan(): Promise<void> {
   const { faultCatalog } = await import('../reference/server.js');
-  const { freePorts, loadConfig, prepareEmbeddedEnvironment, referenceServerEnv } = await import('../specs/support/core/config.js');
+  const { loadConfig } = await import('../specs/support/core/config.js');
+  const { freePorts, prepareEmbeddedEnvironment, referenceServerEnv } = await import('../specs/support/core/embedded.js');
   const catalog = faultCatalog();
   const asked = (process.env.CONFORMANCE_MATRIX_FAULTS ?? '').split(',').map((s) => s.trim()).filter(Boolean);
   const unknown = asked.filter((n) => n !== 'all' && !catalog.some((f) => f.name === n));
