@@ -54,7 +54,10 @@ export async function main(argv: string[]): Promise<number> {
       console.log(`wrote ${res.schemas.length} JSON Schemas and openapi.json to ${res.outDir}`);
       return 0;
     }
-    case undefined: case '-h': case '--help': case 'help':
+    case undefined:
+    case '-h':
+    case '--help':
+    case 'help':
       console.log(USAGE);
       return command ? 0 : 2;
   }

@@ -56,7 +56,9 @@ export function pruneCopiesOf(root: string): void {
     const mark = join(tmpdir(), name, MARK);
     try {
       if (readFileSync(mark, 'utf8').trim() === root) rmSync(join(tmpdir(), name), { recursive: true, force: true });
-    } catch { /* not a complete copy, or another user's */ }
+    } catch {
+      /* not a complete copy, or another user's */
+    }
   }
 }
 

@@ -57,7 +57,9 @@ export async function run(args: string[]): Promise<number> {
     mkdirSync(out, { recursive: true });
     writeFileSync(resolve(out, 'doctor.json'), `${JSON.stringify(report, null, 2)}\n`);
     if (report.fatal) {
-      console.error('crm-conformance: the run does not start: fix the FAIL lines above (`crm-conformance doctor` shows every check; `--no-doctor` starts anyway).');
+      console.error(
+        'crm-conformance: the run does not start: fix the FAIL lines above (`crm-conformance doctor` shows every check; `--no-doctor` starts anyway).',
+      );
       return 2;
     }
   }

@@ -28,11 +28,19 @@ export async function findChromium(configured?: string): Promise<{ path?: string
  * Loaded on demand: it brings Playwright with it.
  */
 export async function tryOAuthLogin(o: {
-  executablePath: string; https: boolean; callbackPath: string; url: (receiverUrl: string) => string;
-  screens: import('../specs/support/oauth-page.js').Screens; email: string; password: string;
+  executablePath: string;
+  https: boolean;
+  callbackPath: string;
+  url: (receiverUrl: string) => string;
+  screens: import('../specs/support/oauth-page.js').Screens;
+  email: string;
+  password: string;
 }): Promise<import('../specs/support/oauth-page.js').LoginCheck & { described: string; url: string }> {
   const [driver, { CallbackReceiver }, { CHROMIUM_ARGS }, { chromium }] = await Promise.all([
-    import('../specs/support/oauth-page.js'), import('../specs/support/resources/callback-receiver.js'), import('../specs/support/resources/chromium.js'), import('@playwright/test'),
+    import('../specs/support/oauth-page.js'),
+    import('../specs/support/resources/callback-receiver.js'),
+    import('../specs/support/resources/chromium.js'),
+    import('@playwright/test'),
   ]);
   const receiver = await CallbackReceiver.start({ https: o.https, path: o.callbackPath });
   try {

@@ -27,7 +27,15 @@ export interface ListField {
 
 export const listKey = (contract: string, path: string): string => (!path ? contract : path.startsWith('[') ? `${contract}${path}` : `${contract}.${path}`);
 
-type Def = { type: string; innerType?: z.ZodType; element?: z.ZodType; shape?: Record<string, z.ZodType>; valueType?: z.ZodType; options?: z.ZodType[]; in?: z.ZodType };
+type Def = {
+  type: string;
+  innerType?: z.ZodType;
+  element?: z.ZodType;
+  shape?: Record<string, z.ZodType>;
+  valueType?: z.ZodType;
+  options?: z.ZodType[];
+  in?: z.ZodType;
+};
 const defOf = (s: z.ZodType): Def => (s as unknown as { _zod: { def: Def } })._zod.def;
 const join = (path: string, part: string) => (path ? (part === '[]' ? `${path}[]` : `${path}.${part}`) : part);
 
@@ -76,8 +84,9 @@ export function listPaths(schema: z.ZodType): string[] {
 
 /** The response contracts by export name: object and array schemas of resources.ts and errors.ts. */
 export const RESPONSE_CONTRACTS: Readonly<Record<string, z.ZodType>> = Object.fromEntries(
-  (Object.entries({ ...resources, ...errors }) as [string, unknown][])
-    .filter((e): e is [string, z.ZodType] => e[1] instanceof z.ZodType && ['object', 'array'].includes(defOf(unwrap(e[1])).type)),
+  (Object.entries({ ...resources, ...errors }) as [string, unknown][]).filter(
+    (e): e is [string, z.ZodType] => e[1] instanceof z.ZodType && ['object', 'array'].includes(defOf(unwrap(e[1])).type),
+  ),
 );
 
 /** Every list field of every response contract. */

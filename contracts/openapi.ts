@@ -124,7 +124,9 @@ export const FILE_ENTITY_TYPES = ['leads', 'people', 'opportunities', 'companies
 const JSON_TYPE = 'application/json';
 const FORM_TYPE = 'application/x-www-form-urlencoded';
 
-const NOT_SHOWN = { description: 'Any other outcome. Status codes and error bodies for missing records, credentials and permissions: not shown by the specification.' };
+const NOT_SHOWN = {
+  description: 'Any other outcome. Status codes and error bodies for missing records, credentials and permissions: not shown by the specification.',
+};
 
 const HEADER_SECURITY = { svcAccessToken: [], svcApplication: [], svcUserEmail: [] };
 
@@ -132,7 +134,12 @@ const securitySchemes = {
   svcAccessToken: { type: 'apiKey', in: 'header', name: 'X-SVC-AccessToken', description: 'Header credentials (spec § Header credentials): the access token.' },
   svcApplication: { type: 'apiKey', in: 'header', name: 'X-SVC-Application', description: 'Header credentials: always `developer_api`.' },
   svcUserEmail: { type: 'apiKey', in: 'header', name: 'X-SVC-UserEmail', description: 'Header credentials: the e-mail of the user that owns the token.' },
-  bearerAuth: { type: 'http', scheme: 'bearer', description: '`Authorization: Bearer <ACCESS_TOKEN>` with a token from the OAuth 2.0 authorization code grant (spec § OAuth 2.0 authorization code grant); tokens do not expire.' },
+  bearerAuth: {
+    type: 'http',
+    scheme: 'bearer',
+    description:
+      '`Authorization: Bearer <ACCESS_TOKEN>` with a token from the OAuth 2.0 authorization code grant (spec § OAuth 2.0 authorization code grant); tokens do not expire.',
+  },
 };
 
 function pathParameter(name: string, e: Endpoint): Record<string, unknown> {
@@ -145,7 +152,12 @@ function pathParameter(name: string, e: Endpoint): Record<string, unknown> {
     return { ...base, description: '`entity_id` and `file_id` are numbers (spec § Files).', schema: ref('numericId') };
   }
   if (name === 'entity') {
-    return { ...base, description: 'Entity of the record; `people` is shown, other accepted values: not shown (spec § Relationships).', schema: { type: 'string' }, example: 'people' };
+    return {
+      ...base,
+      description: 'Entity of the record; `people` is shown, other accepted values: not shown (spec § Relationships).',
+      schema: { type: 'string' },
+      example: 'people',
+    };
   }
   return { ...base, description: `Identifier of the ${name.replace(/_id$/, '').replace(/_/g, ' ')}.`, schema: ref('identifier') };
 }
@@ -159,7 +171,10 @@ function extraResponses(e: Endpoint): Record<string, unknown> {
   switch (`${e.method} ${e.path}`) {
     case 'PUT /leads/upsert':
       return {
-        422: jsonResponse('More than one Lead matches: the body includes the ids of the matching Leads; more than 30 matches: no ids. Exact body shape: not shown.', ref('UpsertConflict')),
+        422: jsonResponse(
+          'More than one Lead matches: the body includes the ids of the matching Leads; more than 30 matches: no ids. Exact body shape: not shown.',
+          ref('UpsertConflict'),
+        ),
       };
     case 'POST /opportunities/bulk_create':
       return {
@@ -175,7 +190,8 @@ function extraResponses(e: Endpoint): Record<string, unknown> {
     case 'GET /oauth/authorize':
       return {
         default: {
-          description: 'The login screen (skipped when already logged in) and the consent screen naming the application, with Authorize and Deny; the user is then sent to `redirect_uri` by a POST.',
+          description:
+            'The login screen (skipped when already logged in) and the consent screen naming the application, with Authorize and Deny; the user is then sent to `redirect_uri` by a POST.',
           content: { 'text/html': { schema: { type: 'string' } } },
         },
       };
@@ -216,7 +232,10 @@ function callbacks(e: Endpoint): Record<string, unknown> | undefined {
 }
 
 function operationId(e: Endpoint): string {
-  const words = e.path.split('/').filter(Boolean).map((s) => s.replace(/[{}]/g, ''));
+  const words = e.path
+    .split('/')
+    .filter(Boolean)
+    .map((s) => s.replace(/[{}]/g, ''));
   return [e.method.toLowerCase(), ...words].join('_').replace(/[^A-Za-z0-9_]/g, '_');
 }
 
@@ -235,7 +254,13 @@ export function buildOpenApi(endpoints: Endpoint[] = ENDPOINTS, schemas: Record<
     const response = need(e.response, e);
     const item = (paths[e.path] ??= {});
     if (e.host === 'auth') {
-      item.servers = [{ url: '{auth_url}', description: 'The authorization host', variables: { auth_url: { default: 'https://auth.example.com', description: '{auth_url} of the specification' } } }];
+      item.servers = [
+        {
+          url: '{auth_url}',
+          description: 'The authorization host',
+          variables: { auth_url: { default: 'https://auth.example.com', description: '{auth_url} of the specification' } },
+        },
+      ];
     }
     const parameters: Record<string, unknown>[] = [...e.path.matchAll(/\{(\w+)\}/g)].map((m) => pathParameter(m[1], e));
     let requestBody: Record<string, unknown> | undefined;
@@ -271,12 +296,22 @@ export function buildOpenApi(endpoints: Endpoint[] = ENDPOINTS, schemas: Record<
     info: {
       title: 'CRM Developer API',
       version: 'v1',
-      description: 'Generated by crm-conformance (`npm run contracts:export`) from its Zod contracts and endpoint table. The specification `crm-developer-api.md` is the authority; what it leaves open is left open here.',
+      description:
+        'Generated by crm-conformance (`npm run contracts:export`) from its Zod contracts and endpoint table. The specification `crm-developer-api.md` is the authority; what it leaves open is left open here.',
     },
     jsonSchemaDialect: 'https://json-schema.org/draft/2020-12/schema',
-    servers: [{ url: '{base_url}/developer_api/v1', description: 'The API', variables: { base_url: { default: 'https://api.example.com', description: '{base_url} of the specification' } } }],
+    servers: [
+      {
+        url: '{base_url}/developer_api/v1',
+        description: 'The API',
+        variables: { base_url: { default: 'https://api.example.com', description: '{base_url} of the specification' } },
+      },
+    ],
     security: [HEADER_SECURITY, { bearerAuth: [] }],
-    tags: areas.map((name) => ({ name, description: [...new Set(endpoints.filter((e) => e.area === name).map((e) => e.section))].map((s) => `spec § ${s}`).join('; ') })),
+    tags: areas.map((name) => ({
+      name,
+      description: [...new Set(endpoints.filter((e) => e.area === name).map((e) => e.section))].map((s) => `spec § ${s}`).join('; '),
+    })),
     paths,
     components: { schemas, securitySchemes },
   };

@@ -7,10 +7,7 @@ import { address, customFieldValue, emailEntry, identifier, phoneEntry, timestam
 import { WebhookEvent, WebhookType } from './resources.js';
 
 /** `tags`: "string[] or object; the object form is `{ option: "ANY", value: [tags] }`". */
-export const TagsFilter = z.union([
-  z.array(z.string()),
-  z.object({ option: z.literal('ANY'), value: z.array(z.string()) }),
-]);
+export const TagsFilter = z.union([z.array(z.string()), z.object({ option: z.literal('ANY'), value: z.array(z.string()) })]);
 
 /** `custom_fields` filter entry: `allow_empty`, or `minimum_value`/`maximum_value`. */
 export const CustomFieldFilter = z.object({
@@ -28,7 +25,16 @@ const paging = {
 
 export const ProjectSortField = z.enum(['name', 'assigned_to', 'related_to', 'status', 'date_modified', 'date_created']);
 export const TaskSortField = z.enum([
-  'name', 'assigned_to', 'related_to', 'status', 'priority', 'due_date', 'reminder_date', 'completed_date', 'date_created', 'date_modified',
+  'name',
+  'assigned_to',
+  'related_to',
+  'status',
+  'priority',
+  'due_date',
+  'reminder_date',
+  'completed_date',
+  'date_created',
+  'date_modified',
 ]);
 export const Followed = z.union([z.literal(1), z.literal(2)]);
 
@@ -73,26 +79,30 @@ export const TaskSearch = z.object({
 export type TaskSearch = z.infer<typeof TaskSearch>;
 
 /** `POST /people` body: Person fields (`name`, `emails`, `address`, `phone_numbers` are shown). */
-export const PersonCreate = z.object({
-  name: z.string().optional(),
-  emails: z.array(emailEntry).optional(),
-  address: address.partial().optional(),
-  phone_numbers: z.array(phoneEntry).optional(),
-  tags: z.array(z.string()).optional(),
-  custom_fields: z.array(customFieldValue).optional(),
-}).catchall(z.unknown());
+export const PersonCreate = z
+  .object({
+    name: z.string().optional(),
+    emails: z.array(emailEntry).optional(),
+    address: address.partial().optional(),
+    phone_numbers: z.array(phoneEntry).optional(),
+    tags: z.array(z.string()).optional(),
+    custom_fields: z.array(customFieldValue).optional(),
+  })
+  .catchall(z.unknown());
 export type PersonCreate = z.infer<typeof PersonCreate>;
 
 /** `POST /companies` body (`name`, `address`, `email_domain`, `details`, `phone_numbers`, `primary_contact_id` shown). */
-export const CompanyCreate = z.object({
-  name: z.string().optional(),
-  address: address.partial().optional(),
-  email_domain: z.string().optional(),
-  details: z.string().optional(),
-  phone_numbers: z.array(phoneEntry).optional(),
-  primary_contact_id: identifier.optional(),
-  tags: z.array(z.string()).optional(),
-}).catchall(z.unknown());
+export const CompanyCreate = z
+  .object({
+    name: z.string().optional(),
+    address: address.partial().optional(),
+    email_domain: z.string().optional(),
+    details: z.string().optional(),
+    phone_numbers: z.array(phoneEntry).optional(),
+    primary_contact_id: identifier.optional(),
+    tags: z.array(z.string()).optional(),
+  })
+  .catchall(z.unknown());
 export type CompanyCreate = z.infer<typeof CompanyCreate>;
 
 /** `POST /projects` body: "requires `name` (string); other Project fields optional". */
@@ -128,36 +138,41 @@ export const LeadConvert = z.object({
   details: z.object({
     person: z.object({ name: z.string().optional(), contact_type_id: identifier.optional(), assignee_id: identifier.optional() }).optional(),
     /** `id` or `name` (mutually exclusive), optional boolean `exact_match`. */
-    company: z.object({ id: identifier.optional(), name: z.string().optional(), exact_match: z.boolean().optional() })
+    company: z
+      .object({ id: identifier.optional(), name: z.string().optional(), exact_match: z.boolean().optional() })
       .refine((c) => c.id === undefined || c.name === undefined, 'company takes `id` or `name`, not both (mutually exclusive)')
       .optional(),
-    opportunity: z.object({
-      name: z.string().optional(),
-      pipeline_id: identifier.optional(),
-      pipeline_stage_id: identifier.optional(),
-      monetary_value: z.number().optional(),
-      assignee_id: identifier.optional(),
-    }).optional(),
+    opportunity: z
+      .object({
+        name: z.string().optional(),
+        pipeline_id: identifier.optional(),
+        pipeline_stage_id: identifier.optional(),
+        monetary_value: z.number().optional(),
+        assignee_id: identifier.optional(),
+      })
+      .optional(),
   }),
 });
 export type LeadConvert = z.infer<typeof LeadConvert>;
 
 /** One entry of a bulk create: a single-create Opportunity body. */
-export const OpportunityCreate = z.object({
-  name: z.string().optional(),
-  primary_contact_id: identifier.optional(),
-  assignee_id: identifier.optional(),
-  close_date: z.string().optional(),
-  details: z.string().optional(),
-  monetary_value: z.number().optional(),
-  pipeline_id: identifier.optional(),
-  priority: z.string().optional(),
-  status: z.string().optional(),
-  tags: z.array(z.string()).optional(),
-  win_probability: z.number().optional(),
-  custom_fields: z.array(customFieldValue).optional(),
-  customer_source_id: identifier.optional(),
-}).catchall(z.unknown());
+export const OpportunityCreate = z
+  .object({
+    name: z.string().optional(),
+    primary_contact_id: identifier.optional(),
+    assignee_id: identifier.optional(),
+    close_date: z.string().optional(),
+    details: z.string().optional(),
+    monetary_value: z.number().optional(),
+    pipeline_id: identifier.optional(),
+    priority: z.string().optional(),
+    status: z.string().optional(),
+    tags: z.array(z.string()).optional(),
+    win_probability: z.number().optional(),
+    custom_fields: z.array(customFieldValue).optional(),
+    customer_source_id: identifier.optional(),
+  })
+  .catchall(z.unknown());
 export type OpportunityCreate = z.infer<typeof OpportunityCreate>;
 
 /** `POST /opportunities/bulk_create` body. */

@@ -8,8 +8,19 @@
  */
 import { z } from 'zod';
 import {
-  address, customFieldValue, emailEntry, identifier, list, nameParts, numericId, phoneEntry,
-  recordBase, relatedResource, socialEntry, timestamp, websiteEntry,
+  address,
+  customFieldValue,
+  emailEntry,
+  identifier,
+  list,
+  nameParts,
+  numericId,
+  phoneEntry,
+  recordBase,
+  relatedResource,
+  socialEntry,
+  timestamp,
+  websiteEntry,
 } from './base.js';
 
 const tags = list(z.string());

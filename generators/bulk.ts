@@ -69,15 +69,11 @@ export const validTemplate: fc.Arbitrary<EntryTemplate> = fc.record(
 );
 
 /** A dubious entry: a valid one with one defect. */
-export const dubiousTemplate: fc.Arbitrary<EntryTemplate> = fc
-  .tuple(validTemplate, fc.constantFrom(...DEFECTS))
-  .map(([t, defect]) => ({ ...t, defect }));
+export const dubiousTemplate: fc.Arbitrary<EntryTemplate> = fc.tuple(validTemplate, fc.constantFrom(...DEFECTS)).map(([t, defect]) => ({ ...t, defect }));
 
 /** 0..`max` entries (10, or a lower limit of the target), mostly valid. */
-export const bulkMix = (max = 10): fc.Arbitrary<EntryTemplate[]> => fc.array(
-  fc.oneof({ weight: 3, arbitrary: validTemplate }, { weight: 2, arbitrary: dubiousTemplate }),
-  { minLength: 0, maxLength: max },
-);
+export const bulkMix = (max = 10): fc.Arbitrary<EntryTemplate[]> =>
+  fc.array(fc.oneof({ weight: 3, arbitrary: validTemplate }, { weight: 2, arbitrary: dubiousTemplate }), { minLength: 0, maxLength: max });
 
 const pad = (n: number) => String(n).padStart(2, '0');
 type Day = { month: number; day: number; year: number };
@@ -110,18 +106,33 @@ export function materialize(t: EntryTemplate, ctx: BulkContext, name: () => stri
   }
   if (custom.length) e.custom_fields = custom;
   switch (t.defect) {
-    case 'no-name': delete e.name; break;
-    case 'empty-name': e.name = ''; break;
-    case 'numeric-name': e.name = 4711; break;
-    case 'unknown-pipeline': e.pipeline_id = ctx.unknownPipelineId; break;
-    case 'text-monetary-value': e.monetary_value = 'a lot'; break;
-    case 'text-win-probability': e.win_probability = 'high'; break;
-    default: break;
+    case 'no-name':
+      delete e.name;
+      break;
+    case 'empty-name':
+      e.name = '';
+      break;
+    case 'numeric-name':
+      e.name = 4711;
+      break;
+    case 'unknown-pipeline':
+      e.pipeline_id = ctx.unknownPipelineId;
+      break;
+    case 'text-monetary-value':
+      e.monetary_value = 'a lot';
+      break;
+    case 'text-win-probability':
+      e.win_probability = 'high';
+      break;
+    default:
+      break;
   }
   return e;
 }
 
 export function describeTemplate(t: EntryTemplate): string {
-  const parts = Object.entries(t).filter(([k]) => k !== 'defect').map(([k, v]) => `${k}=${JSON.stringify(v)}`);
+  const parts = Object.entries(t)
+    .filter(([k]) => k !== 'defect')
+    .map(([k, v]) => `${k}=${JSON.stringify(v)}`);
   return `${t.defect ? `dubious(${t.defect})` : 'valid'}{${parts.join(', ')}}`;
 }

@@ -117,10 +117,9 @@ const poolIndex = fc.nat({ max: POOL_SIZE - 1 });
 const note = fc.nat({ max: 999 }).map((n) => `note ${n}`);
 
 export const propsSpec = (withRef: boolean): fc.Arbitrary<PropsSpec> =>
-  fc.record(
-    { name: poolIndex, email: poolIndex, ref: poolIndex, details: note },
-    { requiredKeys: ['name'] },
-  ).map((p) => (withRef ? p : { ...p, ref: undefined }));
+  fc
+    .record({ name: poolIndex, email: poolIndex, ref: poolIndex, details: note }, { requiredKeys: ['name'] })
+    .map((p) => (withRef ? p : { ...p, ref: undefined }));
 
 const sameId = (a: unknown, b: unknown) => a !== undefined && a !== null && b !== undefined && b !== null && String(a) === String(b);
 const is2xx = (s: number) => s >= 200 && s < 300;
@@ -164,12 +163,24 @@ function expectLead(a: Answer, r: UpsertSystem, what: string, m: Readonly<Upsert
     r.fail(`${what}: expected a 2xx answer with a Lead, got ${a.status}`, ghosts.length ? ghosts : rules);
   }
   const parsed = Lead.safeParse(a.body);
-  if (!parsed.success) r.fail(`${what}: the answer is not a Lead: ${parsed.error.issues.slice(0, 5).map((i) => `$.${i.path.join('.')}: ${i.message}`).join('; ')}`, ['UPSERT-11']);
+  if (!parsed.success)
+    r.fail(
+      `${what}: the answer is not a Lead: ${parsed.error.issues
+        .slice(0, 5)
+        .map((i) => `$.${i.path.join('.')}: ${i.message}`)
+        .join('; ')}`,
+      ['UPSERT-11'],
+    );
 }
 
 /** Upsert matching on a pool value (or on the crowd's name). */
 export class UpsertCommand implements fc.AsyncCommand<UpsertModel, UpsertSystem> {
-  constructor(readonly by: MatchKind | 'crowd', readonly index: number, readonly props: PropsSpec, readonly tags: string[] = []) {}
+  constructor(
+    readonly by: MatchKind | 'crowd',
+    readonly index: number,
+    readonly props: PropsSpec,
+    readonly tags: string[] = [],
+  ) {}
 
   check(m: Readonly<UpsertModel>): boolean {
     return this.by !== 'crowd' || !!m.crowd;
@@ -177,7 +188,14 @@ export class UpsertCommand implements fc.AsyncCommand<UpsertModel, UpsertSystem>
 
   async run(m: UpsertModel, r: UpsertSystem): Promise<void> {
     const { pools } = m;
-    const value = this.by === 'name' ? pools.names[this.index] : this.by === 'email' ? pools.emails[this.index] : this.by === 'ref' ? pools.refs[this.index] : m.crowd!.name;
+    const value =
+      this.by === 'name'
+        ? pools.names[this.index]
+        : this.by === 'email'
+          ? pools.emails[this.index]
+          : this.by === 'ref'
+            ? pools.refs[this.index]
+            : m.crowd!.name;
     const fieldName = this.by === 'email' ? 'email' : this.by === 'ref' ? r.refField!.fieldName : 'name';
     const properties = buildProperties(this.props, pools, r, this.tags);
     const a = await r.upsert(properties, { field_name: fieldName, field_value: value });
@@ -186,7 +204,11 @@ export class UpsertCommand implements fc.AsyncCommand<UpsertModel, UpsertSystem>
     if (this.by === 'crowd') {
       if (a.status !== 422) r.fail(`${what}: ${m.crowd!.ids.length} Leads match, expected 422 without ids, got ${a.status}`, ['UPSERT-5']);
       const leaked = leakedIds(a.body, m.crowd!.ids, a.status);
-      if (leaked.length) r.fail(`${what}: more than 30 matches must answer 422 without the ids, but the body names ${leaked.length} of them (${leaked.slice(0, 5).join(', ')}…)`, ['UPSERT-5']);
+      if (leaked.length)
+        r.fail(
+          `${what}: more than 30 matches must answer 422 without the ids, but the body names ${leaked.length} of them (${leaked.slice(0, 5).join(', ')}…)`,
+          ['UPSERT-5'],
+        );
       return;
     }
     const matches = m.leads.filter((l) => l[this.by as MatchKind] === value);
@@ -197,7 +219,10 @@ export class UpsertCommand implements fc.AsyncCommand<UpsertModel, UpsertSystem>
       const known = [...m.leads.map((l) => l.id), ...m.converted];
       if (known.includes(String(got.id))) {
         const converted = m.converted.includes(String(got.id));
-        r.fail(`${what}: no Lead matches, expected a new Lead, got the existing id ${String(got.id)}${converted ? ', a converted Lead' : ''}`, [...explained(m, [got.id], by), ...(converted ? [] : ['UPSERT-2'])]);
+        r.fail(`${what}: no Lead matches, expected a new Lead, got the existing id ${String(got.id)}${converted ? ', a converted Lead' : ''}`, [
+          ...explained(m, [got.id], by),
+          ...(converted ? [] : ['UPSERT-2']),
+        ]);
       }
       if (got.status !== 'New') r.fail(`${what}: a Lead created by upsert has status New, got ${JSON.stringify(got.status)}`, ['UPSERT-6']);
       const expected: ModelLead = {
@@ -210,7 +235,11 @@ export class UpsertCommand implements fc.AsyncCommand<UpsertModel, UpsertSystem>
       // The matched member, not set by properties: null, or the match value if the server stores it.
       const key: MatchKind = this.by;
       if (!setsMember(this.props, key, r)) {
-        if (got[key] !== null && got[key] !== value) r.fail(`${what}: ${key} was not in properties, so the new Lead has ${key} null or the match value ${JSON.stringify(value)}; got ${JSON.stringify(got[key])}`, ['UPSERT-2']);
+        if (got[key] !== null && got[key] !== value)
+          r.fail(
+            `${what}: ${key} was not in properties, so the new Lead has ${key} null or the match value ${JSON.stringify(value)}; got ${JSON.stringify(got[key])}`,
+            ['UPSERT-2'],
+          );
         (expected as unknown as Record<MatchKind, string | null>)[key] = got[key];
       }
       compare(what, expected, got, r, () => ['UPSERT-2']);
@@ -225,7 +254,10 @@ export class UpsertCommand implements fc.AsyncCommand<UpsertModel, UpsertSystem>
       const got = observe(a.body, r);
       if (!sameId(got.id, old.id)) {
         const ghosts = explained(m, [got.id], this.by);
-        r.fail(`${what}: exactly one Lead matches (${old.id}); expected it updated, got Lead ${String(got.id)}`, ghosts.length ? ghosts : ['UPSERT-3', CRITERION[this.by], ...wrote]);
+        r.fail(
+          `${what}: exactly one Lead matches (${old.id}); expected it updated, got Lead ${String(got.id)}`,
+          ghosts.length ? ghosts : ['UPSERT-3', CRITERION[this.by], ...wrote],
+        );
       }
       const expected: ModelLead = {
         id: old.id,
@@ -242,7 +274,11 @@ export class UpsertCommand implements fc.AsyncCommand<UpsertModel, UpsertSystem>
     }
     // A Lead an earlier 422 was about may have been written then (UPSERT-13), so that fewer match now.
     const written = matches.some((l) => m.ambiguous?.includes(l.id)) ? ['UPSERT-13'] : [];
-    if (a.status !== 422) r.fail(`${what}: ${matches.length} Leads match (${matches.map((l) => l.id).join(', ')}), expected 422 with their ids, got ${a.status}`, ['UPSERT-4', ...written]);
+    if (a.status !== 422)
+      r.fail(`${what}: ${matches.length} Leads match (${matches.map((l) => l.id).join(', ')}), expected 422 with their ids, got ${a.status}`, [
+        'UPSERT-4',
+        ...written,
+      ]);
     const found = idsInBody(a.body);
     const missing = matches.filter((l) => !namesId(a.body, l.id, found)).map((l) => l.id);
     if (missing.length) r.fail(`${what}: the 422 must carry the ids of all ${matches.length} matching Leads; missing ${missing.join(', ')}`, ['UPSERT-4']);
@@ -264,7 +300,8 @@ export function setsMember(p: PropsSpec, kind: MatchKind, r: Pick<UpsertSystem, 
 function compare(what: string, expected: ModelLead, got: ReturnType<typeof observe>, r: UpsertSystem, rulesOf: (member: string) => string[]): void {
   for (const k of ['name', 'email', 'ref', 'details'] as const) {
     if (k === 'ref' && !r.refField) continue;
-    if (expected[k] !== got[k]) r.fail(`${what}: ${k} of the answer is ${JSON.stringify(got[k])}, the model expects ${JSON.stringify(expected[k])}`, rulesOf(k));
+    if (expected[k] !== got[k])
+      r.fail(`${what}: ${k} of the answer is ${JSON.stringify(got[k])}, the model expects ${JSON.stringify(expected[k])}`, rulesOf(k));
   }
 }
 
@@ -282,8 +319,16 @@ export class ConvertCommand implements fc.AsyncCommand<UpsertModel, UpsertSystem
     if (!is2xx(a.status)) r.fail(`${what}: the Lead exists, expected the conversion to succeed, got ${a.status}`, ['CONVERT-3']);
     const b = (a.body ?? {}) as Record<string, unknown>;
     const person = Person.safeParse(b.person);
-    if (!person.success) r.fail(`${what}: the answer's person is not a Person: ${person.error.issues.slice(0, 5).map((i) => `$.person.${i.path.join('.')}: ${i.message}`).join('; ')}`, ['CONVERT-1']);
-    if (person.data!.name !== personName) r.fail(`${what}: person.name is ${JSON.stringify(person.data!.name)}, sent ${JSON.stringify(personName)}`, ['CONVERT-3']);
+    if (!person.success)
+      r.fail(
+        `${what}: the answer's person is not a Person: ${person.error.issues
+          .slice(0, 5)
+          .map((i) => `$.person.${i.path.join('.')}: ${i.message}`)
+          .join('; ')}`,
+        ['CONVERT-1'],
+      );
+    if (person.data!.name !== personName)
+      r.fail(`${what}: person.name is ${JSON.stringify(person.data!.name)}, sent ${JSON.stringify(personName)}`, ['CONVERT-3']);
     if (b.opportunity !== undefined && b.opportunity !== null) r.fail(`${what}: no opportunity was asked for, yet the answer carries one`, ['CONVERT-10']);
     m.leads = m.leads.filter((l) => l !== lead);
     m.converted.push(lead.id);
@@ -306,7 +351,11 @@ export class ConvertAgainCommand implements fc.AsyncCommand<UpsertModel, UpsertS
   async run(m: UpsertModel, r: UpsertSystem): Promise<void> {
     const id = m.converted[this.index % m.converted.length];
     const a = await r.convert(id, { person: { name: `again ${id}` } });
-    if (is2xx(a.status)) r.fail(`${this.toString()} (Lead ${id}): the Lead was converted already and no longer exists, yet converting it again answered ${a.status}`, ['CONVERT-14', 'CONVERT-2']);
+    if (is2xx(a.status))
+      r.fail(`${this.toString()} (Lead ${id}): the Lead was converted already and no longer exists, yet converting it again answered ${a.status}`, [
+        'CONVERT-14',
+        'CONVERT-2',
+      ]);
   }
   toString(): string {
     return `convert converted#${this.index} again`;

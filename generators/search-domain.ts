@@ -8,8 +8,23 @@
  */
 import fc from 'fast-check';
 import {
-  boundPair, direction, dropdownChoice, followedChoice, multiChoice, owner, pageSize, pick, picks, resolve, resolveAll,
-  resolveBound, scoreValue, tagForm, tagSubset, uniqueLabels, type TimestampBound,
+  boundPair,
+  direction,
+  dropdownChoice,
+  followedChoice,
+  multiChoice,
+  owner,
+  pageSize,
+  pick,
+  picks,
+  resolve,
+  resolveAll,
+  resolveBound,
+  scoreValue,
+  tagForm,
+  tagSubset,
+  uniqueLabels,
+  type TimestampBound,
 } from './arbitraries.js';
 import { NO_OWNER, SORT_FIELDS, type Filter, type Id, type Kind, type ModelRecord } from './search-model.js';
 
@@ -60,12 +75,23 @@ export interface RecordSeed {
 }
 
 const seedOf = (label: string) =>
-  fc.record({
-    owner: owner(), tags: tagSubset(3), dropdown: dropdownChoice(), multi: multiChoice(), score: scoreValue(),
-    related: fc.option(pick(), { nil: null, freq: 3 }), follow: fc.boolean(), toOpportunity: fc.boolean(),
-    status: fc.constantFrom('Open' as const, 'Completed' as const), priority: fc.constantFrom('None' as const, 'High' as const),
-    due: fc.option(pick(), { nil: null, freq: 4 }), reminder: fc.option(pick(), { nil: null, freq: 3 }), completed: pick(),
-  }).map((s): RecordSeed => ({ label, ...s }));
+  fc
+    .record({
+      owner: owner(),
+      tags: tagSubset(3),
+      dropdown: dropdownChoice(),
+      multi: multiChoice(),
+      score: scoreValue(),
+      related: fc.option(pick(), { nil: null, freq: 3 }),
+      follow: fc.boolean(),
+      toOpportunity: fc.boolean(),
+      status: fc.constantFrom('Open' as const, 'Completed' as const),
+      priority: fc.constantFrom('None' as const, 'High' as const),
+      due: fc.option(pick(), { nil: null, freq: 4 }),
+      reminder: fc.option(pick(), { nil: null, freq: 3 }),
+      completed: pick(),
+    })
+    .map((s): RecordSeed => ({ label, ...s }));
 
 /**
  * A record set: `main` records, then `spares` used when the suite must create more records to
@@ -74,7 +100,9 @@ const seedOf = (label: string) =>
  */
 export const recordSet = () =>
   fc.integer({ min: 10, max: 16 }).chain((n) =>
-    uniqueLabels(n + 12).chain((labels) => fc.tuple(...labels.map(seedOf))).map((seeds) => ({ main: seeds.slice(0, n), spares: seeds.slice(n) })),
+    uniqueLabels(n + 12)
+      .chain((labels) => fc.tuple(...labels.map(seedOf)))
+      .map((seeds) => ({ main: seeds.slice(0, n), spares: seeds.slice(n) })),
   );
 export type RecordSet = { main: RecordSeed[]; spares: RecordSeed[] };
 
@@ -83,7 +111,8 @@ export function recordBody(seed: RecordSeed, world: SearchWorld): Record<string,
   const body: Record<string, unknown> = { tags: seed.tags.map((i) => world.extraTags[i]) };
   if (seed.owner !== null && world.users.length) body.assignee_id = resolve(world.users, seed.owner);
   const custom: { custom_field_definition_id: Id; value: unknown }[] = [];
-  if (world.dropdown) custom.push({ custom_field_definition_id: world.dropdown.id, value: seed.dropdown === null ? null : resolve(world.dropdown.options, seed.dropdown) });
+  if (world.dropdown)
+    custom.push({ custom_field_definition_id: world.dropdown.id, value: seed.dropdown === null ? null : resolve(world.dropdown.options, seed.dropdown) });
   if (world.multi) custom.push({ custom_field_definition_id: world.multi.id, value: resolveAll(world.multi.options, seed.multi) });
   if (world.number) custom.push({ custom_field_definition_id: world.number.id, value: seed.score });
   if (custom.length) body.custom_fields = custom;
@@ -133,14 +162,14 @@ export interface RequestSpec {
   pageNumber?: number;
 }
 
-const ownerSet = () =>
-  fc.record({ at: fc.uniqueArray(pick(), { maxLength: 2 }), none: fc.boolean() }).filter((o) => o.at.length > 0 || o.none);
+const ownerSet = () => fc.record({ at: fc.uniqueArray(pick(), { maxLength: 2 }), none: fc.boolean() }).filter((o) => o.at.length > 0 || o.none);
 
 /** Any subset of the criteria the world supports; `density` is the chance of each. */
 export function criteria(world: SearchWorld, density: number): fc.Arbitrary<CriteriaSpec> {
   const weight = Math.min(99, Math.max(1, Math.round(density * 100)));
   // Cross-shrinking towards "absent": a counterexample keeps only the criteria it needs.
-  const often = (a: fc.Arbitrary<unknown>) => fc.oneof({ withCrossShrink: true }, { arbitrary: fc.constant(undefined), weight: 100 - weight }, { arbitrary: a, weight });
+  const often = (a: fc.Arbitrary<unknown>) =>
+    fc.oneof({ withCrossShrink: true }, { arbitrary: fc.constant(undefined), weight: 100 - weight }, { arbitrary: a, weight });
   const model: Record<string, fc.Arbitrary<unknown>> = {
     ids: often(picks(4)),
     owners: often(ownerSet()),
@@ -161,7 +190,8 @@ export function criteria(world: SearchWorld, density: number): fc.Arbitrary<Crit
   } else {
     model.due = often(boundPair());
     model.taskStatuses = often(fc.subarray(['Open', 'Completed'] as ('Open' | 'Completed')[], { minLength: 1 }));
-    if (world.relatables.length) model.projects = often(fc.record({ at: fc.uniqueArray(pick(), { maxLength: 2 }), none: fc.boolean() }).filter((o) => o.at.length > 0 || o.none));
+    if (world.relatables.length)
+      model.projects = often(fc.record({ at: fc.uniqueArray(pick(), { maxLength: 2 }), none: fc.boolean() }).filter((o) => o.at.length > 0 || o.none));
     if (world.opportunities.length) model.opportunities = often(picks(2));
   }
   return fc.record(model).map((r) => Object.fromEntries(Object.entries(r).filter(([, v]) => v !== undefined)) as CriteriaSpec);
@@ -208,7 +238,8 @@ export function toFilter(spec: RequestSpec, world: SearchWorld, records: ModelRe
   } else f.tags = [world.nsTag];
   if (c.ids) f.ids = resolveAll(records, c.ids).map((r) => r.id);
   if (c.name) f.name = c.name.existing ? String(resolve(records, c.name.at).name) : `${world.nsTag} no such name`;
-  if (c.owners) f.assignee_ids = [...(world.users.length ? resolveAll(world.users, c.owners.at) : []), ...(c.owners.none || !world.users.length ? [NO_OWNER] : [])];
+  if (c.owners)
+    f.assignee_ids = [...(world.users.length ? resolveAll(world.users, c.owners.at) : []), ...(c.owners.none || !world.users.length ? [NO_OWNER] : [])];
   if (c.statusIds) f.status_ids = resolveAll(world.statuses, c.statusIds).map((s) => s.id);
   if (c.statuses) f.statuses = resolveAll(world.statuses, c.statuses).map((s) => s.name);
   if (c.taskStatuses) f.statuses = c.taskStatuses;
@@ -222,7 +253,8 @@ export function toFilter(spec: RequestSpec, world: SearchWorld, records: ModelRe
   if (c.score && world.number) custom.push({ custom_field_definition_id: world.number.id, minimum_value: c.score.min, maximum_value: c.score.max });
   if (custom.length) f.custom_fields = custom;
   if (c.opportunities && world.opportunities.length) f.opportunity_ids = resolveAll(world.opportunities, c.opportunities).map((o) => o.id);
-  if (c.projects && world.relatables.length) f.project_ids = [...resolveAll(world.relatables, c.projects.at).map((p) => p.id), ...(c.projects.none ? [NO_OWNER] : [])];
+  if (c.projects && world.relatables.length)
+    f.project_ids = [...resolveAll(world.relatables, c.projects.at).map((p) => p.id), ...(c.projects.none ? [NO_OWNER] : [])];
   if (spec.sortBy !== undefined) f.sort_by = SORT_FIELDS[world.kind][spec.sortBy];
   if (spec.direction) f.sort_direction = spec.direction;
   if (spec.pageSize !== undefined) f.page_size = spec.pageSize;

@@ -21,7 +21,12 @@ export type ModelRecord = Record<string, unknown> & { id: Id };
 export type Filter = Record<string, unknown>;
 
 export const NO_OWNER = -2;
-export const DEFAULTS = { page_number: 1, page_size: 20, sort_direction: 'asc' as const, sort_by: { projects: 'name', tasks: 'due_date' } as Record<Kind, string> };
+export const DEFAULTS = {
+  page_number: 1,
+  page_size: 20,
+  sort_direction: 'asc' as const,
+  sort_by: { projects: 'name', tasks: 'due_date' } as Record<Kind, string>,
+};
 
 export const SORT_FIELDS: Record<Kind, readonly string[]> = {
   projects: ['name', 'assigned_to', 'related_to', 'status', 'date_modified', 'date_created'],
@@ -90,7 +95,11 @@ export function matches(filter: Filter, rec: ModelRecord, ctx: ModelContext): bo
     const isFollowed = ctx.followed.has(str(rec.id));
     if (isFollowed !== (f.followed === 1)) return false;
   }
-  for (const [field, name] of [['date_created', 'created'], ['date_modified', 'modified'], ['due_date', 'due']] as const) {
+  for (const [field, name] of [
+    ['date_created', 'created'],
+    ['date_modified', 'modified'],
+    ['due_date', 'due'],
+  ] as const) {
     const min = f[`minimum_${name}_date`];
     const max = f[`maximum_${name}_date`];
     if ((given(min) || given(max)) && !within(rec[field], min, max)) return false;
@@ -122,22 +131,32 @@ export function expectedMatches(filter: Filter, records: ModelRecord[], ctx: Mod
 /** The key a record sorts by; null when the record has no value. */
 export function sortKey(field: string, rec: ModelRecord): string | number | null {
   switch (field) {
-    case 'name': return str(rec.name);
-    case 'assigned_to': return given(rec.assignee_id) ? `owner ${str(rec.assignee_id)}` : null;
+    case 'name':
+      return str(rec.name);
+    case 'assigned_to':
+      return given(rec.assignee_id) ? `owner ${str(rec.assignee_id)}` : null;
     case 'related_to': {
       const rr = related(rec);
       return rr && given(rr.id) ? `${str(rr.type)} ${str(rr.id)}` : null;
     }
-    case 'status': return given(rec.status) ? str(rec.status) : null;
-    case 'priority': return given(rec.priority) ? str(rec.priority) : null;
-    default: return typeof rec[field] === 'number' ? (rec[field] as number) : null;
+    case 'status':
+      return given(rec.status) ? str(rec.status) : null;
+    case 'priority':
+      return given(rec.priority) ? str(rec.priority) : null;
+    default:
+      return typeof rec[field] === 'number' ? (rec[field] as number) : null;
   }
 }
 
 /** Code-unit order (generated names use one lower-case alphabet, so every collation agrees). */
 export const compareKeys = (a: string | number, b: string | number): number => (a < b ? -1 : a > b ? 1 : 0);
 
-export interface Paging { sortBy: string; direction: 'asc' | 'desc'; pageSize: number; pageNumber: number }
+export interface Paging {
+  sortBy: string;
+  direction: 'asc' | 'desc';
+  pageSize: number;
+  pageNumber: number;
+}
 
 export function pagingOf(kind: Kind, filter: Filter): Paging {
   return {
@@ -178,7 +197,8 @@ export function comparePage(got: ModelRecord[], matched: ModelRecord[], paging: 
   const start = (pageNumber - 1) * pageSize;
   const want = keys.slice(start, start + pageSize);
   const problems: string[] = [];
-  if (got.length !== want.length) problems.push(`page ${pageNumber} of size ${pageSize} over ${matched.length} matches has ${got.length} entries instead of ${want.length}`);
+  if (got.length !== want.length)
+    problems.push(`page ${pageNumber} of size ${pageSize} over ${matched.length} matches has ${got.length} entries instead of ${want.length}`);
   const wanted = new Set(matched.map(label));
   const foreign = got.filter((r) => !wanted.has(label(r))).map(label);
   if (foreign.length) problems.push(`records on the page that do not match: ${foreign.join(', ')}`);
@@ -214,5 +234,7 @@ export function compareReversed(asc: ModelRecord[], desc: ModelRecord[], sortBy:
   const a = runs(asc.map((r) => sortKey(sortBy, r)).filter((k) => k !== null));
   const d = runs(desc.map((r) => sortKey(sortBy, r)).filter((k) => k !== null));
   const rev = [...a].reverse();
-  return d.length === rev.length && d.every((k, i) => k === rev[i]) ? [] : [`groups of ${sortBy}: desc ${JSON.stringify(d)} is not asc ${JSON.stringify(a)} reversed`];
+  return d.length === rev.length && d.every((k, i) => k === rev[i])
+    ? []
+    : [`groups of ${sortBy}: desc ${JSON.stringify(d)} is not asc ${JSON.stringify(a)} reversed`];
 }

@@ -20,7 +20,6 @@ import type { Fault, FaultDef, PointCtx, PointName, PointValue, SeamName, SeamPo
 
 export type { FaultDef, Fault };
 
-
 export interface Credentials {
   accessToken: string;
   userEmail: string;
@@ -75,7 +74,10 @@ export class App {
   private readonly handlings: NonNullable<Fault['handling']>[] = [];
 
   /** `active`: the switched-on faults with their hooks (the server resolves the names). */
-  constructor(readonly options: ReferenceOptions, active: readonly Fault[] = []) {
+  constructor(
+    readonly options: ReferenceOptions,
+    active: readonly Fault[] = [],
+  ) {
     this.store = new Store(ID_POLICIES[options.choices['ids.sequence']]);
     this.events.setMaxListeners(0);
     for (const f of active) {
@@ -104,14 +106,20 @@ export class App {
     const fns = this.seams.get(seam);
     if (fns === undefined) return next();
     let run: () => unknown = next;
-    for (const fn of fns) { const inner = run; run = () => fn(ctx, inner, this); }
+    for (const fn of fns) {
+      const inner = run;
+      run = () => fn(ctx, inner, this);
+    }
     return run() as T | Promise<T>;
   }
 
   /** Runs a request's handler: at once unless a switched-on fault acts around every request. */
   handle<T>(next: () => T | Promise<T>): T | Promise<T> {
     let run = next;
-    for (const fn of this.handlings) { const inner = run; run = () => fn(inner, this); }
+    for (const fn of this.handlings) {
+      const inner = run;
+      run = () => fn(inner, this);
+    }
     return run();
   }
 

@@ -68,7 +68,10 @@ export const randomChoices = (seed: number): Choices => {
 /** Alternative k of every choice that has one; the others drawn with a PRNG seeded with `seed`. */
 export const coveringChoices = (k: number, seed: number): Choices => {
   const rnd = prng(seed + k);
-  return build((a) => { const r = Math.floor(rnd() * a.length); return a[k < a.length ? k : r].name; });
+  return build((a) => {
+    const r = Math.floor(rnd() * a.length);
+    return a[k < a.length ? k : r].name;
+  });
 };
 
 /** The largest number of alternatives of any choice: `alt:0` … `alt:<max-1>` exercise them all. */
@@ -79,7 +82,10 @@ export class ChoicesError extends Error {}
 /** Parses REFERENCE_CHOICES (see the header); `variant` is REFERENCE_VARIANT=1. */
 export function parseChoices(spec: string | undefined, variant = false): Choices {
   let out: Record<string, string> = { ...(variant ? variantChoices() : defaultChoices()) };
-  for (const raw of (spec ?? '').split(',').map((s) => s.trim()).filter(Boolean)) {
+  for (const raw of (spec ?? '')
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean)) {
     const eq = raw.indexOf('=');
     if (raw === 'default') out = { ...defaultChoices() };
     else if (raw === 'variant') out = { ...variantChoices() };
@@ -91,7 +97,10 @@ export function parseChoices(spec: string | undefined, variant = false): Choices
       const name = raw.slice(eq + 1);
       const choice = CHOICES.find((c) => c.id === id);
       if (!choice) throw new ChoicesError(`REFERENCE_CHOICES: unknown choice "${id}"; known: ${CHOICES.map((c) => c.id).join(', ')}`);
-      if (!choice.alternatives.some((a) => a.name === name)) throw new ChoicesError(`REFERENCE_CHOICES: choice "${id}" has no alternative "${name}"; alternatives: ${choice.alternatives.map((a) => a.name).join(', ')}`);
+      if (!choice.alternatives.some((a) => a.name === name))
+        throw new ChoicesError(
+          `REFERENCE_CHOICES: choice "${id}" has no alternative "${name}"; alternatives: ${choice.alternatives.map((a) => a.name).join(', ')}`,
+        );
       out[id] = name;
     } else throw new ChoicesError(`REFERENCE_CHOICES: cannot read "${raw}" (default, variant, alt:<k>, alt:<k>:<seed>, <seed>, <id>=<alternative>)`);
   }
@@ -106,7 +115,8 @@ export function parseChoices(spec: string | undefined, variant = false): Choices
 export function declarations(c: Choices): { capabilities: Record<string, unknown> } {
   const capabilities: Record<string, unknown> = {};
   for (const choice of CHOICES) {
-    const taken = choice.alternatives.find((a) => a.name === (c as Record<string, string>)[choice.id]) as { declares?: { capabilities?: Record<string, unknown> } } | undefined;
+    const taken = choice.alternatives.find((a) => a.name === (c as Record<string, string>)[choice.id]) as
+      { declares?: { capabilities?: Record<string, unknown> } } | undefined;
     Object.assign(capabilities, taken?.declares?.capabilities);
   }
   return { capabilities };
@@ -115,6 +125,8 @@ export function declarations(c: Choices): { capabilities: Record<string, unknown
 /** The `<id>=<name>` pairs that differ from the default: a REFERENCE_CHOICES value replaying `c`. */
 export function describeChoices(c: Choices): string {
   const d = defaultChoices() as Record<string, string>;
-  const pairs = Object.entries(c as Record<string, string>).filter(([id, name]) => d[id] !== name).map(([id, name]) => `${id}=${name}`);
+  const pairs = Object.entries(c as Record<string, string>)
+    .filter(([id, name]) => d[id] !== name)
+    .map(([id, name]) => `${id}=${name}`);
   return pairs.length ? pairs.join(',') : 'default';
 }

@@ -41,7 +41,11 @@ export function definition(id: unknown): CustomFieldDefinition | undefined {
  * `as-sent` (the open choice `records.custom-field-order`), existing values first, then new
  * ones in the order sent. Unknown definitions are dropped.
  */
-export function normalizeCustomFields(input: unknown, existing: CustomFieldValue[] = [], order: 'definition-order' | 'as-sent' = 'definition-order'): CustomFieldValue[] {
+export function normalizeCustomFields(
+  input: unknown,
+  existing: CustomFieldValue[] = [],
+  order: 'definition-order' | 'as-sent' = 'definition-order',
+): CustomFieldValue[] {
   const byId = new Map<number, CustomFieldValue>(existing.map((c) => [Number(c.custom_field_definition_id), c]));
   if (Array.isArray(input)) {
     for (const raw of input) {

@@ -2,7 +2,11 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 
 export class HttpError extends Error {
-  constructor(public status: number, public body: unknown, public headers: Record<string, string> = {}) {
+  constructor(
+    public status: number,
+    public body: unknown,
+    public headers: Record<string, string> = {},
+  ) {
     super(typeof body === 'object' && body && 'message' in body ? String((body as { message: unknown }).message) : `HTTP ${status}`);
   }
 }
@@ -36,7 +40,12 @@ export interface RequestContext {
 
 export type Handler = (ctx: RequestContext) => Reply | Promise<Reply> | unknown | Promise<unknown>;
 
-interface Route { method: string; parts: string[]; handler: Handler; auth: boolean }
+interface Route {
+  method: string;
+  parts: string[];
+  handler: Handler;
+  auth: boolean;
+}
 
 export class Router {
   private routes: Route[] = [];
@@ -60,10 +69,16 @@ export class Router {
         const p = route.parts[i];
         if (p.startsWith('{')) params[p.slice(1, -1)] = decodeURIComponent(segs[i]);
         else if (p === segs[i]) score++;
-        else { ok = false; break; }
+        else {
+          ok = false;
+          break;
+        }
       }
       if (!ok) continue;
-      if (route.method !== method) { allowed.push(route.method); continue; }
+      if (route.method !== method) {
+        allowed.push(route.method);
+        continue;
+      }
       if (!best || score > best.score) best = { route, params, score };
     }
     if (best) return best;
@@ -93,7 +108,11 @@ export function readBody(req: IncomingMessage): Promise<Buffer> {
     let size = 0;
     req.on('data', (c: Buffer) => {
       size += c.length;
-      if (size > MAX_BODY) { reject(new HttpError(413, { success: false, status: 413, message: 'request body too large' })); req.destroy(); return; }
+      if (size > MAX_BODY) {
+        reject(new HttpError(413, { success: false, status: 413, message: 'request body too large' }));
+        req.destroy();
+        return;
+      }
       chunks.push(c);
     });
     req.on('end', () => resolveBody(Buffer.concat(chunks)));
@@ -115,5 +134,11 @@ export function send(res: ServerResponse, reply: Reply): void {
 }
 
 export function isReply(v: unknown): v is Reply {
-  return !!v && typeof v === 'object' && ('status' in v || 'raw' in v) && !Array.isArray(v) && Object.keys(v).every((k) => ['status', 'body', 'headers', 'raw'].includes(k));
+  return (
+    !!v &&
+    typeof v === 'object' &&
+    ('status' in v || 'raw' in v) &&
+    !Array.isArray(v) &&
+    Object.keys(v).every((k) => ['status', 'body', 'headers', 'raw'].includes(k))
+  );
 }

@@ -23,7 +23,12 @@ if (process.argv.includes('--list-faults')) {
 }
 
 const credentials = referenceCredentials(env);
-const faults = new Set((env.REFERENCE_FAULTS ?? '').split(',').map((s) => s.trim()).filter(Boolean));
+const faults = new Set(
+  (env.REFERENCE_FAULTS ?? '')
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean),
+);
 const authPortRaw = env.REFERENCE_AUTH_PORT;
 
 try {
@@ -42,7 +47,9 @@ try {
   console.log(`[reference] OAuth    ${running.authUrl}/oauth/authorize`);
   if (faults.size) console.log(`[reference] faults   ${[...faults].join(', ')}`);
   if (Number(env.REFERENCE_LATENCY_MS) > 0) console.log(`[reference] latency  ${Number(env.REFERENCE_LATENCY_MS)} ms added to every API request`);
-  const asked = [env.REFERENCE_VARIANT === '1' ? 'REFERENCE_VARIANT=1' : '', env.REFERENCE_CHOICES ? `REFERENCE_CHOICES=${env.REFERENCE_CHOICES}` : ''].filter(Boolean).join(' ');
+  const asked = [env.REFERENCE_VARIANT === '1' ? 'REFERENCE_VARIANT=1' : '', env.REFERENCE_CHOICES ? `REFERENCE_CHOICES=${env.REFERENCE_CHOICES}` : '']
+    .filter(Boolean)
+    .join(' ');
   const line = `[reference] choices  REFERENCE_CHOICES=${describeChoices(choices)}${asked ? `  (from ${asked})` : ''}`;
   console.log(line);
   // Also on stderr when not the default, so that a Playwright run (which shows the server's
@@ -50,7 +57,9 @@ try {
   if (asked) console.error(line);
   if (standalone) {
     // Only the built-in development defaults are printed, never credentials passed in.
-    console.log(`[reference] try: curl -H 'X-SVC-AccessToken: ${credentials.accessToken}' -H 'X-SVC-Application: developer_api' -H 'X-SVC-UserEmail: ${credentials.userEmail}' ${running.apiUrl}/developer_api/v1/account`);
+    console.log(
+      `[reference] try: curl -H 'X-SVC-AccessToken: ${credentials.accessToken}' -H 'X-SVC-Application: developer_api' -H 'X-SVC-UserEmail: ${credentials.userEmail}' ${running.apiUrl}/developer_api/v1/account`,
+    );
   }
   const stop = () => running.close().then(() => process.exit(0));
   process.on('SIGTERM', stop);

@@ -13,8 +13,15 @@ export type Rec = Record<string, unknown> & { id: number; _followed?: boolean };
 
 /** Collection names in the store. */
 export const C = {
-  people: 'people', companies: 'companies', leads: 'leads', opportunities: 'opportunities', projects: 'projects',
-  tasks: 'tasks', activities: 'activities', files: 'files', webhooks: 'webhooks',
+  people: 'people',
+  companies: 'companies',
+  leads: 'leads',
+  opportunities: 'opportunities',
+  projects: 'projects',
+  tasks: 'tasks',
+  activities: 'activities',
+  files: 'files',
+  webhooks: 'webhooks',
 } as const;
 
 const s = (v: unknown): string | null => (typeof v === 'string' ? v : null);
@@ -45,7 +52,12 @@ const optional = (app: App) => {
 };
 
 const nameParts = (o: (v: unknown) => string | null, b: Record<string, unknown>) => ({
-  prefix: o(b.prefix), first_name: o(b.first_name), middle_name: o(b.middle_name), last_name: o(b.last_name), suffix: o(b.suffix), title: o(b.title),
+  prefix: o(b.prefix),
+  first_name: o(b.first_name),
+  middle_name: o(b.middle_name),
+  last_name: o(b.last_name),
+  suffix: o(b.suffix),
+  title: o(b.title),
 });
 
 /**
@@ -58,7 +70,11 @@ function customFields(app: App, v: unknown, kind: string): CustomFieldValue[] {
   const values = normalizeCustomFields(v, [], order);
   if (app.choice('records.custom-fields-listing') === 'set-only') return values;
   const unset = CUSTOM_FIELDS.filter((d) => d.available_on.includes(kind) && !values.some((c) => Number(c.custom_field_definition_id) === d.id));
-  return normalizeCustomFields(unset.map((d) => ({ custom_field_definition_id: d.id, value: null })), values, order);
+  return normalizeCustomFields(
+    unset.map((d) => ({ custom_field_definition_id: d.id, value: null })),
+    values,
+    order,
+  );
 }
 
 function stamps(app: App) {
@@ -69,20 +85,42 @@ function stamps(app: App) {
 export function makePerson(app: App, b: Record<string, unknown>): Omit<Rec, 'id'> {
   const o = optional(app);
   return {
-    name: s(b.name) ?? '', ...nameParts(o, b), address: address(b.address), assignee_id: id(b.assignee_id),
-    company_id: id(b.company_id), company_name: o(b.company_name), contact_type_id: id(b.contact_type_id), details: o(b.details),
-    emails: entries(b.emails, 'email'), phone_numbers: entries(b.phone_numbers, 'number'), socials: entries(b.socials, 'url'),
-    websites: entries(b.websites, 'url'), tags: strings(b.tags), custom_fields: customFields(app, b.custom_fields, 'person'), interaction_count: 0, ...stamps(app),
+    name: s(b.name) ?? '',
+    ...nameParts(o, b),
+    address: address(b.address),
+    assignee_id: id(b.assignee_id),
+    company_id: id(b.company_id),
+    company_name: o(b.company_name),
+    contact_type_id: id(b.contact_type_id),
+    details: o(b.details),
+    emails: entries(b.emails, 'email'),
+    phone_numbers: entries(b.phone_numbers, 'number'),
+    socials: entries(b.socials, 'url'),
+    websites: entries(b.websites, 'url'),
+    tags: strings(b.tags),
+    custom_fields: customFields(app, b.custom_fields, 'person'),
+    interaction_count: 0,
+    ...stamps(app),
   };
 }
 
 export function makeCompany(app: App, b: Record<string, unknown>): Omit<Rec, 'id'> {
   const o = optional(app);
   return {
-    name: s(b.name) ?? '', address: address(b.address), assignee_id: id(b.assignee_id), contact_type_id: id(b.contact_type_id),
-    details: o(b.details), email_domain: o(b.email_domain), phone_numbers: entries(b.phone_numbers, 'number'),
-    primary_contact_id: id(b.primary_contact_id), socials: entries(b.socials, 'url'), websites: entries(b.websites, 'url'),
-    tags: strings(b.tags), custom_fields: customFields(app, b.custom_fields, 'company'), interaction_count: 0, ...stamps(app),
+    name: s(b.name) ?? '',
+    address: address(b.address),
+    assignee_id: id(b.assignee_id),
+    contact_type_id: id(b.contact_type_id),
+    details: o(b.details),
+    email_domain: o(b.email_domain),
+    phone_numbers: entries(b.phone_numbers, 'number'),
+    primary_contact_id: id(b.primary_contact_id),
+    socials: entries(b.socials, 'url'),
+    websites: entries(b.websites, 'url'),
+    tags: strings(b.tags),
+    custom_fields: customFields(app, b.custom_fields, 'company'),
+    interaction_count: 0,
+    ...stamps(app),
   };
 }
 
@@ -97,19 +135,39 @@ export const ENTITIES: Record<string, { collection: string; type: string }> = {
 };
 
 /** Lead status ids: `New` is the initial status. */
-export const LEAD_STATUSES = [{ id: 601, name: 'New' }, { id: 602, name: 'Contacted' }, { id: 603, name: 'Qualified' }];
+export const LEAD_STATUSES = [
+  { id: 601, name: 'New' },
+  { id: 602, name: 'Contacted' },
+  { id: 603, name: 'Qualified' },
+];
 
 export function makeLead(app: App, b: Record<string, unknown>): Omit<Rec, 'id'> {
   const o = optional(app);
-  const email = b.email && typeof b.email === 'object' && typeof (b.email as Record<string, unknown>).email === 'string'
-    ? { email: (b.email as Record<string, string>).email, category: (b.email as Record<string, string>).category ?? 'work' }
-    : null;
+  const email =
+    b.email && typeof b.email === 'object' && typeof (b.email as Record<string, unknown>).email === 'string'
+      ? { email: (b.email as Record<string, string>).email, category: (b.email as Record<string, string>).category ?? 'work' }
+      : null;
   return {
-    name: s(b.name) ?? '', ...nameParts(o, b), address: address(b.address), assignee_id: id(b.assignee_id), company_name: o(b.company_name),
-    customer_source_id: id(b.customer_source_id), details: o(b.details), email, phone_numbers: entries(b.phone_numbers, 'number'),
-    socials: entries(b.socials, 'url'), websites: entries(b.websites, 'url'), status: 'New', status_id: LEAD_STATUSES[0].id,
-    monetary_unit: o(b.monetary_unit), monetary_value: n(b.monetary_value), tags: strings(b.tags),
-    custom_fields: customFields(app, b.custom_fields, 'lead'), interaction_count: 0, ...stamps(app), date_last_contacted: null,
+    name: s(b.name) ?? '',
+    ...nameParts(o, b),
+    address: address(b.address),
+    assignee_id: id(b.assignee_id),
+    company_name: o(b.company_name),
+    customer_source_id: id(b.customer_source_id),
+    details: o(b.details),
+    email,
+    phone_numbers: entries(b.phone_numbers, 'number'),
+    socials: entries(b.socials, 'url'),
+    websites: entries(b.websites, 'url'),
+    status: 'New',
+    status_id: LEAD_STATUSES[0].id,
+    monetary_unit: o(b.monetary_unit),
+    monetary_value: n(b.monetary_value),
+    tags: strings(b.tags),
+    custom_fields: customFields(app, b.custom_fields, 'lead'),
+    interaction_count: 0,
+    ...stamps(app),
+    date_last_contacted: null,
   };
 }
 
@@ -122,11 +180,25 @@ export function makeOpportunity(app: App, b: Record<string, unknown>): Omit<Rec,
   const o = optional(app);
   const pipelineId = id(b.pipeline_id) ?? PIPELINES[0].id;
   return {
-    name: s(b.name) ?? '', assignee_id: id(b.assignee_id), close_date: s(b.close_date), company_id: id(b.company_id),
-    company_name: o(b.company_name), customer_source_id: id(b.customer_source_id), details: o(b.details), loss_reason_id: null,
-    pipeline_id: pipelineId, pipeline_stage_id: id(b.pipeline_stage_id) ?? firstStage(pipelineId), primary_contact_id: id(b.primary_contact_id),
-    priority: s(b.priority) ?? 'None', status: s(b.status) ?? 'Open', tags: strings(b.tags), interaction_count: 0,
-    monetary_value: n(b.monetary_value), win_probability: n(b.win_probability), custom_fields: customFields(app, b.custom_fields, 'opportunity'), ...stamps(app),
+    name: s(b.name) ?? '',
+    assignee_id: id(b.assignee_id),
+    close_date: s(b.close_date),
+    company_id: id(b.company_id),
+    company_name: o(b.company_name),
+    customer_source_id: id(b.customer_source_id),
+    details: o(b.details),
+    loss_reason_id: null,
+    pipeline_id: pipelineId,
+    pipeline_stage_id: id(b.pipeline_stage_id) ?? firstStage(pipelineId),
+    primary_contact_id: id(b.primary_contact_id),
+    priority: s(b.priority) ?? 'None',
+    status: s(b.status) ?? 'Open',
+    tags: strings(b.tags),
+    interaction_count: 0,
+    monetary_value: n(b.monetary_value),
+    win_probability: n(b.win_probability),
+    custom_fields: customFields(app, b.custom_fields, 'opportunity'),
+    ...stamps(app),
   };
 }
 
@@ -134,8 +206,14 @@ export function makeProject(app: App, b: Record<string, unknown>): Omit<Rec, 'id
   const o = optional(app);
   const rr = b.related_resource && typeof b.related_resource === 'object' ? (b.related_resource as Record<string, unknown>) : null;
   return {
-    name: s(b.name) ?? '', related_resource: rr ? { id: id(rr.id), type: s(rr.type) } : null, assignee_id: id(b.assignee_id),
-    status: 'Open', details: o(b.details), tags: strings(b.tags), custom_fields: customFields(app, b.custom_fields, 'project'), ...stamps(app),
+    name: s(b.name) ?? '',
+    related_resource: rr ? { id: id(rr.id), type: s(rr.type) } : null,
+    assignee_id: id(b.assignee_id),
+    status: 'Open',
+    details: o(b.details),
+    tags: strings(b.tags),
+    custom_fields: customFields(app, b.custom_fields, 'project'),
+    ...stamps(app),
   };
 }
 
@@ -144,10 +222,18 @@ export function makeTask(app: App, b: Record<string, unknown>): Omit<Rec, 'id'> 
   const rr = b.related_resource && typeof b.related_resource === 'object' ? (b.related_resource as Record<string, unknown>) : {};
   const status = b.status === 'Completed' ? 'Completed' : 'Open';
   return {
-    name: s(b.name) ?? '', related_resource: { id: id(rr.id), type: s(rr.type) }, assignee_id: id(b.assignee_id),
-    due_date: n(b.due_date), reminder_date: n(b.reminder_date), completed_date: n(b.completed_date) ?? (status === 'Completed' ? app.now() : null),
-    priority: s(b.priority) ?? 'None', status, details: o(b.details), tags: strings(b.tags),
-    custom_fields: customFields(app, b.custom_fields, 'task'), ...stamps(app),
+    name: s(b.name) ?? '',
+    related_resource: { id: id(rr.id), type: s(rr.type) },
+    assignee_id: id(b.assignee_id),
+    due_date: n(b.due_date),
+    reminder_date: n(b.reminder_date),
+    completed_date: n(b.completed_date) ?? (status === 'Completed' ? app.now() : null),
+    priority: s(b.priority) ?? 'None',
+    status,
+    details: o(b.details),
+    tags: strings(b.tags),
+    custom_fields: customFields(app, b.custom_fields, 'task'),
+    ...stamps(app),
   };
 }
 

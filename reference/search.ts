@@ -141,7 +141,8 @@ const customFieldsCriterion: Criterion = (v, app) => {
     }
     if (hasEmpty) {
       const onlyNonEmpty = app.choice('search.allow-empty-false') === 'non-empty-only';
-      const p: Predicate | undefined = e.allow_empty === true ? (rec) => isEmptyValue(valueOf(rec)) : onlyNonEmpty ? (rec) => !isEmptyValue(valueOf(rec)) : undefined;
+      const p: Predicate | undefined =
+        e.allow_empty === true ? (rec) => isEmptyValue(valueOf(rec)) : onlyNonEmpty ? (rec) => !isEmptyValue(valueOf(rec)) : undefined;
       const hooked = app.at('search.custom-field', p, { part: 'allow_empty', entry: e, valueOf });
       if (hooked) preds.push(hooked);
     }
@@ -172,9 +173,12 @@ export function timestampCriterion(field: string, name: string, op: 'min' | 'max
 
 /** Timestamp member bounded by each bound criterion (for faults on bounds). */
 export const BOUND_FIELDS: Record<string, string> = {
-  minimum_created_date: 'date_created', maximum_created_date: 'date_created',
-  minimum_modified_date: 'date_modified', maximum_modified_date: 'date_modified',
-  minimum_due_date: 'due_date', maximum_due_date: 'due_date',
+  minimum_created_date: 'date_created',
+  maximum_created_date: 'date_created',
+  minimum_modified_date: 'date_modified',
+  maximum_modified_date: 'date_modified',
+  minimum_due_date: 'due_date',
+  maximum_due_date: 'due_date',
 };
 
 const bound = (name: string) => timestampCriterion(BOUND_FIELDS[name], name, name.startsWith('minimum') ? 'min' : 'max');
@@ -195,13 +199,13 @@ export function sharedCriteria(): Record<string, Criterion> {
 }
 
 /** `statuses`: status names. */
-export const statusesCriterion: Criterion = (v, app) =>
-  listCriterion(app, stringList(app, 'statuses', v), (names) => (rec) => names.has(String(rec.status)));
+export const statusesCriterion: Criterion = (v, app) => listCriterion(app, stringList(app, 'statuses', v), (names) => (rec) => names.has(String(rec.status)));
 
 /* ---------- sort keys ---------- */
 
 export const keys = {
-  name: (rec: Rec, app: App): Key => (app.choice('search.name-order') === 'case-insensitive' ? [String(rec.name).toLowerCase(), String(rec.name)] : String(rec.name)),
+  name: (rec: Rec, app: App): Key =>
+    app.choice('search.name-order') === 'case-insensitive' ? [String(rec.name).toLowerCase(), String(rec.name)] : String(rec.name),
   assignedTo: (rec: Rec, app: App): Key => {
     const a = rec.assignee_id;
     if (a === null || a === undefined) return null;
@@ -214,7 +218,10 @@ export const keys = {
     const id = typeof rr.id === 'number' ? rr.id : String(rr.id);
     return app.choice('search.related-to-order') === 'id-then-type' ? [id, rr.type ?? ''] : [rr.type ?? '', id];
   },
-  number: (field: string) => (rec: Rec): Key => (typeof rec[field] === 'number' ? (rec[field] as number) : null),
+  number:
+    (field: string) =>
+    (rec: Rec): Key =>
+      typeof rec[field] === 'number' ? (rec[field] as number) : null,
   status: (rec: Rec, app: App): Key => {
     if (app.choice('search.status-order') === 'status-id') {
       const s = PROJECT_STATUSES.find((x) => x.name === rec.status);
@@ -225,7 +232,7 @@ export const keys = {
   priority: (rec: Rec, app: App): Key => {
     if (rec.priority === null || rec.priority === undefined) return null;
     const p = String(rec.priority);
-    return app.choice('search.priority-order') === 'rank' ? PRIORITY_RANK[p] ?? 99 : p;
+    return app.choice('search.priority-order') === 'rank' ? (PRIORITY_RANK[p] ?? 99) : p;
   },
 };
 
@@ -245,19 +252,26 @@ function cmpKey(a: Key, b: Key): number {
 /** Where a record without a sort value goes (`search.null-placement`): sign of null vs a value, given the direction. */
 function nullSign(app: App, dir: 1 | -1): 1 | -1 {
   switch (app.choice('search.null-placement')) {
-    case 'largest': return dir;
-    case 'smallest': return dir === 1 ? -1 : 1;
-    case 'always-last': return 1;
-    case 'always-first': return -1;
+    case 'largest':
+      return dir;
+    case 'smallest':
+      return dir === 1 ? -1 : 1;
+    case 'always-last':
+      return 1;
+    case 'always-first':
+      return -1;
   }
 }
 
 /** Order of ties (`search.tie-order`): sign applied to the id comparison. */
 function tieSign(app: App, dir: 1 | -1): 1 | -1 {
   switch (app.choice('search.tie-order')) {
-    case 'id-asc': return 1;
-    case 'id-desc': return -1;
-    case 'with-direction': return dir;
+    case 'id-asc':
+      return 1;
+    case 'id-desc':
+      return -1;
+    case 'with-direction':
+      return dir;
   }
 }
 
@@ -286,7 +300,13 @@ export async function runSearch(app: App, def: SearchDef, records: Iterable<Rec>
   return { status: 200, body: page.records, ...(header ? { headers: { [header]: String(page.total) } } : {}) };
 }
 
-async function searchPage(app: App, def: SearchDef, records: Iterable<Rec>, body: unknown, options: SearchOptions): Promise<{ records: Record<string, unknown>[]; total: number }> {
+async function searchPage(
+  app: App,
+  def: SearchDef,
+  records: Iterable<Rec>,
+  body: unknown,
+  options: SearchOptions,
+): Promise<{ records: Record<string, unknown>[]; total: number }> {
   const { kind } = def;
   const b = asObject(body, 'the search filter');
   if (app.choice('search.unknown-members') === 'refused') {

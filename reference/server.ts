@@ -106,9 +106,25 @@ function handler(app: App, routers: { api: Router; root: Router; auth: Router },
       }
       if ('allowed' in found) {
         if (app.choice('errors.unsupported-method') === '404') throw refusal(app, 404, `no route for ${req.method} ${path}`, { code: 'not_found' });
-        throw refusal(app, 405, `method not allowed; allowed: ${found.allowed.join(', ')}`, { code: 'method_not_allowed' }, { allow: found.allowed.join(', ') });
+        throw refusal(
+          app,
+          405,
+          `method not allowed; allowed: ${found.allowed.join(', ')}`,
+          { code: 'method_not_allowed' },
+          { allow: found.allowed.join(', ') },
+        );
       }
-      const ctx: RequestContext = { method: req.method ?? 'GET', path: sub, params: found.params, query: url.searchParams, headers: req.headers, rawBody, body: undefined, req, res };
+      const ctx: RequestContext = {
+        method: req.method ?? 'GET',
+        path: sub,
+        params: found.params,
+        query: url.searchParams,
+        headers: req.headers,
+        rawBody,
+        body: undefined,
+        req,
+        res,
+      };
       parseBody(ctx, app);
       const out = await app.handle(() => found.route.handler(ctx));
       if (res.headersSent || res.writableEnded) return;
@@ -151,7 +167,10 @@ export interface RunningReference {
 }
 
 /** Starts the reference server. `authPort` undefined ⇒ the auth routes share the API origin. */
-export async function startReference(options: ReferenceOptions & { port?: number; authPort?: number; host?: string; authHost?: string }, modules: AreaModule[] = AREA_MODULES): Promise<RunningReference> {
+export async function startReference(
+  options: ReferenceOptions & { port?: number; authPort?: number; host?: string; authHost?: string },
+  modules: AreaModule[] = AREA_MODULES,
+): Promise<RunningReference> {
   const catalog = faultCatalog();
   const known = new Set(catalog.map((f) => f.name));
   for (const f of options.faults) if (!known.has(f)) throw new Error(`unknown fault "${f}"; known faults: ${[...known].sort().join(', ') || '(none)'}`);
@@ -191,6 +210,15 @@ export async function startReference(options: ReferenceOptions & { port?: number
     app,
     apiUrl,
     authUrl,
-    close: () => Promise.all(servers.map((s) => new Promise<void>((ok) => { s.closeAllConnections(); s.close(() => ok()); }))).then(() => undefined),
+    close: () =>
+      Promise.all(
+        servers.map(
+          (s) =>
+            new Promise<void>((ok) => {
+              s.closeAllConnections();
+              s.close(() => ok());
+            }),
+        ),
+      ).then(() => undefined),
   };
 }

@@ -3,7 +3,9 @@
  * Node runs handlers on one thread, so a handler that does not `await` between its read and
  * its write is atomic by construction (the lead upsert relies on this).
  */
-export interface Entity { id: number }
+export interface Entity {
+  id: number;
+}
 
 export class Collection<T extends Entity> {
   private items = new Map<number, T>();

@@ -26,10 +26,24 @@ import { loadConfig } from '../specs/support/core/config.js';
 import { stripAnsi } from '../specs/support/core/redact.js';
 
 export type AllureStatus = 'passed' | 'failed' | 'broken' | 'skipped';
-export interface AllureLabel { name: string; value: string }
-export interface AllureLink { url: string; name?: string; type?: string }
-export interface AllureAttachment { name: string; source: string; type: string }
-export interface AllureStatusDetails { message?: string; trace?: string }
+export interface AllureLabel {
+  name: string;
+  value: string;
+}
+export interface AllureLink {
+  url: string;
+  name?: string;
+  type?: string;
+}
+export interface AllureAttachment {
+  name: string;
+  source: string;
+  type: string;
+}
+export interface AllureStatusDetails {
+  message?: string;
+  trace?: string;
+}
 export interface AllureStep {
   name: string;
   status: AllureStatus;
@@ -101,7 +115,8 @@ function statusDetails(test: TestCase, result: TestResult, status: AllureStatus,
   const held = annotations.find((a) => a.type === 'failure' && annotations.some((b) => b.type === 'held'));
   if (held?.description) return { message: stripAnsi(held.description).split('\n')[0], trace: stripAnsi(held.description) };
   const error = result.errors[0] ?? result.error;
-  if (error && status !== 'passed') return { message: stripAnsi(error.message ?? String(error.value ?? '')), trace: error.stack ? stripAnsi(error.stack) : undefined };
+  if (error && status !== 'passed')
+    return { message: stripAnsi(error.message ?? String(error.value ?? '')), trace: error.stack ? stripAnsi(error.stack) : undefined };
   if (status === 'skipped') return { message: annotations.find((a) => a.type === 'skip')?.description ?? 'skipped' };
   return {};
 }
@@ -144,31 +159,45 @@ export function allureResult(test: TestCase, result: TestResult, rootDir: string
     { name: 'host', value: hostname() },
     { name: 'thread', value: `worker-${result.parallelIndex}` },
   ];
-  return labelResult({
-    uuid: randomUUID(),
-    historyId: `${testCaseId}:${md5(JSON.stringify(parameters))}`,
-    testCaseId,
-    name: test.title,
-    fullName,
-    ...(notes.length ? { description: notes.join('\n\n') } : {}),
-    status,
-    statusDetails: statusDetails(test, result, status, annotations),
-    stage: 'finished',
-    start,
-    stop: start + Math.max(0, result.duration),
-    steps: result.steps.filter((s) => s.category === 'test.step').map(stepOf),
-    attachments,
-    parameters,
-    labels,
-    links: [],
-  }, specUrl);
+  return labelResult(
+    {
+      uuid: randomUUID(),
+      historyId: `${testCaseId}:${md5(JSON.stringify(parameters))}`,
+      testCaseId,
+      name: test.title,
+      fullName,
+      ...(notes.length ? { description: notes.join('\n\n') } : {}),
+      status,
+      statusDetails: statusDetails(test, result, status, annotations),
+      stage: 'finished',
+      start,
+      stop: start + Math.max(0, result.duration),
+      steps: result.steps.filter((s) => s.category === 'test.step').map(stepOf),
+      attachments,
+      parameters,
+      labels,
+      links: [],
+    },
+    specUrl,
+  );
 }
 
 /** Extension of an attachment file: the path's own, else from the content type. */
 function extensionOf(a: TestResult['attachments'][number]): string {
   if (a.path && extname(a.path)) return extname(a.path);
   const type = a.contentType.split(';')[0].trim();
-  return ({ 'application/json': '.json', 'text/plain': '.txt', 'text/html': '.html', 'text/x-shellscript': '.sh', 'image/png': '.png', 'application/zip': '.zip' } as Record<string, string>)[type] ?? '';
+  return (
+    (
+      {
+        'application/json': '.json',
+        'text/plain': '.txt',
+        'text/html': '.html',
+        'text/x-shellscript': '.sh',
+        'image/png': '.png',
+        'application/zip': '.zip',
+      } as Record<string, string>
+    )[type] ?? ''
+  );
 }
 
 export default class AllureResultsReporter implements Reporter {
@@ -182,7 +211,9 @@ export default class AllureResultsReporter implements Reporter {
     this.resultsDir = options.resultsDir ?? './allure-results';
   }
 
-  printsToStdio(): boolean { return false; }
+  printsToStdio(): boolean {
+    return false;
+  }
 
   onBegin(config: FullConfig): void {
     this.rootDir = config.rootDir;
@@ -198,11 +229,17 @@ export default class AllureResultsReporter implements Reporter {
         this.publish(source, (tmp) => {
           if (a.path) {
             // A hard link where it can (the same file system): a test's files are written once and never changed.
-            try { linkSync(a.path, tmp); } catch { copyFileSync(a.path, tmp); }
+            try {
+              linkSync(a.path, tmp);
+            } catch {
+              copyFileSync(a.path, tmp);
+            }
           } else writeFileSync(tmp, a.body!);
         });
         attachments.push({ name: a.name, source, type: a.contentType });
-      } catch { /* a file the test removed: the result is still written */ }
+      } catch {
+        /* a file the test removed: the result is still written */
+      }
     }
     const res = allureResult(test, result, this.rootDir, this.specUrl, attachments);
     this.publish(`${res.uuid}-result.json`, (tmp) => writeFileSync(tmp, JSON.stringify(res), 'utf8'));

@@ -22,7 +22,12 @@ export function stripAnalytics(html: string): string {
     .replace(/<script>\s*window\.dataLayer[\s\S]*?<\/script>/g, '');
 }
 
-export interface AllureBuild { ok: boolean; file: string; output: string; ms: number }
+export interface AllureBuild {
+  ok: boolean;
+  file: string;
+  output: string;
+  ms: number;
+}
 
 /** `allure awesome <results…> -o <outDir> --single-file`, then strips the analytics tag. */
 export function buildAllure(resultsDirs: string[], outDir: string, name = 'CRM Developer API conformance'): AllureBuild {
@@ -33,7 +38,10 @@ export function buildAllure(resultsDirs: string[], outDir: string, name = 'CRM D
   // Wherever npm put the package (this repository's node_modules, or hoisted beside an installed crm-conformance).
   const cli = resolve(createRequire(import.meta.url).resolve('allure'), '../../cli.js');
   const res = spawnSync(process.execPath, [cli, 'awesome', ...dirs, '-o', outDir, '--single-file', '--name', name, '--group-by', 'epic,feature,story'], {
-    cwd: ROOT, encoding: 'utf8', env: { ...process.env, ALLURE_NO_ANALYTICS: 'true', NO_COLOR: '1' }, maxBuffer: 64 * 1024 * 1024,
+    cwd: ROOT,
+    encoding: 'utf8',
+    env: { ...process.env, ALLURE_NO_ANALYTICS: 'true', NO_COLOR: '1' },
+    maxBuffer: 64 * 1024 * 1024,
   });
   const output = `${res.stdout ?? ''}${res.stderr ?? ''}`;
   if (res.status !== 0 || !existsSync(file)) return { ok: false, file, output, ms: Date.now() - started };

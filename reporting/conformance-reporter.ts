@@ -39,8 +39,13 @@ export const OUTCOMES_FILE = 'conformance-outcomes.json';
  * the preflight measured, and this machine's own load (a busy machine is slow too, the target
  * need not be).
  */
-export function timeLimitNote(durationMs: number, latencyMs: number | undefined = measuredLatencyMs(), load: number = loadavg()[0], cores: number = availableParallelism()): string {
-  const target = latencyMs === undefined ? 'the target\'s answer time was not measured' : `the target answered the preflight in ${latencyMs} ms`;
+export function timeLimitNote(
+  durationMs: number,
+  latencyMs: number | undefined = measuredLatencyMs(),
+  load: number = loadavg()[0],
+  cores: number = availableParallelism(),
+): string {
+  const target = latencyMs === undefined ? "the target's answer time was not measured" : `the target answered the preflight in ${latencyMs} ms`;
   const busy = load > cores ? `; this machine was busy (load ${load.toFixed(1)} on ${cores} cores): its own slowness may be the cause` : '';
   return `not judged: the test's time limit ran out after ${(durationMs / 1000).toFixed(1)} s (${target}${busy}); a time limit is no verdict on the server: run it again, or with fewer workers (CRM_WORKERS)`;
 }
@@ -48,18 +53,26 @@ export function timeLimitNote(durationMs: number, latencyMs: number | undefined 
 export function outcomeOf(test: TestCase, result: TestResult, rootDir: string): TestOutcome {
   const annotations = [...test.annotations, ...((result as unknown as { annotations?: TestCase['annotations'] }).annotations ?? [])];
   const seen = new Set<string>();
-  const unique = annotations.filter((a) => { const k = `${a.type}\u0000${a.description}`; if (seen.has(k)) return false; seen.add(k); return true; });
+  const unique = annotations.filter((a) => {
+    const k = `${a.type}\u0000${a.description}`;
+    if (seen.has(k)) return false;
+    seen.add(k);
+    return true;
+  });
   const rules = unique.filter((a) => a.type === 'rule').map((a) => a.description ?? '');
   const titleRule = ruleIdOfTitle(test.title);
   if (!rules.length && titleRule) rules.push(titleRule);
-  const level = (unique.find((a) => a.type === 'level')?.description as Level | undefined) ?? (titleRule && hasRule(titleRule) ? getRule(titleRule).level : undefined);
+  const level =
+    (unique.find((a) => a.type === 'level')?.description as Level | undefined) ?? (titleRule && hasRule(titleRule) ? getRule(titleRule).level : undefined);
   const attachment = (name: string) => {
     const a = result.attachments.find((x) => x.name === name);
     if (!a) return undefined;
     try {
       if (a.body) return a.body.toString('utf8');
       if (a.path && existsSync(a.path)) return readFileSync(a.path, 'utf8');
-    } catch { /* unreadable: no evidence */ }
+    } catch {
+      /* unreadable: no evidence */
+    }
     return undefined;
   };
   const annotation = (type: string) => unique.find((a) => a.type === type)?.description;
@@ -73,14 +86,26 @@ export function outcomeOf(test: TestCase, result: TestResult, rootDir: string): 
   // Every test's exchanges are read: the request count and the statuses feed the run warnings
   // and the benchmark; the exchanges themselves are kept for failed and warned tests only.
   let all: { status?: number }[] = [];
-  try { all = JSON.parse(attachment('exchanges.json') ?? '[]'); } catch { all = []; }
+  try {
+    all = JSON.parse(attachment('exchanges.json') ?? '[]');
+  } catch {
+    all = [];
+  }
   const statuses: Record<string, number> = {};
   for (const x of all) statuses[String(x.status ?? 0)] = (statuses[String(x.status ?? 0)] ?? 0) + 1;
   // A time limit that ran out is no verdict on the target (a slow but conformant server): not judged, and why.
   const ranOut = result.status === 'timedOut' ? timeLimitNote(result.duration) : undefined;
-  const created = unique.filter((a) => a.type === 'created').flatMap((a) => { try { return JSON.parse(a.description ?? '[]'); } catch { return []; } });
+  const created = unique
+    .filter((a) => a.type === 'created')
+    .flatMap((a) => {
+      try {
+        return JSON.parse(a.description ?? '[]');
+      } catch {
+        return [];
+      }
+    });
   const error = [...result.errors.map((e) => e.message ?? e.value ?? ''), ...(held ? [held] : [])].map(stripAnsi).join('\n---\n');
-  const detail = failedOrWarned ? attachment('expected-failure.txt') ?? undefined : undefined;
+  const detail = failedOrWarned ? (attachment('expected-failure.txt') ?? undefined) : undefined;
   // The rules the failure names (`[breaks …]`, specs/support/core/attribution.ts): it counts against these only.
   const brokenRules = failedOrWarned ? brokenRulesOf(error || detail).filter(hasRule) : [];
   return {
@@ -103,7 +128,13 @@ export function outcomeOf(test: TestCase, result: TestResult, rootDir: string): 
     ...(result.status === 'skipped' && annotation('not-judged') ? { notJudged: redactText(annotation('not-judged')!) } : {}),
     ...(ranOut ? { notJudged: ranOut, skipReason: ranOut } : {}),
     error: error ? redactText(error).slice(0, 4000) : detail ? redactText(detail).slice(0, 4000) : undefined,
-    replay: failedOrWarned ? attachment('replay.sh')?.split('\n').filter((l) => l.startsWith('curl')).slice(-5).join('\n') : undefined,
+    replay: failedOrWarned
+      ? attachment('replay.sh')
+          ?.split('\n')
+          .filter((l) => l.startsWith('curl'))
+          .slice(-5)
+          .join('\n')
+      : undefined,
     counterexample: failedOrWarned ? attachment('counterexample.txt') : undefined,
     exchanges: failedOrWarned ? all.slice(-10) : undefined,
     created,
@@ -124,7 +155,9 @@ export function readCalibration(...dirs: string[]): ConformanceReport['calibrati
     try {
       const s = JSON.parse(readFileSync(file, 'utf8')).summary;
       if (s && typeof s.score === 'number') return { score: s.score, caught: s.caught, faults: s.faults, date: s.date };
-    } catch { /* ignore a half-written file */ }
+    } catch {
+      /* ignore a half-written file */
+    }
   }
   return undefined;
 }
@@ -156,24 +189,45 @@ export function summaryLines(report: ConformanceReport, htmlPath: string, status
     }
     if (e.unmatched.length) lines.push(`Baseline entries that matched no test of this run: ${e.unmatched.join(', ')}`);
   }
-  const failedRules = (report.rootCauses ?? []).map((id) => report.rules.find((r) => r.id === id)!).filter((r) => r && r.verdict === 'FAIL' && r.level === 'MUST' && !r.known);
+  const failedRules = (report.rootCauses ?? [])
+    .map((id) => report.rules.find((r) => r.id === id)!)
+    .filter((r) => r && r.verdict === 'FAIL' && r.level === 'MUST' && !r.known);
   if (failedRules.length) {
     const [first, ...rest] = failedRules;
-    lines.push(`Failed MUST rules, likeliest root cause first: ${first.id} (${first.text})${rest.length ? `, then ${rest.slice(0, 12).map((r) => r.id).join(', ')}${rest.length > 12 ? ` and ${rest.length - 12} more` : ''}` : ''}`);
+    lines.push(
+      `Failed MUST rules, likeliest root cause first: ${first.id} (${first.text})${
+        rest.length
+          ? `, then ${rest
+              .slice(0, 12)
+              .map((r) => r.id)
+              .join(', ')}${rest.length > 12 ? ` and ${rest.length - 12} more` : ''}`
+          : ''
+      }`,
+    );
   }
   if (report.verdictReason) {
-    const where = report.preflight && report.preflight.state !== 'alive' ? ' (what was tried and what came back: the banner at the start of the run, and preflight.json)' : '';
-    const inconclusive = report.scope === 'none' ? 'INCONCLUSIVE, nothing was judged'
-      : report.notJudged && !report.targetDown && !where ? 'INCONCLUSIVE, not every test could be judged'
-      : report.targetDown || where ? 'INCONCLUSIVE, nothing could be judged' : 'INCONCLUSIVE';
+    const where =
+      report.preflight && report.preflight.state !== 'alive'
+        ? ' (what was tried and what came back: the banner at the start of the run, and preflight.json)'
+        : '';
+    const inconclusive =
+      report.scope === 'none'
+        ? 'INCONCLUSIVE, nothing was judged'
+        : report.notJudged && !report.targetDown && !where
+          ? 'INCONCLUSIVE, not every test could be judged'
+          : report.targetDown || where
+            ? 'INCONCLUSIVE, nothing could be judged'
+            : 'INCONCLUSIVE';
     lines.push(`${report.verdict === 'INCONCLUSIVE' ? inconclusive : 'Target'}: ${report.verdictReason}${where}`);
   }
   for (const w of report.warnings) lines.push(`warning: ${w}`);
   // Last: what the verdict covers, when it is not the whole catalog.
   const cov = report.coverage;
   if (cov && report.scope === 'partial') {
-    lines.push(`Partial run: ${cov.judged} of ${cov.judgeable} rules judged, ${cov.notJudged} not judged (no test of theirs ran in this run${cov.notApplicable ? `; ${cov.notApplicable} not applicable to this target` : ''}). ` +
-      `${report.verdict === 'CONFORMANT' ? 'This is no verdict on the rules not judged: run' : 'Run'} the whole suite (npx playwright test, or merge every shard) for a verdict on every rule; conformance.json lists them (verdict UNTESTED).`);
+    lines.push(
+      `Partial run: ${cov.judged} of ${cov.judgeable} rules judged, ${cov.notJudged} not judged (no test of theirs ran in this run${cov.notApplicable ? `; ${cov.notApplicable} not applicable to this target` : ''}). ` +
+        `${report.verdict === 'CONFORMANT' ? 'This is no verdict on the rules not judged: run' : 'Run'} the whole suite (npx playwright test, or merge every shard) for a verdict on every rule; conformance.json lists them (verdict UNTESTED).`,
+    );
   }
   return lines;
 }
@@ -200,7 +254,10 @@ export default class ConformanceReporter implements Reporter {
   onError(error: TestError): void {
     let text: string[];
     try {
-      text = redactText(stripAnsi(error.message ?? error.value ?? '')).split('\n').map((l) => l.trim()).filter(Boolean);
+      text = redactText(stripAnsi(error.message ?? error.value ?? ''))
+        .split('\n')
+        .map((l) => l.trim())
+        .filter(Boolean);
     } catch {
       // No configuration to redact with (the error may be that very configuration): not repeated here.
       text = ['an error before any test (printed above)'];
@@ -245,9 +302,17 @@ export default class ConformanceReporter implements Reporter {
     const heldOnly = result.status === 'passed' && held.length > 0;
     if (held.length) {
       const repeats = held.filter((o) => o.repeatOf).length;
-      console.log(`\n${held.length} failed test(s) held (${repeats} repeat(s) of an earlier test's problem, ${held.length - repeats} past the ${SHOWN_FAILURES} failures a run shows): Playwright's reports show them as skipped with the reason, the conformance report as failed, with their evidence. CRM_REPEATS=fail fails them all.`);
+      console.log(
+        `\n${held.length} failed test(s) held (${repeats} repeat(s) of an earlier test's problem, ${held.length - repeats} past the ${SHOWN_FAILURES} failures a run shows): Playwright's reports show them as skipped with the reason, the conformance report as failed, with their evidence. CRM_REPEATS=fail fails them all.`,
+      );
     }
-    const status = unjudged ? (report.scope === 'none' ? 'failed: nothing was judged' : 'failed: the target could not be judged') : heldOnly ? 'failed: held failures' : result.status;
+    const status = unjudged
+      ? report.scope === 'none'
+        ? 'failed: nothing was judged'
+        : 'failed: the target could not be judged'
+      : heldOnly
+        ? 'failed: held failures'
+        : result.status;
     console.log('\n' + summaryLines(report, relative(process.cwd(), resolve(this.outputDir, 'conformance.html')), status).join('\n'));
     if (unjudged || heldOnly) return { status: 'failed' };
   }

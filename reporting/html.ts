@@ -12,8 +12,17 @@ const LEVELS = ['MUST', 'SHOULD', 'MAY'] as const;
 const LABEL: Record<Verdict, string> = { PASS: 'pass', FAIL: 'fail', WARN: 'warn', SKIP: 'skip', UNTESTED: 'untested' };
 
 interface ExchangeLike {
-  method?: string; url?: string; status?: number; durationMs?: number; error?: string; problem?: string;
-  requestHeaders?: Record<string, string>; requestBody?: unknown; responseHeaders?: Record<string, string>; responseBody?: unknown; curl?: string;
+  method?: string;
+  url?: string;
+  status?: number;
+  durationMs?: number;
+  error?: string;
+  problem?: string;
+  requestHeaders?: Record<string, string>;
+  requestBody?: unknown;
+  responseHeaders?: Record<string, string>;
+  responseBody?: unknown;
+  curl?: string;
 }
 
 const MAX_TESTS_SHOWN = 8;
@@ -45,9 +54,10 @@ function header(r: ConformanceReport): string {
     : r.verdict === 'INCONCLUSIVE'
       ? `${r.scope === 'none' || r.targetDown || (r.preflight && r.preflight.state !== 'alive') ? 'Nothing could be judged' : 'Not every rule could be judged'}: ${r.verdictReason ?? 'the target could not be tested'}.`
       : `${must.FAIL} of ${mustTotal} MUST rules fail${r.expectations?.knownFailures.length ? ' (known failures included)' : ''}.${first ? ` Start with ${first.id}: ${first.text}.` : ''}`;
-  const verdictText = r.verdictLine && r.verdictLine !== r.verdict
-    ? `${esc(r.verdict)}<span class="qualifier">${esc(r.verdictLine.slice(r.verdict.length))}</span>`
-    : esc(r.verdict);
+  const verdictText =
+    r.verdictLine && r.verdictLine !== r.verdict
+      ? `${esc(r.verdict)}<span class="qualifier">${esc(r.verdictLine.slice(r.verdict.length))}</span>`
+      : esc(r.verdict);
   const coverageCard = cov
     ? `<div class="card" id="coverage" data-scope="${esc(r.scope)}"><div class="big"><span data-coverage="judged">${cov.judged}</span> <small>of <span data-coverage="judgeable">${cov.judgeable}</span></small></div><div>rules judged${cov.notJudged ? `; <b><span data-coverage="notJudged">${cov.notJudged}</span> not judged in this run</b>` : ''}${cov.notApplicable ? `; <span data-coverage="notApplicable">${cov.notApplicable}</span> not applicable to this target` : ''}<br><small>${cov.untestable} untestable (no test can observe them)</small></div></div>`
     : '';
@@ -89,9 +99,14 @@ function matrix(r: ConformanceReport): string {
     const rules = r.rules.filter((x) => x.area === area);
     if (!rules.length) return '';
     const n = (v: Verdict) => rules.filter((x) => x.verdict === v).length;
-    const stat = VERDICTS.filter((v) => n(v)).map((v) => `<span class="t-${v}">${n(v)} ${LABEL[v]}</span>`).join(' ');
+    const stat = VERDICTS.filter((v) => n(v))
+      .map((v) => `<span class="t-${v}">${n(v)} ${LABEL[v]}</span>`)
+      .join(' ');
     const cells = rules
-      .map((x) => `<a class="cell v-${x.verdict}${x.known ? ' known' : ''}" data-rule="${esc(x.id)}" data-cell-verdict="${x.verdict}" href="#${x.verdict === 'FAIL' || x.verdict === 'WARN' ? '' : 'rule-'}${esc(x.id)}" title="${esc(`${x.id} (${x.level}) ${x.verdict}${x.known ? ' (known failure)' : ''}: ${x.text}`)}">${esc(x.id)}${x.level === 'MUST' ? '' : `<sup>${x.level[0]}</sup>`}</a>`)
+      .map(
+        (x) =>
+          `<a class="cell v-${x.verdict}${x.known ? ' known' : ''}" data-rule="${esc(x.id)}" data-cell-verdict="${x.verdict}" href="#${x.verdict === 'FAIL' || x.verdict === 'WARN' ? '' : 'rule-'}${esc(x.id)}" title="${esc(`${x.id} (${x.level}) ${x.verdict}${x.known ? ' (known failure)' : ''}: ${x.text}`)}">${esc(x.id)}${x.level === 'MUST' ? '' : `<sup>${x.level[0]}</sup>`}</a>`,
+      )
       .join('');
     return `<tr><th scope="row">${esc(AREAS[area])}<div class="stat">${stat}</div></th><td><div class="cells">${cells}</div></td></tr>`;
   });
@@ -108,9 +123,14 @@ function seedOf(counterexample: string): { seed?: string; path?: string } {
 
 function exchangeBlock(x: ExchangeLike, i: number): string {
   const status = x.error ? '' : `<b>${esc(x.status)}</b>`;
-  const headers = (h?: Record<string, string>) => Object.entries(h ?? {}).map(([k, v]) => `${k}: ${v}`).join('\n');
+  const headers = (h?: Record<string, string>) =>
+    Object.entries(h ?? {})
+      .map(([k, v]) => `${k}: ${v}`)
+      .join('\n');
   const req = [headers(x.requestHeaders), x.requestBody === undefined ? '' : `\n${clip(pretty(x.requestBody), 3000)}`].join('');
-  const res = x.error ? x.error : [headers(x.responseHeaders), x.responseBody === undefined ? '\n(empty body)' : `\n${clip(pretty(x.responseBody), 4000)}`].join('');
+  const res = x.error
+    ? x.error
+    : [headers(x.responseHeaders), x.responseBody === undefined ? '\n(empty body)' : `\n${clip(pretty(x.responseBody), 4000)}`].join('');
   return `<details class="exchange"><summary><span class="n">#${i + 1}</span> <code>${esc(x.method)} ${esc(x.url)}</code> → ${status}${x.problem ? ` <span class="t-WARN">${esc(x.problem)}</span>` : ''}${x.error ? ` <span class="t-FAIL">${esc(x.error)}</span>` : ''} <small>${fmtMs(x.durationMs)}</small></summary>
 <div class="io"><div><h5>Request</h5><pre>${esc(req)}</pre></div><div><h5>Response</h5><pre>${esc(res)}</pre></div></div>
 ${x.curl ? `<pre class="replay">${esc(x.curl)}</pre>` : ''}</details>`;
@@ -124,7 +144,8 @@ function detail(r: ConformanceReport, x: RuleVerdict): string {
 <h3>${badge(x.verdict, x.known)} ${esc(x.id)} <small>${esc(x.level)} · ${specLink(r, x.section)}${x.endpoint ? ` · <code>${esc(x.endpoint)}</code>` : ''}</small></h3>
 <p class="statement">${esc(x.text)}</p>
 ${tests.length ? '' : `<ul>${x.reasons.map((reason) => `<li>${esc(reason)}</li>`).join('')}</ul>`}
-${tests.map((t) => {
+${tests
+  .map((t) => {
     const cx = t.counterexample ? seedOf(t.counterexample) : {};
     const rerun = `npx playwright test ${t.file}:${t.line}`;
     const exchanges = ((t.exchanges ?? []) as ExchangeLike[]).slice(-MAX_EXCHANGES_SHOWN);
@@ -138,16 +159,29 @@ ${t.replay ? `<h4>Replay (curl; export the CRM_* variables first)</h4><pre class
 <p class="rerun">Run this test again: <code class="cmd">${esc(rerun)}</code></p>
 ${exchanges.length ? `<h4>Exchanges (last ${exchanges.length}, redacted)</h4>${exchanges.map(exchangeBlock).join('')}` : ''}
 </div>`;
-  }).join('')}${all.length > tests.length ? `<p><small>… and ${all.length - tests.length} more failed or warned tests of this rule (all of them are in conformance.json).</small></p>` : ''}</section>`;
+  })
+  .join(
+    '',
+  )}${all.length > tests.length ? `<p><small>… and ${all.length - tests.length} more failed or warned tests of this rule (all of them are in conformance.json).</small></p>` : ''}</section>`;
 }
 
 /** The preflight's banner: what was tried before any test and what came back (dead or nonsense target). */
 function preflightBlock(r: ConformanceReport): string {
   const p = r.preflight;
-  const down = (r.targetDown ? `<p id="target-down">${r.targetDown.tests} test(s) skipped because the target stopped answering during the run: ${esc(r.targetDown.reason)}</p>` : '')
-    + (r.notJudged ? `<p id="not-judged">${r.notJudged.tests} test(s) could not be judged, an observation they need never came: ${esc(r.notJudged.reason)}</p>` : '');
+  const down =
+    (r.targetDown
+      ? `<p id="target-down">${r.targetDown.tests} test(s) skipped because the target stopped answering during the run: ${esc(r.targetDown.reason)}</p>`
+      : '') +
+    (r.notJudged
+      ? `<p id="not-judged">${r.notJudged.tests} test(s) could not be judged, an observation they need never came: ${esc(r.notJudged.reason)}</p>`
+      : '');
   if (!p || p.state === 'alive') return down ? `<div class="alert preflight" data-preflight="alive">${down}</div>` : '';
-  const rows = p.probes.map((x) => `<tr><td>${esc(x.label)}<br><code>${esc(x.method)} ${esc(x.url)}</code></td><td>${x.error ? `<span class="t-FAIL">no usable answer: ${esc(x.error)}</span>` : `<b>${x.status}</b> ${esc(x.contentType ?? '')}<pre>${esc(x.body ?? '(empty body)')}</pre>${x.problem ? `<span class="t-WARN">${esc(x.problem)}</span>` : ''}`}</td><td>${fmtMs(x.durationMs)}</td></tr>`).join('');
+  const rows = p.probes
+    .map(
+      (x) =>
+        `<tr><td>${esc(x.label)}<br><code>${esc(x.method)} ${esc(x.url)}</code></td><td>${x.error ? `<span class="t-FAIL">no usable answer: ${esc(x.error)}</span>` : `<b>${x.status}</b> ${esc(x.contentType ?? '')}<pre>${esc(x.body ?? '(empty body)')}</pre>${x.problem ? `<span class="t-WARN">${esc(x.problem)}</span>` : ''}`}</td><td>${fmtMs(x.durationMs)}</td></tr>`,
+    )
+    .join('');
   return `<div class="alert preflight" id="preflight" data-preflight="${esc(p.state)}"><h2>${p.state === 'misconfigured' ? 'The set-up is wrong (not a verdict on the server)' : p.state === 'dead' ? 'The target does not answer' : 'The target answers nonsense'}</h2>
 <p><b>${esc(p.headline)}.</b></p>${p.findings.map((f) => `<p>${esc(f.rule)} (MUST) fails: ${esc(f.message)}</p>`).join('')}<p>${esc(p.meaning)}</p>
 <table><thead><tr><th>Tried before any test (deadline ${p.deadlineMs / 1000} s)</th><th>What came back</th><th>Time</th></tr></thead><tbody>${rows}</tbody></table>
@@ -167,7 +201,10 @@ function expectationsBlock(r: ConformanceReport): string {
 
 function allRules(r: ConformanceReport): string {
   const rows = r.rules
-    .map((x) => `<tr id="rule-${esc(x.id)}" data-row-verdict="${x.verdict}"><td><a href="#${x.verdict === 'FAIL' || x.verdict === 'WARN' ? esc(x.id) : `rule-${esc(x.id)}`}">${esc(x.id)}</a></td><td>${esc(x.level)}</td><td>${badge(x.verdict, x.known)}</td><td>${esc(x.text)}<br><small>${specLink(r, x.section)}${x.endpoint ? ` · ${esc(x.endpoint)}` : ''}</small></td><td>${x.tests.length}</td><td><small>${esc(clip(x.reasons.join('; '), 300))}</small></td></tr>`)
+    .map(
+      (x) =>
+        `<tr id="rule-${esc(x.id)}" data-row-verdict="${x.verdict}"><td><a href="#${x.verdict === 'FAIL' || x.verdict === 'WARN' ? esc(x.id) : `rule-${esc(x.id)}`}">${esc(x.id)}</a></td><td>${esc(x.level)}</td><td>${badge(x.verdict, x.known)}</td><td>${esc(x.text)}<br><small>${specLink(r, x.section)}${x.endpoint ? ` · ${esc(x.endpoint)}` : ''}</small></td><td>${x.tests.length}</td><td><small>${esc(clip(x.reasons.join('; '), 300))}</small></td></tr>`,
+    )
     .join('');
   return `<details class="all"><summary><h2>All rules (${r.rules.length})</h2></summary>
 <p><label>Filter <input id="filter" type="search" placeholder="id, verdict or words" oninput="filterRules(this.value)"></label></p>

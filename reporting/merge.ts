@@ -50,7 +50,8 @@ export function mergeOutcomes(dirs: string[]): { report: ConformanceReport; outc
   if (!dirs.length) throw new MergeError('name at least one shard report directory');
   const files = dirs.map((dir) => {
     const file = resolve(dir, OUTCOMES_FILE);
-    if (!existsSync(file)) throw new MergeError(`${relative(process.cwd(), file) || file} not found: did the shard's run finish (the conformance reporter writes it)?`);
+    if (!existsSync(file))
+      throw new MergeError(`${relative(process.cwd(), file) || file} not found: did the shard's run finish (the conformance reporter writes it)?`);
     const parsed = JSON.parse(readFileSync(file, 'utf8')) as OutcomeFile;
     if (parsed.version !== 1 || !Array.isArray(parsed.outcomes)) throw new MergeError(`${file} is not a conformance outcome file`);
     return parsed;
@@ -76,17 +77,23 @@ export function mergeOutcomes(dirs: string[]): { report: ConformanceReport; outc
     const missing = Array.from({ length: totals[0] }, (_, i) => `${i + 1}/${totals[0]}`).filter((s) => !shards.includes(s));
     if (missing.length) {
       partial = `shard${missing.length > 1 ? 's' : ''} ${missing.join(', ')} missing from the merge`;
-      incomplete = `${partial}: the tests of ${missing.length > 1 ? 'those shards' : 'that shard'} were not judged. Fix: name the report directory of every shard (${shards.length} of ${totals[0]} given), ` +
+      incomplete =
+        `${partial}: the tests of ${missing.length > 1 ? 'those shards' : 'that shard'} were not judged. Fix: name the report directory of every shard (${shards.length} of ${totals[0]} given), ` +
         `or run the missing one${missing.length > 1 ? 's' : ''} (${missing.map((m) => `npx playwright test --shard=${m}`).join(', ')}) and merge again`;
     }
   }
   const first = files[0].meta;
   // Each shard of an embedded run starts its own reference server (another port): one target.
-  const targets = [...new Set(files.map((f) => (f.meta.target.startsWith('embedded reference server') ? 'embedded reference server (one per shard)' : f.meta.target)))];
+  const targets = [
+    ...new Set(files.map((f) => (f.meta.target.startsWith('embedded reference server') ? 'embedded reference server (one per shard)' : f.meta.target))),
+  ];
   const runIds = [...new Set(files.map((f) => f.meta.runId))];
   // The worst preflight of the shards (each shard probes the target itself): dead, nonsense, alive.
   const order = { misconfigured: 0, dead: 1, nonsense: 2, alive: 3 } as const;
-  const preflight = files.map((f) => f.meta.preflight).filter((p) => !!p).sort((a, b) => order[a!.state] - order[b!.state])[0];
+  const preflight = files
+    .map((f) => f.meta.preflight)
+    .filter((p) => !!p)
+    .sort((a, b) => order[a!.state] - order[b!.state])[0];
   const report = buildReport(outcomes, {
     target: targets.join(' + '),
     runId: runIds.join('+'),
@@ -128,14 +135,20 @@ function copyAllureResults(dirs: string[], target: string): number {
 function mergePlaywrightHtml(dirs: string[], outDir: string): { ok: boolean; output: string } | undefined {
   const blobs = dirs.flatMap((d) => {
     const dir = resolve(d, 'blob-report');
-    return existsSync(dir) ? readdirSync(dir).filter((f) => f.endsWith('.zip')).map((f) => join(dir, f)) : [];
+    return existsSync(dir)
+      ? readdirSync(dir)
+          .filter((f) => f.endsWith('.zip'))
+          .map((f) => join(dir, f))
+      : [];
   });
   if (!blobs.length) return undefined;
   const tmp = mkdtempSync(join(tmpdir(), 'crm-blobs-'));
   try {
     for (const b of blobs) copyFileSync(b, join(tmp, `${blobs.indexOf(b)}-${b.split('/').pop()}`));
     const res = spawnSync(process.execPath, [createRequire(import.meta.url).resolve('@playwright/test/cli'), 'merge-reports', '--reporter', 'html', tmp], {
-      cwd: ROOT, encoding: 'utf8', env: { ...process.env, PLAYWRIGHT_HTML_OUTPUT_DIR: resolve(outDir, 'html'), PLAYWRIGHT_HTML_OPEN: 'never' },
+      cwd: ROOT,
+      encoding: 'utf8',
+      env: { ...process.env, PLAYWRIGHT_HTML_OUTPUT_DIR: resolve(outDir, 'html'), PLAYWRIGHT_HTML_OPEN: 'never' },
     });
     return { ok: res.status === 0, output: `${res.stdout ?? ''}${res.stderr ?? ''}` };
   } finally {
@@ -147,7 +160,19 @@ export function merge(dirs: string[], outDir: string, options: { allure?: boolea
   const { report, outcomes } = mergeOutcomes(dirs);
   report.calibration = readCalibration(outDir, ...dirs);
   writeReport(outDir, report, outcomes, report.runId);
-  const file: OutcomeFile = { version: 1, meta: { target: report.target, runId: report.runId, warnings: report.warnings, shards: report.shards, specUrl: report.specUrl, generatedAt: report.generatedAt, preflight: report.preflight }, outcomes };
+  const file: OutcomeFile = {
+    version: 1,
+    meta: {
+      target: report.target,
+      runId: report.runId,
+      warnings: report.warnings,
+      shards: report.shards,
+      specUrl: report.specUrl,
+      generatedAt: report.generatedAt,
+      preflight: report.preflight,
+    },
+    outcomes,
+  };
   writeFileSync(resolve(outDir, OUTCOMES_FILE), JSON.stringify(file));
   const resultsDir = resolve(outDir, 'allure-results');
   const copiedAllureFiles = copyAllureResults(dirs, resultsDir);
@@ -170,11 +195,27 @@ if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.ur
   }
   try {
     const started = Date.now();
-    const res = merge(dirs.map((d) => resolve(d)), resolve(out), { allure });
-    console.log(`Merged ${dirs.length} shard report(s) (${res.report.shards?.join(', ') ?? 'no shard labels'}): ${res.outcomes.length} tests, ${res.copiedAllureFiles} Allure result files.`);
+    const res = merge(
+      dirs.map((d) => resolve(d)),
+      resolve(out),
+      { allure },
+    );
+    console.log(
+      `Merged ${dirs.length} shard report(s) (${res.report.shards?.join(', ') ?? 'no shard labels'}): ${res.outcomes.length} tests, ${res.copiedAllureFiles} Allure result files.`,
+    );
     console.log(summaryLines(res.report, relative(process.cwd(), resolve(out, 'conformance.html'))).join('\n'));
-    if (res.allure) console.log(res.allure.ok ? `Allure report: ${relative(process.cwd(), res.allure.file)} (single file, opens offline)` : `Allure report not built: ${res.allure.output.trim()}`);
-    if (res.playwrightHtml) console.log(res.playwrightHtml.ok ? `Playwright HTML report: ${relative(process.cwd(), resolve(out, 'html'))}` : `Playwright HTML report not merged: ${res.playwrightHtml.output.trim().slice(0, 500)}`);
+    if (res.allure)
+      console.log(
+        res.allure.ok
+          ? `Allure report: ${relative(process.cwd(), res.allure.file)} (single file, opens offline)`
+          : `Allure report not built: ${res.allure.output.trim()}`,
+      );
+    if (res.playwrightHtml)
+      console.log(
+        res.playwrightHtml.ok
+          ? `Playwright HTML report: ${relative(process.cwd(), resolve(out, 'html'))}`
+          : `Playwright HTML report not merged: ${res.playwrightHtml.output.trim().slice(0, 500)}`,
+      );
     console.log(`(${Date.now() - started} ms)`);
     process.exit(mergeExitCode(res.report, res.outcomes));
   } catch (err) {

@@ -70,10 +70,21 @@ export interface RuleVerdict {
   known?: boolean;
   reasons: string[];
   tests: {
-    title: string; file: string; line: number; status: TestStatus; warnings: string[]; durationMs?: number;
-    error?: string; replay?: string; counterexample?: string; exchanges?: unknown[]; expectedFailure?: string; unexpectedPass?: string;
+    title: string;
+    file: string;
+    line: number;
+    status: TestStatus;
+    warnings: string[];
+    durationMs?: number;
+    error?: string;
+    replay?: string;
+    counterexample?: string;
+    exchanges?: unknown[];
+    expectedFailure?: string;
+    unexpectedPass?: string;
     /** A held failure: why (Playwright reports this test as skipped); a repeat names the test that failed first. */
-    held?: string; repeatOf?: string;
+    held?: string;
+    repeatOf?: string;
     /** Status `not-judged`: the test failed on these rules (its failure names them) before judging this one. */
     failedOn?: string[];
     /** The rules the test's failure names (`[breaks …]`): it counts against these only. */
@@ -252,31 +263,63 @@ export function buildReport(outcomes: TestOutcome[], meta: ReportMeta): Conforma
       else byRule.set(id, [...(byRule.get(id) ?? []), t]);
     }
   }
-  const preflightFindings = new Map((meta.preflight?.state === 'nonsense' ? meta.preflight.findings : []).map((f) => [f.rule, `${f.message}; replay: ${f.replay}`]));
+  const preflightFindings = new Map(
+    (meta.preflight?.state === 'nonsense' ? meta.preflight.findings : []).map((f) => [f.rule, `${f.message}; replay: ${f.replay}`]),
+  );
   const rules: RuleVerdict[] = RULES.map((rule) => {
     const tests = byRule.get(rule.id) ?? [];
     const others = spared.get(rule.id) ?? [];
     let { verdict, reasons, known: isKnown } = verdictFor(rule, tests);
-    if (!tests.length && others.length) reasons = others.map((o) => `not judged: "${o.test.title}" failed on ${o.on.join(', ')} (its failure names ${o.on.length === 1 ? 'that rule' : 'those rules'}) before it could judge this one`);
+    if (!tests.length && others.length)
+      reasons = others.map(
+        (o) =>
+          `not judged: "${o.test.title}" failed on ${o.on.join(', ')} (its failure names ${o.on.length === 1 ? 'that rule' : 'those rules'}) before it could judge this one`,
+      );
     // A MUST rule the preflight saw broken fails, its tests skipped with the rest of the run.
     const finding = preflightFindings.get(rule.id);
-    if (finding && verdict !== 'FAIL') { verdict = 'FAIL'; reasons = [`preflight: ${finding}`, ...reasons]; isKnown = undefined; }
+    if (finding && verdict !== 'FAIL') {
+      verdict = 'FAIL';
+      reasons = [`preflight: ${finding}`, ...reasons];
+      isKnown = undefined;
+    }
     const keepDetail = verdict === 'FAIL' || verdict === 'WARN';
     return {
-      id: rule.id, level: rule.level, area: rule.area, section: rule.section, ...(rule.endpoint ? { endpoint: rule.endpoint } : {}),
-      text: rule.text, verdict, ...(isKnown ? { known: true } : {}), reasons,
-      tests: tests.map((t) => ({
-        title: t.title, file: t.file, line: t.line, status: testStatus(t), warnings: t.warnings, durationMs: t.durationMs,
-        ...(t.unexpectedPass ? { unexpectedPass: t.unexpectedPass } : {}),
-        ...(t.held && failed(t) ? { held: t.held, ...(t.repeatOf ? { repeatOf: t.repeatOf } : {}) } : {}),
-        ...(credit.get(t) ? { breaks: credit.get(t) } : {}),
-        ...(failed(t) && t.rules.length > 1 ? { covers: t.rules } : {}),
-        ...(keepDetail && (failed(t) || t.warnings.length || t.expectedFailure)
-          ? { error: t.error, replay: t.replay, counterexample: t.counterexample, exchanges: t.exchanges, expectedFailure: t.expectedFailure }
-          : {}),
-      })).concat(others.map(({ test: t, on }) => ({
-        title: t.title, file: t.file, line: t.line, status: 'not-judged', warnings: [], durationMs: t.durationMs, failedOn: on,
-      }))),
+      id: rule.id,
+      level: rule.level,
+      area: rule.area,
+      section: rule.section,
+      ...(rule.endpoint ? { endpoint: rule.endpoint } : {}),
+      text: rule.text,
+      verdict,
+      ...(isKnown ? { known: true } : {}),
+      reasons,
+      tests: tests
+        .map((t) => ({
+          title: t.title,
+          file: t.file,
+          line: t.line,
+          status: testStatus(t),
+          warnings: t.warnings,
+          durationMs: t.durationMs,
+          ...(t.unexpectedPass ? { unexpectedPass: t.unexpectedPass } : {}),
+          ...(t.held && failed(t) ? { held: t.held, ...(t.repeatOf ? { repeatOf: t.repeatOf } : {}) } : {}),
+          ...(credit.get(t) ? { breaks: credit.get(t) } : {}),
+          ...(failed(t) && t.rules.length > 1 ? { covers: t.rules } : {}),
+          ...(keepDetail && (failed(t) || t.warnings.length || t.expectedFailure)
+            ? { error: t.error, replay: t.replay, counterexample: t.counterexample, exchanges: t.exchanges, expectedFailure: t.expectedFailure }
+            : {}),
+        }))
+        .concat(
+          others.map(({ test: t, on }) => ({
+            title: t.title,
+            file: t.file,
+            line: t.line,
+            status: 'not-judged',
+            warnings: [],
+            durationMs: t.durationMs,
+            failedOn: on,
+          })),
+        ),
     };
   });
   const coverage = coverageOf(rules, byRule);
@@ -364,7 +407,10 @@ function coverageOf(rules: RuleVerdict[], byRule: Map<string, TestOutcome[]>): C
   const c: Coverage = { judgeable: 0, judged: 0, notApplicable: 0, notJudged: 0, untestable: 0 };
   const untestable = new Set(RULES.filter((r) => r.untestable).map((r) => r.id));
   for (const r of rules) {
-    if (untestable.has(r.id)) { c.untestable++; continue; }
+    if (untestable.has(r.id)) {
+      c.untestable++;
+      continue;
+    }
     c.judgeable++;
     if (r.verdict === 'PASS' || r.verdict === 'FAIL' || r.verdict === 'WARN') c.judged++;
     // Skipped for the target (a capability it lacks): not applicable. Skipped because the target went
@@ -417,7 +463,10 @@ export function rootCauseOrder(rules: RuleVerdict[]): string[] {
   const key = ({ r, i }: { r: RuleVerdict; i: number }) => [r.verdict === 'FAIL' ? 0 : 1, r.known ? 1 : 0, evidence(r), LEVELS.indexOf(r.level), i];
   return flagged
     .map((x) => ({ id: x.r.id, k: key(x) }))
-    .sort((a, b) => { for (let j = 0; j < a.k.length; j++) if (a.k[j] !== b.k[j]) return a.k[j] - b.k[j]; return 0; })
+    .sort((a, b) => {
+      for (let j = 0; j < a.k.length; j++) if (a.k[j] !== b.k[j]) return a.k[j] - b.k[j];
+      return 0;
+    })
     .map((x) => x.id);
 }
 
@@ -430,9 +479,16 @@ const BUDGET_NOTE = /^property "(.+)": (\d+) runs of (\d+) \(time limit reached\
  * made fewer random runs than asked because the target answered too slowly for their time budget.
  */
 export function runWarnings(outcomes: TestOutcome[], baseUrl?: string): string[] {
-  const cut = outcomes.flatMap((o) => o.notes.map((n) => BUDGET_NOTE.exec(n)).filter((m) => m !== null).map((m) => `${o.title.split(' ')[0]} (${m[1].split(' ').slice(0, 3).join(' ')}) ${m[2]} of ${m[3]}`));
+  const cut = outcomes.flatMap((o) =>
+    o.notes
+      .map((n) => BUDGET_NOTE.exec(n))
+      .filter((m) => m !== null)
+      .map((m) => `${o.title.split(' ')[0]} (${m[1].split(' ').slice(0, 3).join(' ')}) ${m[2]} of ${m[3]}`),
+  );
   const budgetWarning = cut.length
-    ? [`${cut.length} propert${cut.length === 1 ? 'y' : 'ies'} stopped at ${cut.length === 1 ? 'its' : 'their'} time budget, the target answering too slowly for all ${cut.length === 1 ? 'its' : 'their'} runs (${cut.join(', ')} runs): ${cut.length === 1 ? 'its' : 'their'} rules were judged on fewer random inputs than against a fast target; CRM_FC_RUNS raises runs and budgets together`]
+    ? [
+        `${cut.length} propert${cut.length === 1 ? 'y' : 'ies'} stopped at ${cut.length === 1 ? 'its' : 'their'} time budget, the target answering too slowly for all ${cut.length === 1 ? 'its' : 'their'} runs (${cut.join(', ')} runs): ${cut.length === 1 ? 'its' : 'their'} rules were judged on fewer random inputs than against a fast target; CRM_FC_RUNS raises runs and budgets together`,
+      ]
     : [];
   return [...meaningless(outcomes, baseUrl), ...budgetWarning];
 }
@@ -441,10 +497,16 @@ function meaningless(outcomes: TestOutcome[], baseUrl?: string): string[] {
   const by: Record<string, number> = {};
   let total = 0;
   for (const o of outcomes) {
-    for (const [s, n] of Object.entries(o.statuses ?? {})) { by[s] = (by[s] ?? 0) + n; total += n; }
+    for (const [s, n] of Object.entries(o.statuses ?? {})) {
+      by[s] = (by[s] ?? 0) + n;
+      total += n;
+    }
   }
   if (total < 5) return [];
-  const sum = (pred: (s: number) => boolean) => Object.entries(by).filter(([s]) => pred(Number(s))).reduce((a, [, n]) => a + n, 0);
+  const sum = (pred: (s: number) => boolean) =>
+    Object.entries(by)
+      .filter(([s]) => pred(Number(s)))
+      .reduce((a, [, n]) => a + n, 0);
   const pct = (n: number) => `${Math.round((100 * n) / total)}%`;
   const auth = sum((s) => s === 401 || s === 403);
   const missing = sum((s) => s === 404);
@@ -452,10 +514,20 @@ function meaningless(outcomes: TestOutcome[], baseUrl?: string): string[] {
   const server = sum((s) => s >= 500);
   const out: string[] = [];
   const tail = 'the verdicts of this run say little about the target';
-  if (auth / total > 0.5) out.push(`${auth} of ${total} answers (${pct(auth)}) are 401/403: check the credentials (CRM_ACCESS_TOKEN and CRM_USER_EMAIL, or CRM_BEARER_TOKEN); ${tail}`);
-  else if (missing / total > 0.5) out.push(`${missing} of ${total} answers (${pct(missing)}) are 404: check CRM_BASE_URL (requests go to ${baseUrl ? `${baseUrl}/developer_api/v1` : '{CRM_BASE_URL}/developer_api/v1'}); ${tail}`);
-  else if ((auth + missing) / total > 0.5) out.push(`${auth + missing} of ${total} answers (${pct(auth + missing)}) are 401/403/404: check CRM_BASE_URL and the credentials; ${tail}`);
-  if (none / total > 0.5) out.push(`${none} of ${total} requests (${pct(none)}) got no usable answer (timeouts, resets, refused connections, oversized bodies): the target is unreachable or failing; ${tail}`);
+  if (auth / total > 0.5)
+    out.push(
+      `${auth} of ${total} answers (${pct(auth)}) are 401/403: check the credentials (CRM_ACCESS_TOKEN and CRM_USER_EMAIL, or CRM_BEARER_TOKEN); ${tail}`,
+    );
+  else if (missing / total > 0.5)
+    out.push(
+      `${missing} of ${total} answers (${pct(missing)}) are 404: check CRM_BASE_URL (requests go to ${baseUrl ? `${baseUrl}/developer_api/v1` : '{CRM_BASE_URL}/developer_api/v1'}); ${tail}`,
+    );
+  else if ((auth + missing) / total > 0.5)
+    out.push(`${auth + missing} of ${total} answers (${pct(auth + missing)}) are 401/403/404: check CRM_BASE_URL and the credentials; ${tail}`);
+  if (none / total > 0.5)
+    out.push(
+      `${none} of ${total} requests (${pct(none)}) got no usable answer (timeouts, resets, refused connections, oversized bodies): the target is unreachable or failing; ${tail}`,
+    );
   if (server / total > 0.5) out.push(`${server} of ${total} answers (${pct(server)}) are 5xx server errors: the target is failing; ${tail}`);
   return out;
 }

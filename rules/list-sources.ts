@@ -48,11 +48,7 @@ function localFunctions(source: string): Map<string, string> {
   return out;
 }
 
-const CONTRACT_USE = [
-  /toMatchContract\(\s*([A-Z]\w*)/g,
-  /conforms\(\s*[^,()]+,\s*([A-Z]\w*)/g,
-  /\b([A-Z]\w*)\.(?:safeParse|parse)\(/g,
-];
+const CONTRACT_USE = [/toMatchContract\(\s*([A-Z]\w*)/g, /conforms\(\s*[^,()]+,\s*([A-Z]\w*)/g, /\b([A-Z]\w*)\.(?:safeParse|parse)\(/g];
 
 const CONTRACT_CHOOSER = /(?:toMatchContract\(|conforms\(\s*[^,()]+,)\s*(\w+)\(/g;
 
@@ -65,7 +61,10 @@ function importsOf(file: string, source: string): Map<string, [string, string]> 
   for (const m of source.matchAll(/import\s*(?:type\s*)?\{([^}]*)\}\s*from\s*'(\.[^']+)\.js'/g)) {
     const target = join(file, '..', `${m[2]}.ts`).split('\\').join('/');
     for (const part of m[1].split(',')) {
-      const [name, local] = part.replace(/^\s*type\s+/, '').trim().split(/\s+as\s+/);
+      const [name, local] = part
+        .replace(/^\s*type\s+/, '')
+        .trim()
+        .split(/\s+as\s+/);
       if (name) out.set(local ?? name, [target, name]);
     }
   }
@@ -132,9 +131,11 @@ export function contractCases(root: string): CaseRef[] {
 export function referenceRoutes(root: string): RouteRef[] {
   const out: RouteRef[] = [];
   for (const file of filesUnder(root, 'reference')) {
-    read(root, file).split('\n').forEach((line, i) => {
-      for (const m of line.matchAll(/\.add\(\s*'([A-Z]+)',\s*'([^']+)'/g)) out.push({ method: m[1], path: m[2], at: `${file}:${i + 1}` });
-    });
+    read(root, file)
+      .split('\n')
+      .forEach((line, i) => {
+        for (const m of line.matchAll(/\.add\(\s*'([A-Z]+)',\s*'([^']+)'/g)) out.push({ method: m[1], path: m[2], at: `${file}:${i + 1}` });
+      });
   }
   return out;
 }
@@ -147,7 +148,9 @@ export function faultSites(root: string, names: string[]): Map<string, string[]>
     const quoted = new RegExp(`['"\`]${name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}['"\`]`);
     const at: string[] = [];
     for (const { file, lines } of sources) {
-      lines.forEach((line, i) => { if (quoted.test(line) && !/\bname:\s*['"`]/.test(line)) at.push(`${file}:${i + 1}`); });
+      lines.forEach((line, i) => {
+        if (quoted.test(line) && !/\bname:\s*['"`]/.test(line)) at.push(`${file}:${i + 1}`);
+      });
     }
     out.set(name, at);
   }

@@ -8,14 +8,36 @@
 import { AREAS, RULES, type Area, type Rule } from './index.js';
 import type { OpenChoice } from './schema.js';
 
-export interface ListedTestRef { title: string; file: string; line: number; rules: string[]; tags?: string[] }
+export interface ListedTestRef {
+  title: string;
+  file: string;
+  line: number;
+  rules: string[];
+  tags?: string[];
+}
 /** A group of contracts/cases that names the rules it illustrates. */
-export interface CaseRef { file: string; description: string; contract: string; rules: string[] }
+export interface CaseRef {
+  file: string;
+  description: string;
+  contract: string;
+  rules: string[];
+}
 /** A route handler of the reference server. */
-export interface RouteRef { method: string; path: string; at: string }
-export interface FaultRef { name: string; rules: string[] }
+export interface RouteRef {
+  method: string;
+  path: string;
+  at: string;
+}
+export interface FaultRef {
+  name: string;
+  rules: string[];
+}
 /** A test that judges `rules` only when it fails (a counterexample's criteria name them). */
-export interface ConditionalJudge { test: ListedTestRef; via: string; rules: string[] }
+export interface ConditionalJudge {
+  test: ListedTestRef;
+  via: string;
+  rules: string[];
+}
 
 export interface ListInput {
   tests: (ListedTestRef & { contracts: string[] })[];
@@ -64,8 +86,8 @@ function numberedLists(headings: string[]): string[] {
   const lines = [
     '## Numbered lists of the spec and their rules',
     '',
-    'Rule ids are never renumbered or reused. Where a list\'s ids do not follow its numbers, the Source',
-    'column (the rule\'s `item`) says which item each rule reads; this table maps them.',
+    "Rule ids are never renumbered or reused. Where a list's ids do not follow its numbers, the Source",
+    "column (the rule's `item`) says which item each rule reads; this table maps them.",
     '',
     '| Section | Items → rules | Ids follow the numbers |',
     '|---|---|---|',
@@ -132,11 +154,11 @@ export function renderConformancePages(input: ListInput): Map<string, string> {
     'server may take; their schema is `rules/schema.ts`.',
     '',
     'From a sentence of the spec, search for its words on the area pages: the **Source** column quotes, verbatim, the sentence',
-    '(or table cells, as `cell | cell`) each rule reads, with its section and list item, and the RFC or the suite\'s',
+    "(or table cells, as `cell | cell`) each rule reads, with its section and list item, and the RFC or the suite's",
     'reading where the rule goes beyond the spec. Its row gives the rule, the **Tests** that judge it',
     '(`file:line`, found by `playwright test --list`), the **Contract** its tests check answers with',
-    '(`contracts/`; `toMatchContract`, `conforms` or `.parse` in the test or its file\'s own functions; contract case',
-    'groups that name the rule), the reference server\'s **Faults** that break it (each run alone must make a test',
+    "(`contracts/`; `toMatchContract`, `conforms` or `.parse` in the test or its file's own functions; contract case",
+    "groups that name the rule), the reference server's **Faults** that break it (each run alone must make a test",
     'of the rule fail or warn), and the **Reference** code: the handler of its endpoint and the lines that check its faults.',
     '',
     '## Areas',
@@ -154,8 +176,14 @@ export function renderConformancePages(input: ListInput): Map<string, string> {
     '',
     '| Section | Rules |',
     '|---|---|',
-    ...uniq(input.headings).filter((h) => RULES.some((r) => r.section === h))
-      .map((h) => `| ${cell(h)} | ${RULES.filter((r) => r.section === h).map(linked).join(', ')} |`),
+    ...uniq(input.headings)
+      .filter((h) => RULES.some((r) => r.section === h))
+      .map(
+        (h) =>
+          `| ${cell(h)} | ${RULES.filter((r) => r.section === h)
+            .map(linked)
+            .join(', ')} |`,
+      ),
     '',
     '## Tests that judge a rule only when they fail',
     '',
@@ -190,43 +218,72 @@ export function renderConformancePages(input: ListInput): Map<string, string> {
       // Tests made in a loop share their file:line: one entry each, their titles after it.
       const at = uniq(ts.map((t) => `${t.file}:${t.line}`));
       const testCell = ts.length
-        ? at.map((loc) => `${code(loc)} ${cell(ts.filter((t) => `${t.file}:${t.line}` === loc).map((t) => t.title).join('; '))}`).join('<br>')
+        ? at
+            .map(
+              (loc) =>
+                `${code(loc)} ${cell(
+                  ts
+                    .filter((t) => `${t.file}:${t.line}` === loc)
+                    .map((t) => t.title)
+                    .join('; '),
+                )}`,
+            )
+            .join('<br>')
         : cell(r.untestable ? `untestable: ${r.untestable}` : '**none**');
       const condCell = cond.length ? `<br>only when failing: ${cond.map((j) => code(`${j.test.file}:${j.test.line}`)).join(', ')}` : '';
       const contracts = uniq(ts.flatMap((t) => t.contracts)).sort();
       const cases = (casesOf.get(r.id) ?? []).map((c) => `${c.contract} (case ${code(c.file)} “${c.description}”)`);
       const faults = (faultsOf.get(r.id) ?? []).map((f) => f.name).sort();
-      const handlers = (r.endpoint ?? '').split(', ').filter(Boolean).flatMap((e) => {
-        const [method, path] = e.split(' ');
-        return input.routes.filter((x) => x.method === method && x.path === path).map((x) => `${code(e)} ${code(x.at)}`);
-      });
+      const handlers = (r.endpoint ?? '')
+        .split(', ')
+        .filter(Boolean)
+        .flatMap((e) => {
+          const [method, path] = e.split(' ');
+          return input.routes.filter((x) => x.method === method && x.path === path).map((x) => `${code(e)} ${code(x.at)}`);
+        });
       const sites = uniq(faults.flatMap((f) => input.faultSites.get(f) ?? [])).sort((a, b) => a.localeCompare(b, 'en', { numeric: true }));
       const reference = [...handlers, ...(sites.length ? [`fault checks: ${sites.map(code).join(', ')}`] : [])];
-      lines.push(`| ${[
-        r.id, r.level, r.since, cell(sourceText(r)), cell(r.text), testCell + condCell,
-        cell([...contracts, ...cases].join(', ') || '—'), cell(faults.map(code).join(', ') || '—'), reference.map(cell).join('<br>') || '—',
-      ].join(' | ')} |`);
+      lines.push(
+        `| ${[
+          r.id,
+          r.level,
+          r.since,
+          cell(sourceText(r)),
+          cell(r.text),
+          testCell + condCell,
+          cell([...contracts, ...cases].join(', ') || '—'),
+          cell(faults.map(code).join(', ') || '—'),
+          reference.map(cell).join('<br>') || '—',
+        ].join(' | ')} |`,
+      );
     }
     pages.set(areaPage(area), [...lines, ''].join('\n'));
   }
 
   const declares = (d: OpenChoice['alternatives'][number]['declares']) => (d ? ` (declares ${code(JSON.stringify(d))})` : '');
-  pages.set(CHOICES_PAGE, [
-    '# Open choices',
-    '',
-    GENERATED,
-    '',
-    `[All areas](${INDEX_PAGE}) · ${input.choices.length} open choices, ${input.choices.reduce((n, c) => n + c.alternatives.length, 0)} alternatives`,
-    '',
-    'What the spec leaves open (`rules/choices.json`): a conformant server may take any of the alternatives, so no test',
-    'asserts one. The reference server takes each (`REFERENCE_CHOICES`), and the suite must pass it whichever it takes.',
-    'The first alternative is the reference server\'s default.',
-    '',
-    '| Choice | Source | Alternatives | Since |',
-    '|---|---|---|---|',
-    ...input.choices.map((c) => `| ${code(c.id)} | ${cell(`§ ${c.section}: “${c.source}”${c.reading ? ` — suite's reading: ${c.reading}` : ''}`)} | ${
-      c.alternatives.map((a) => cell(`${code(a.name)}: ${a.description}${declares(a.declares)}`)).join('<br>')} | ${c.since} |`),
-    '',
-  ].join('\n'));
+  pages.set(
+    CHOICES_PAGE,
+    [
+      '# Open choices',
+      '',
+      GENERATED,
+      '',
+      `[All areas](${INDEX_PAGE}) · ${input.choices.length} open choices, ${input.choices.reduce((n, c) => n + c.alternatives.length, 0)} alternatives`,
+      '',
+      'What the spec leaves open (`rules/choices.json`): a conformant server may take any of the alternatives, so no test',
+      'asserts one. The reference server takes each (`REFERENCE_CHOICES`), and the suite must pass it whichever it takes.',
+      "The first alternative is the reference server's default.",
+      '',
+      '| Choice | Source | Alternatives | Since |',
+      '|---|---|---|---|',
+      ...input.choices.map(
+        (c) =>
+          `| ${code(c.id)} | ${cell(`§ ${c.section}: “${c.source}”${c.reading ? ` — suite's reading: ${c.reading}` : ''}`)} | ${c.alternatives
+            .map((a) => cell(`${code(a.name)}: ${a.description}${declares(a.declares)}`))
+            .join('<br>')} | ${c.since} |`,
+      ),
+      '',
+    ].join('\n'),
+  );
   return pages;
 }

@@ -50,32 +50,37 @@ const text = z.string().regex(/\S/, 'not blank');
 /** The release of this package in which a record first appeared (or last changed meaning). */
 const since = z.string().regex(/^\d+\.\d+\.\d+$/, 'a release, e.g. "0.1.0"');
 
-export const RuleRecord = z.strictObject({
-  /** Stable id, `<AREA>-<n>`, e.g. `UPSERT-4`. Never reuse or renumber an id. */
-  id: z.string().regex(/^[A-Z]+-\d+$/, 'an id of the form AREA-N'),
-  level: z.enum(LEVELS),
-  area: z.enum(Object.keys(AREAS) as [Area, ...Area[]]),
-  /** Heading of the spec section the statement comes from. */
-  section: text,
-  /** The item of the section: `rule 4` or `step 3` of a numbered list, or a table row's name. */
-  item: text.optional(),
-  /**
-   * The spec sentence (or table cells, as `cell | cell` without the outer pipes) the rule reads,
-   * verbatim; ` … ` joins two passages of the section. The self-test finds it in the spec.
-   */
-  quote: z.string().min(10),
-  /** The RFC the rule follows where it goes beyond the spec's words, e.g. `RFC 6749 §4.1.2`. */
-  rfc: z.string().regex(/^RFC \d+( §\d+(\.\d+)*)?(, §\d+(\.\d+)*)*$/, 'of the form "RFC 6749 §4.1.2"').optional(),
-  /** Where the rule goes beyond the spec's words: the suite's reading, and why. */
-  reading: text.optional(),
-  /** Endpoint(s) the rule is about, e.g. `PUT /leads/upsert` (several joined by `, `). */
-  endpoint: text.optional(),
-  /** One-line paraphrase of the statement; test titles start with the id and read after it. */
-  text: z.string().min(11),
-  /** No test can observe this rule; the reason says why. */
-  untestable: text.optional(),
-  since,
-}).refine((r) => !r.rfc || r.reading, { message: 'a rule that follows an RFC says how it reads the spec (reading)', path: ['reading'] });
+export const RuleRecord = z
+  .strictObject({
+    /** Stable id, `<AREA>-<n>`, e.g. `UPSERT-4`. Never reuse or renumber an id. */
+    id: z.string().regex(/^[A-Z]+-\d+$/, 'an id of the form AREA-N'),
+    level: z.enum(LEVELS),
+    area: z.enum(Object.keys(AREAS) as [Area, ...Area[]]),
+    /** Heading of the spec section the statement comes from. */
+    section: text,
+    /** The item of the section: `rule 4` or `step 3` of a numbered list, or a table row's name. */
+    item: text.optional(),
+    /**
+     * The spec sentence (or table cells, as `cell | cell` without the outer pipes) the rule reads,
+     * verbatim; ` … ` joins two passages of the section. The self-test finds it in the spec.
+     */
+    quote: z.string().min(10),
+    /** The RFC the rule follows where it goes beyond the spec's words, e.g. `RFC 6749 §4.1.2`. */
+    rfc: z
+      .string()
+      .regex(/^RFC \d+( §\d+(\.\d+)*)?(, §\d+(\.\d+)*)*$/, 'of the form "RFC 6749 §4.1.2"')
+      .optional(),
+    /** Where the rule goes beyond the spec's words: the suite's reading, and why. */
+    reading: text.optional(),
+    /** Endpoint(s) the rule is about, e.g. `PUT /leads/upsert` (several joined by `, `). */
+    endpoint: text.optional(),
+    /** One-line paraphrase of the statement; test titles start with the id and read after it. */
+    text: z.string().min(11),
+    /** No test can observe this rule; the reason says why. */
+    untestable: text.optional(),
+    since,
+  })
+  .refine((r) => !r.rfc || r.reading, { message: 'a rule that follows an RFC says how it reads the spec (reading)', path: ['reading'] });
 
 export const ChoiceAlternativeRecord = z.strictObject({
   /** Short name, unique within the choice (what REFERENCE_CHOICES=id=name takes): kebab-case, or the value itself (`USD`, `mm/dd/yyyy`). */
@@ -101,7 +106,9 @@ export const OpenChoiceRecord = z.strictObject({
   reading: text.optional(),
   since,
   /** At least two, names unique; the first is the reference server's default. */
-  alternatives: z.array(ChoiceAlternativeRecord).min(2)
+  alternatives: z
+    .array(ChoiceAlternativeRecord)
+    .min(2)
     .refine((as) => new Set(as.map((a) => a.name)).size === as.length, 'alternative names are unique'),
 });
 

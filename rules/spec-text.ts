@@ -12,5 +12,9 @@ export function normaliseSpecText(text: string): string {
 
 /** The spec's heading → the anchor a Markdown renderer gives it. */
 export function sectionAnchor(section: string): string {
-  return section.toLowerCase().replace(/[^a-z0-9 -]/g, '').trim().replace(/ /g, '-');
+  return section
+    .toLowerCase()
+    .replace(/[^a-z0-9 -]/g, '')
+    .trim()
+    .replace(/ /g, '-');
 }

@@ -37,15 +37,21 @@ export function specHeadings(): string[] {
 export async function gatherListInput(): Promise<ListInput> {
   const listed = listTests().map(({ title, file, line, rules, tags }) => ({ title, file, line, rules, tags }));
   // The API's contracts; the target profile's (contracts/profile.ts) describe the suite's own input.
-  const contractNames = new Set(Object.entries(contracts)
-    .filter(([k, v]) => typeof (v as { safeParse?: unknown })?.safeParse === 'function' && !(k in profileContracts)).map(([k]) => k));
+  const contractNames = new Set(
+    Object.entries(contracts)
+      .filter(([k, v]) => typeof (v as { safeParse?: unknown })?.safeParse === 'function' && !(k in profileContracts))
+      .map(([k]) => k),
+  );
   const contractsOf = contractsOfTests(ROOT, listed, contractNames);
   const faults = await loadFaults();
   return {
     tests: listed.map((t) => ({ ...t, contracts: contractsOf.get(t) ?? [] })),
     cases: contractCases(ROOT),
     faults,
-    faultSites: faultSites(ROOT, faults.map((f) => f.name)),
+    faultSites: faultSites(
+      ROOT,
+      faults.map((f) => f.name),
+    ),
     routes: referenceRoutes(ROOT),
     conditional: conditionalJudges(ROOT, listed),
     choices: CHOICES,
@@ -66,7 +72,9 @@ export async function writeList(): Promise<void> {
   const input = await gatherListInput();
   const pages = renderConformancePages(input);
   writeConformancePages(pages);
-  console.log(`docs/conformance/: ${pages.size} pages; ${input.tests.length} tests, ${input.faults.length} faults, ${input.choices.length} open choices; ${NAMES_FILE} rewritten`);
+  console.log(
+    `docs/conformance/: ${pages.size} pages; ${input.tests.length} tests, ${input.faults.length} faults, ${input.choices.length} open choices; ${NAMES_FILE} rewritten`,
+  );
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) await writeList();

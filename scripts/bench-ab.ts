@@ -21,13 +21,25 @@ import { REDACTED } from '../specs/support/core/redact.js';
 import { median, optionOf, playwrightArgs, runOnce, secs, type RunStats } from './bench.js';
 
 /** One run's figures for the comparison. */
-export interface AbRun { wallMs: number; startupMs?: number; cpuMs?: number; failed: number }
-export interface AbPair { a: AbRun; b: AbRun; bFirst: boolean }
+export interface AbRun {
+  wallMs: number;
+  startupMs?: number;
+  cpuMs?: number;
+  failed: number;
+}
+export interface AbPair {
+  a: AbRun;
+  b: AbRun;
+  bFirst: boolean;
+}
 
 /** The medians of A and B, and in how many pairs B ended sooner and began its first test sooner. */
 export function compare(pairs: AbPair[]) {
   // A run without a timeline (no results.json) or CPU figures (off Linux) leaves them out.
-  const of = (xs: (number | undefined)[]) => { const known = xs.filter((x): x is number => x !== undefined); return known.length ? median(known) : undefined; };
+  const of = (xs: (number | undefined)[]) => {
+    const known = xs.filter((x): x is number => x !== undefined);
+    return known.length ? median(known) : undefined;
+  };
   const side = (k: 'a' | 'b'): AbRun => ({
     wallMs: median(pairs.map((p) => p[k].wallMs)),
     startupMs: of(pairs.map((p) => p[k].startupMs)),
@@ -63,7 +75,8 @@ export function parseEnv(text: string): Record<string, string> {
 }
 
 const figures = (r: RunStats): AbRun => ({ wallMs: r.wallMs, startupMs: r.startupMs, cpuMs: r.cpu?.allMs, failed: r.failed });
-const line = (r: AbRun) => `${secs(r.wallMs)} (first test ${r.startupMs !== undefined ? secs(r.startupMs) : '?'}, CPU ${r.cpuMs !== undefined ? secs(r.cpuMs) : '?'}${r.failed ? `, ${r.failed} failed` : ''})`;
+const line = (r: AbRun) =>
+  `${secs(r.wallMs)} (first test ${r.startupMs !== undefined ? secs(r.startupMs) : '?'}, CPU ${r.cpuMs !== undefined ? secs(r.cpuMs) : '?'}${r.failed ? `, ${r.failed} failed` : ''})`;
 
 async function main() {
   const args = process.argv.slice(2);
@@ -79,12 +92,14 @@ async function main() {
   const pwArgs = playwrightArgs(args, valued);
   const loadAtStart = loadavg().map((x) => Math.round(x * 100) / 100);
   const shown = { a: shownSettings(settings.a), b: shownSettings(settings.b) };
-  console.log(`bench:ab: ${pairsWanted} alternated pairs, A ${JSON.stringify(shown.a)} against B ${JSON.stringify(shown.b)}${pwArgs.length ? `, playwright ${pwArgs.join(' ')}` : ''} (${cpus().length} CPUs, load ${loadAtStart[0]})`);
+  console.log(
+    `bench:ab: ${pairsWanted} alternated pairs, A ${JSON.stringify(shown.a)} against B ${JSON.stringify(shown.b)}${pwArgs.length ? `, playwright ${pwArgs.join(' ')}` : ''} (${cpus().length} CPUs, load ${loadAtStart[0]})`,
+  );
   const pairs: AbPair[] = [];
   for (let i = 1; i <= pairsWanted; i++) {
     const bFirst = i % 2 === 0;
     const run = async (k: 'a' | 'b') => figures(await runOnce(`ab-${i}-${k}`, settings[k], pwArgs));
-    const [first, second] = bFirst ? ['b', 'a'] as const : ['a', 'b'] as const;
+    const [first, second] = bFirst ? (['b', 'a'] as const) : (['a', 'b'] as const);
     const got = { [first]: await run(first) } as Partial<Record<'a' | 'b', AbRun>>;
     got[second] = await run(second);
     const pair = { a: got.a!, b: got.b!, bFirst };
@@ -95,7 +110,22 @@ async function main() {
   console.log(`\nmedians: A ${line(c.a)} · B ${line(c.b)}`);
   console.log(`B ended sooner in ${c.bShorter} of ${c.pairs} pairs, began its first test sooner in ${c.bStartsSooner} of ${c.pairs}`);
   const file = resolve(ROOT, 'reports/bench-ab.json');
-  writeFileSync(file, JSON.stringify({ date: new Date().toISOString(), load: { atStart: loadAtStart, atEnd: loadavg().map((x) => Math.round(x * 100) / 100) }, machine: { cpus: cpus().length, node: process.version }, settings: shown, playwrightArgs: pwArgs, ...c, runs: pairs }, null, 2));
+  writeFileSync(
+    file,
+    JSON.stringify(
+      {
+        date: new Date().toISOString(),
+        load: { atStart: loadAtStart, atEnd: loadavg().map((x) => Math.round(x * 100) / 100) },
+        machine: { cpus: cpus().length, node: process.version },
+        settings: shown,
+        playwrightArgs: pwArgs,
+        ...c,
+        runs: pairs,
+      },
+      null,
+      2,
+    ),
+  );
   console.log(`reports/bench-ab.json written`);
 }
 

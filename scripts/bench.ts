@@ -90,11 +90,17 @@ export const secs = (ms: number, digits = 1) => `${(ms / 1000).toFixed(digits)} 
 function whereTimeGoes(r: RunStats): string | undefined {
   const parts: string[] = [];
   if (r.cpu?.allMs !== undefined && r.cpu.byRole) {
-    const roles = Object.entries(r.cpu.byRole).filter(([k, v]) => !k.startsWith('chromium ') && v.ms > 0).sort((a, b) => b[1].ms - a[1].ms);
-    parts.push(`CPU ${secs(r.cpu.allMs)} in every process of the run (${roles.map(([k, v]) => `${k} ${secs(v.ms)}${v.processes > 1 ? ` in ${v.processes}` : ''}`).join(', ')}) in ${secs(r.wallMs)}: ${(r.cpu.allMs / r.wallMs).toFixed(1)} of ${cpus().length} CPUs on average`);
+    const roles = Object.entries(r.cpu.byRole)
+      .filter(([k, v]) => !k.startsWith('chromium ') && v.ms > 0)
+      .sort((a, b) => b[1].ms - a[1].ms);
+    parts.push(
+      `CPU ${secs(r.cpu.allMs)} in every process of the run (${roles.map(([k, v]) => `${k} ${secs(v.ms)}${v.processes > 1 ? ` in ${v.processes}` : ''}`).join(', ')}) in ${secs(r.wallMs)}: ${(r.cpu.allMs / r.wallMs).toFixed(1)} of ${cpus().length} CPUs on average`,
+    );
   } else if (r.cpu) {
     const total = r.cpu.runMs + (r.cpu.referenceMs ?? 0);
-    parts.push(`CPU ${secs(r.cpu.runMs)} (runner and workers; not Chromium's renderer, GPU and network processes)${r.cpu.referenceMs !== undefined ? ` + ${secs(r.cpu.referenceMs)} (reference server) = ${secs(total)}` : ''} in ${secs(r.wallMs)}: ${(total / r.wallMs).toFixed(1)} of ${cpus().length} CPUs on average`);
+    parts.push(
+      `CPU ${secs(r.cpu.runMs)} (runner and workers; not Chromium's renderer, GPU and network processes)${r.cpu.referenceMs !== undefined ? ` + ${secs(r.cpu.referenceMs)} (reference server) = ${secs(total)}` : ''} in ${secs(r.wallMs)}: ${(total / r.wallMs).toFixed(1)} of ${cpus().length} CPUs on average`,
+    );
   }
   if (r.lanes) {
     const lanes = Object.entries(r.lanes).sort((a, b) => b[1].toMs - a[1].toMs);
@@ -143,11 +149,16 @@ interface Timeline {
 export function timeline(resultsJson: string, notBefore = 0): Timeline | undefined {
   if (!existsSync(resultsJson)) return undefined;
   const runs: { start: number; end: number; worker: number; lane: string }[] = [];
-  const walk = (suite: { specs?: { tests: { projectName?: string; results: { startTime: string; duration: number; workerIndex: number }[] }[] }[]; suites?: unknown[] }) => {
-    for (const spec of suite.specs ?? []) for (const t of spec.tests) for (const r of t.results) {
-      const start = Date.parse(r.startTime);
-      if (Number.isFinite(start)) runs.push({ start, end: start + r.duration, worker: r.workerIndex, lane: t.projectName ?? '' });
-    }
+  const walk = (suite: {
+    specs?: { tests: { projectName?: string; results: { startTime: string; duration: number; workerIndex: number }[] }[] }[];
+    suites?: unknown[];
+  }) => {
+    for (const spec of suite.specs ?? [])
+      for (const t of spec.tests)
+        for (const r of t.results) {
+          const start = Date.parse(r.startTime);
+          if (Number.isFinite(start)) runs.push({ start, end: start + r.duration, worker: r.workerIndex, lane: t.projectName ?? '' });
+        }
     for (const s of (suite.suites ?? []) as (typeof suite)[]) walk(s);
   };
   // Worker slots of the run: the API lane's workers and one for each other lane (playwright.config.ts).
@@ -156,7 +167,9 @@ export function timeline(resultsJson: string, notBefore = 0): Timeline | undefin
     const json = JSON.parse(readFileSync(resultsJson, 'utf8'));
     slots = json.config?.metadata?.actualWorkers ?? json.config?.workers ?? 1;
     for (const s of json.suites ?? []) walk(s);
-  } catch { return undefined; }
+  } catch {
+    return undefined;
+  }
   if (!runs.length) return undefined;
   const first = Math.min(...runs.map((r) => r.start));
   if (first < notBefore) return undefined;
@@ -169,11 +182,20 @@ export function timeline(resultsJson: string, notBefore = 0): Timeline | undefin
     l.to = Math.max(l.to, r.end);
     l.tests++;
   }
-  return { first, last, lanes, workerProcesses: new Set(runs.filter((r) => r.worker >= 0).map((r) => r.worker)).size, utilization: busy / (slots * Math.max(1, last - first)) };
+  return {
+    first,
+    last,
+    lanes,
+    workerProcesses: new Set(runs.filter((r) => r.worker >= 0).map((r) => r.worker)).size,
+    utilization: busy / (slots * Math.max(1, last - first)),
+  };
 }
 
 /** The value after `name` in a script's arguments (`--runs 5`), or undefined. */
-export const optionOf = (args: string[], name: string): string | undefined => { const i = args.indexOf(name); return i >= 0 ? args[i + 1] : undefined; };
+export const optionOf = (args: string[], name: string): string | undefined => {
+  const i = args.indexOf(name);
+  return i >= 0 ? args[i + 1] : undefined;
+};
 /** A script's arguments for Playwright: those neither options (`--x`) nor the values of `valued` options. */
 export const playwrightArgs = (args: string[], valued: string[]): string[] => args.filter((a, i) => !a.startsWith('--') && !valued.includes(args[i - 1]));
 
@@ -192,7 +214,8 @@ export async function runOnce(n: number | string, env: Record<string, string>, a
   const reportFile = resolve(ROOT, dir, 'conformance.json');
   const verdict = existsSync(reportFile) ? (JSON.parse(readFileSync(reportFile, 'utf8')) as ConformanceReport).verdict : undefined;
   const outcomesFile = resolve(ROOT, dir, 'conformance-outcomes.json');
-  if (!existsSync(outcomesFile)) throw new Error(`run ${n} wrote no ${dir}/conformance-outcomes.json (exit ${res.code})\n${res.stdout.slice(-2000)}${res.stderr.slice(-2000)}`);
+  if (!existsSync(outcomesFile))
+    throw new Error(`run ${n} wrote no ${dir}/conformance-outcomes.json (exit ${res.code})\n${res.stdout.slice(-2000)}${res.stderr.slice(-2000)}`);
   const { outcomes } = JSON.parse(readFileSync(outcomesFile, 'utf8')) as OutcomeFile;
   const areas: RunStats['areas'] = {};
   for (const o of outcomes) {
@@ -213,10 +236,13 @@ export async function runOnce(n: number | string, env: Record<string, string>, a
     shutdownMs: tl ? spawnedAt + res.ms - tl.last : undefined,
     workerProcesses: tl?.workerProcesses,
     utilization: tl ? Math.round(tl.utilization * 100) / 100 : undefined,
-    lanes: tl ? Object.fromEntries(Object.entries(tl.lanes).map(([k, l]) => [k, { fromMs: l.from - spawnedAt, toMs: l.to - spawnedAt, tests: l.tests }])) : undefined,
-    cpu: cpuBefore !== undefined && cpuAfter !== undefined
-      ? { runMs: cpuAfter - cpuBefore, referenceMs: byRole?.reference?.ms, allMs: procs?.reduce((t, p) => t + p.cpuMs, 0), byRole }
+    lanes: tl
+      ? Object.fromEntries(Object.entries(tl.lanes).map(([k, l]) => [k, { fromMs: l.from - spawnedAt, toMs: l.to - spawnedAt, tests: l.tests }]))
       : undefined,
+    cpu:
+      cpuBefore !== undefined && cpuAfter !== undefined
+        ? { runMs: cpuAfter - cpuBefore, referenceMs: byRole?.reference?.ms, allMs: procs?.reduce((t, p) => t + p.cpuMs, 0), byRole }
+        : undefined,
     tests: outcomes.length,
     passed: outcomes.filter((o) => o.status === 'passed').length,
     failed,
@@ -225,7 +251,10 @@ export async function runOnce(n: number | string, env: Record<string, string>, a
     requests,
     requestsPerSecond: Math.round(requests / (res.ms / 1000)),
     areas,
-    slowest: [...outcomes].sort((a, b) => b.durationMs - a.durationMs).slice(0, 8).map((o) => ({ title: o.title.slice(0, 90), file: o.file, ms: o.durationMs, requests: o.requests ?? 0 })),
+    slowest: [...outcomes]
+      .sort((a, b) => b.durationMs - a.durationMs)
+      .slice(0, 8)
+      .map((o) => ({ title: o.title.slice(0, 90), file: o.file, ms: o.durationMs, requests: o.requests ?? 0 })),
     loadBefore,
     verdict,
     banners: (res.stdout.match(/crm-conformance preflight: /g) ?? []).length,
@@ -234,11 +263,19 @@ export async function runOnce(n: number | string, env: Record<string, string>, a
 }
 
 /** The last survey of every fault (scripts/bench-faults.ts, `npm run bench:faults`), if there is one. */
-interface Survey { date: string; load: { atStart: number[] }; faults: { fault: string; ratio: number; wallMs: number; failed: number; repeats: number }[] }
+interface Survey {
+  date: string;
+  load: { atStart: number[] };
+  faults: { fault: string; ratio: number; wallMs: number; failed: number; repeats: number }[];
+}
 function survey(): Survey | undefined {
   const file = resolve(ROOT, 'reports/bench-faults.json');
   if (!existsSync(file)) return undefined;
-  try { return JSON.parse(readFileSync(file, 'utf8')) as Survey; } catch { return undefined; }
+  try {
+    return JSON.parse(readFileSync(file, 'utf8')) as Survey;
+  } catch {
+    return undefined;
+  }
 }
 /** The worst fault of the last survey. */
 const worstSurveyed = (): string | undefined => survey()?.faults[0]?.fault;
@@ -270,7 +307,19 @@ async function hostile(kind: HostileKind) {
   const server = await startHostile(kind);
   try {
     const r = await runOnce(`target-${kind}`, { CRM_BASE_URL: server.url, CRM_ACCESS_TOKEN: 'bench-token-0000', CRM_USER_EMAIL: 'bench@example.com' }, []);
-    return { kind, wallMs: r.wallMs, exitCode: r.exitCode, verdict: r.verdict, banners: r.banners, tests: r.tests, failed: r.failed, skipped: r.skipped, passed: r.passed, requests: r.requests, loadBefore: r.loadBefore };
+    return {
+      kind,
+      wallMs: r.wallMs,
+      exitCode: r.exitCode,
+      verdict: r.verdict,
+      banners: r.banners,
+      tests: r.tests,
+      failed: r.failed,
+      skipped: r.skipped,
+      passed: r.passed,
+      requests: r.requests,
+      loadBefore: r.loadBefore,
+    };
   } finally {
     await server.close();
   }
@@ -283,8 +332,19 @@ const SLOW_MS = 50;
 async function slowTarget(env: Record<string, string>) {
   const r = await runOnce('slow', { ...env, REFERENCE_LATENCY_MS: String(SLOW_MS) }, []);
   const reportFile = resolve(ROOT, 'reports/runs/bench-slow/conformance.json');
-  const warnings = existsSync(reportFile) ? (JSON.parse(readFileSync(reportFile, 'utf8')) as ConformanceReport).warnings ?? [] : [];
-  return { latencyMs: SLOW_MS, wallMs: r.wallMs, exitCode: r.exitCode, verdict: r.verdict, tests: r.tests, failed: r.failed, requests: r.requests, lanes: r.lanes, budget: warnings.find((w) => /time budget/.test(w)), loadBefore: r.loadBefore };
+  const warnings = existsSync(reportFile) ? ((JSON.parse(readFileSync(reportFile, 'utf8')) as ConformanceReport).warnings ?? []) : [];
+  return {
+    latencyMs: SLOW_MS,
+    wallMs: r.wallMs,
+    exitCode: r.exitCode,
+    verdict: r.verdict,
+    tests: r.tests,
+    failed: r.failed,
+    requests: r.requests,
+    lanes: r.lanes,
+    budget: warnings.find((w) => /time budget/.test(w)),
+    loadBefore: r.loadBefore,
+  };
 }
 
 /**
@@ -304,7 +364,9 @@ function npmTest(): Promise<{ wallMs: number; exitCode: number | null; summary: 
       writeFileSync(resolve(ROOT, log), out);
       const lines = out.split('\n');
       done({
-        wallMs: Date.now() - started, exitCode: code, log,
+        wallMs: Date.now() - started,
+        exitCode: code,
+        log,
         summary: lines.filter((l) => /^# (tests|pass|fail)/.test(l)).join('; '),
         failed: lines.filter((l) => /^\s*not ok \d+ - /.test(l)).map((l) => l.replace(/^\s*not ok \d+ - /, '').trim()),
       });
@@ -319,7 +381,8 @@ async function heavy(env: Record<string, string>) {
   const res = await runPlaywright([spec], { CRM_REPORT_DIR: dir, CRM_HEAVY: '1', CRM_REPORTERS: 'minimal', ...env }, 20 * 60_000);
   const file = resolve(ROOT, dir, 'conformance-outcomes.json');
   const outcomes = existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as OutcomeFile).outcomes : [];
-  const note = outcomes.flatMap((o) => o.notes).find((n) => /seeded \d+ projects in [\d.]+ s/.test(n)) ?? /(\d+) projects created in ([\d.]+) s/.exec(res.stdout)?.[0];
+  const note =
+    outcomes.flatMap((o) => o.notes).find((n) => /seeded \d+ projects in [\d.]+ s/.test(n)) ?? /(\d+) projects created in ([\d.]+) s/.exec(res.stdout)?.[0];
   const m = note ? /(\d+) projects (?:created )?in ([\d.]+) s/.exec(note.replace('seeded ', '')) : null;
   const seeded = m ? Number(m[1]) : undefined;
   const seedSeconds = m ? Number(m[2]) : undefined;
@@ -344,16 +407,21 @@ async function main() {
   const valued = ['--runs', '--workers', '--fault', '--worst-fault'];
   const pwArgs = playwrightArgs(args, valued);
   const loadAtStart = loadavg().map((x) => Math.round(x * 100) / 100);
-  console.log(`bench: ${runs} run(s) of the default suite against the reference server${env.CRM_WORKERS ? ` with ${env.CRM_WORKERS} workers` : ''} (${cpus().length} CPUs, load ${loadavg()[0].toFixed(1)})`);
+  console.log(
+    `bench: ${runs} run(s) of the default suite against the reference server${env.CRM_WORKERS ? ` with ${env.CRM_WORKERS} workers` : ''} (${cpus().length} CPUs, load ${loadavg()[0].toFixed(1)})`,
+  );
   const results: RunStats[] = [];
   for (let i = 1; i <= runs; i++) {
     const r = await runOnce(i, env, pwArgs);
     results.push(r);
-    console.log(`  run ${i}: ${secs(r.wallMs)} wall (start-up ${r.startupMs !== undefined ? secs(r.startupMs) : '?'}, after the last test ${r.shutdownMs !== undefined ? secs(r.shutdownMs) : '?'}), ${r.tests} tests (${r.failed} failed), ${r.requests} requests, ${r.requestsPerSecond} req/s, ${r.workerProcesses ?? '?'} worker processes, slots ${r.utilization !== undefined ? Math.round(r.utilization * 100) : '?'}% busy, exit ${r.exitCode}, load before ${r.loadBefore.toFixed(1)}`);
+    console.log(
+      `  run ${i}: ${secs(r.wallMs)} wall (start-up ${r.startupMs !== undefined ? secs(r.startupMs) : '?'}, after the last test ${r.shutdownMs !== undefined ? secs(r.shutdownMs) : '?'}), ${r.tests} tests (${r.failed} failed), ${r.requests} requests, ${r.requestsPerSecond} req/s, ${r.workerProcesses ?? '?'} worker processes, slots ${r.utilization !== undefined ? Math.round(r.utilization * 100) : '?'}% busy, exit ${r.exitCode}, load before ${r.loadBefore.toFixed(1)}`,
+    );
     const where = whereTimeGoes(r);
     if (where) console.log(`    ${where}`);
   }
-  const mid = results.find((r) => r.wallMs === median(results.map((x) => x.wallMs))) ?? [...results].sort((a, b) => a.wallMs - b.wallMs)[Math.floor(results.length / 2)];
+  const mid =
+    results.find((r) => r.wallMs === median(results.map((x) => x.wallMs))) ?? [...results].sort((a, b) => a.wallMs - b.wallMs)[Math.floor(results.length / 2)];
   const summary = {
     medianWallMs: median(results.map((r) => r.wallMs)),
     medianStartupMs: median(results.map((r) => r.startupMs ?? 0)),
@@ -361,66 +429,121 @@ async function main() {
     requestsPerSecond: Math.round(mid.requests / (median(results.map((r) => r.wallMs)) / 1000)),
     tests: mid.tests,
   };
-  console.log(`\nmedian: ${secs(summary.medianWallMs)} wall, start-up ${secs(summary.medianStartupMs)}, ${summary.requests} requests, ${summary.requestsPerSecond} req/s, ${summary.tests} tests`);
+  console.log(
+    `\nmedian: ${secs(summary.medianWallMs)} wall, start-up ${secs(summary.medianStartupMs)}, ${summary.requests} requests, ${summary.requestsPerSecond} req/s, ${summary.tests} tests`,
+  );
   console.log('time per area (sum of test durations, median run):');
-  for (const [area, a] of Object.entries(mid.areas).sort((x, y) => y[1].ms - x[1].ms)) console.log(`  ${area.padEnd(16)} ${secs(a.ms).padStart(8)}  ${String(a.tests).padStart(4)} tests  ${String(a.requests).padStart(6)} requests`);
+  for (const [area, a] of Object.entries(mid.areas).sort((x, y) => y[1].ms - x[1].ms))
+    console.log(`  ${area.padEnd(16)} ${secs(a.ms).padStart(8)}  ${String(a.tests).padStart(4)} tests  ${String(a.requests).padStart(6)} requests`);
   console.log('slowest tests (median run):');
   for (const s of mid.slowest) console.log(`  ${secs(s.ms).padStart(7)}  ${String(s.requests).padStart(5)} req  ${s.file}  ${s.title}`);
 
   // A faulty server: a fault of choice (search-pages-zero-based: the search properties fail) and
   // the worst fault of the last every-fault survey (scripts/bench-faults.ts), else timestamps-in-ms
   // (143 failed tests before failures were held, specs/support/core/repeats.ts).
-  const faults = args.includes('--no-faults') ? [] : [...new Set([opt('--fault') ?? 'search-pages-zero-based', opt('--worst-fault') ?? worstSurveyed() ?? 'timestamps-in-ms'])];
+  const faults = args.includes('--no-faults')
+    ? []
+    : [...new Set([opt('--fault') ?? 'search-pages-zero-based', opt('--worst-fault') ?? worstSurveyed() ?? 'timestamps-in-ms'])];
   const faulty = [];
   for (const f of faults) {
     const p = await faultPair(f, env);
     faulty.push(p);
-    console.log(`\nfaulty server (${f}): ${secs(p.faultyWallMs)} against ${secs(p.conformantWallMs)} conformant, back to back: ×${p.ratio}; ${p.failed} failed tests (${p.repeats} of them held), worker processes ${p.workerProcesses.faulty ?? '?'} (conformant ${p.workerProcesses.conformant ?? '?'}), requests ${p.requests.faulty} (conformant ${p.requests.conformant}), time inside tests ${secs(p.testTimeMs.faulty)} (conformant ${secs(p.testTimeMs.conformant)})`);
+    console.log(
+      `\nfaulty server (${f}): ${secs(p.faultyWallMs)} against ${secs(p.conformantWallMs)} conformant, back to back: ×${p.ratio}; ${p.failed} failed tests (${p.repeats} of them held), worker processes ${p.workerProcesses.faulty ?? '?'} (conformant ${p.workerProcesses.conformant ?? '?'}), requests ${p.requests.faulty} (conformant ${p.requests.conformant}), time inside tests ${secs(p.testTimeMs.faulty)} (conformant ${secs(p.testTimeMs.conformant)})`,
+    );
   }
   const targets_ = args.includes('--no-hostile') ? [] : (['silent', 'ok-empty'] as HostileKind[]);
   const hostileRows = [];
   for (const k of targets_) {
     const h = await hostile(k);
     hostileRows.push(h);
-    console.log(`\n${k === 'silent' ? 'dead target (accepts connections, never answers)' : 'target answering 200 {} to everything'}: ${secs(h.wallMs)} wall, verdict ${h.verdict}, exit ${h.exitCode}, ${h.banners} banner(s), ${h.tests} tests (${h.failed} failed, ${h.skipped} skipped, ${h.passed} passed), ${h.requests} requests`);
+    console.log(
+      `\n${k === 'silent' ? 'dead target (accepts connections, never answers)' : 'target answering 200 {} to everything'}: ${secs(h.wallMs)} wall, verdict ${h.verdict}, exit ${h.exitCode}, ${h.banners} banner(s), ${h.tests} tests (${h.failed} failed, ${h.skipped} skipped, ${h.passed} passed), ${h.requests} requests`,
+    );
   }
 
   const slow = args.includes('--no-slow') ? undefined : await slowTarget(env);
-  if (slow) console.log(`\nslow target (a conformant server answering every API request ${slow.latencyMs} ms later): ${secs(slow.wallMs)} wall, verdict ${slow.verdict}, exit ${slow.exitCode}, ${slow.tests} tests (${slow.failed} failed), ${slow.requests} requests; lanes ${Object.entries(slow.lanes ?? {}).map(([k, l]) => `${k} → ${secs(l.toMs)}`).join(', ')}${slow.budget ? `; ${slow.budget}` : ''}`);
+  if (slow)
+    console.log(
+      `\nslow target (a conformant server answering every API request ${slow.latencyMs} ms later): ${secs(slow.wallMs)} wall, verdict ${slow.verdict}, exit ${slow.exitCode}, ${slow.tests} tests (${slow.failed} failed), ${slow.requests} requests; lanes ${Object.entries(
+        slow.lanes ?? {},
+      )
+        .map(([k, l]) => `${k} → ${secs(l.toMs)}`)
+        .join(', ')}${slow.budget ? `; ${slow.budget}` : ''}`,
+    );
 
   const heavyResult = args.includes('--no-heavy') ? { ran: false as const, reason: '--no-heavy' } : await heavy(env);
-  if (heavyResult.ran) console.log(`\nheavy cap spec: ${secs(heavyResult.wallMs)} wall, ${heavyResult.status}; seeded ${heavyResult.seeded ?? '?'} projects in ${heavyResult.seedSeconds ?? '?'} s (${heavyResult.seedRatePerSecond ?? '?'}/s)${heavyResult.error ? `; ${heavyResult.error}` : ''}`);
+  if (heavyResult.ran)
+    console.log(
+      `\nheavy cap spec: ${secs(heavyResult.wallMs)} wall, ${heavyResult.status}; seeded ${heavyResult.seeded ?? '?'} projects in ${heavyResult.seedSeconds ?? '?'} s (${heavyResult.seedRatePerSecond ?? '?'}/s)${heavyResult.error ? `; ${heavyResult.error}` : ''}`,
+    );
   else console.log(`\nheavy cap spec not run: ${heavyResult.reason}`);
 
   const npmTestResult = args.includes('--npm-test') ? await npmTest() : undefined;
-  if (npmTestResult) console.log(`\nnpm test: ${secs(npmTestResult.wallMs)}, exit ${npmTestResult.exitCode}; ${npmTestResult.summary}${npmTestResult.failed.length ? `; failed: ${npmTestResult.failed.join(' | ')}` : ''} (output: ${npmTestResult.log})`);
+  if (npmTestResult)
+    console.log(
+      `\nnpm test: ${secs(npmTestResult.wallMs)}, exit ${npmTestResult.exitCode}; ${npmTestResult.summary}${npmTestResult.failed.length ? `; failed: ${npmTestResult.failed.join(' | ')}` : ''} (output: ${npmTestResult.log})`,
+    );
   else console.log('\nnpm test not timed (--npm-test times it)');
 
   const surveyed = survey();
   if (surveyed) {
     const over = surveyed.faults.filter((f) => f.ratio > 1.5);
-    console.log(`\nevery fault (npm run bench:faults, ${surveyed.date.slice(0, 10)}): ${surveyed.faults.length} faults, worst ×${surveyed.faults[0]?.ratio} (${surveyed.faults[0]?.fault}); ${over.length ? `${over.length} over ×1.5: ${over.map((f) => `${f.fault} ×${f.ratio}`).join(', ')}` : 'none over ×1.5'}`);
+    console.log(
+      `\nevery fault (npm run bench:faults, ${surveyed.date.slice(0, 10)}): ${surveyed.faults.length} faults, worst ×${surveyed.faults[0]?.ratio} (${surveyed.faults[0]?.fault}); ${over.length ? `${over.length} over ×1.5: ${over.map((f) => `${f.fault} ×${f.ratio}`).join(', ')}` : 'none over ×1.5'}`,
+    );
   } else console.log('\nevery fault: not surveyed (npm run bench:faults)');
 
   const targets = {
     defaultRunWall: { target: '≤ 10 s', met: summary.medianWallMs <= 10_000 },
     startup: { target: '≤ 2.5 s', met: summary.medianStartupMs <= 2_500 },
-    faultyRatio: { target: '≤ 1.5× the conformant run, every fault', met: faulty.length ? faulty.every((p) => Number(p.ratio) <= 1.5) && (surveyed ? surveyed.faults.every((f) => f.ratio <= 1.5) : true) : undefined },
+    faultyRatio: {
+      target: '≤ 1.5× the conformant run, every fault',
+      met: faulty.length ? faulty.every((p) => Number(p.ratio) <= 1.5) && (surveyed ? surveyed.faults.every((f) => f.ratio <= 1.5) : true) : undefined,
+    },
     defaultRunRequests: { target: '≥ 5,000', met: summary.requests >= 5000 },
     heavyWall: { target: '≤ 30 s', met: heavyResult.ran ? heavyResult.wallMs <= 30_000 : undefined },
-    deadTarget: { target: '≤ 60 s, one banner, not CONFORMANT', met: hostileRows.find((h) => h.kind === 'silent') ? hostileRows.filter((h) => h.kind === 'silent').every((h) => h.wallMs <= 60_000 && h.banners === 1 && h.verdict !== 'CONFORMANT') : undefined },
-    npmTest: { target: '≤ 4 min on 2 cores, every self-test passing', met: npmTestResult ? npmTestResult.wallMs <= 240_000 && npmTestResult.exitCode === 0 : undefined },
-    okEmptyTarget: { target: '≤ 60 s, one banner, not CONFORMANT', met: hostileRows.find((h) => h.kind === 'ok-empty') ? hostileRows.filter((h) => h.kind === 'ok-empty').every((h) => h.wallMs <= 60_000 && h.banners === 1 && h.verdict !== 'CONFORMANT') : undefined },
+    deadTarget: {
+      target: '≤ 60 s, one banner, not CONFORMANT',
+      met: hostileRows.find((h) => h.kind === 'silent')
+        ? hostileRows.filter((h) => h.kind === 'silent').every((h) => h.wallMs <= 60_000 && h.banners === 1 && h.verdict !== 'CONFORMANT')
+        : undefined,
+    },
+    npmTest: {
+      target: '≤ 4 min on 2 cores, every self-test passing',
+      met: npmTestResult ? npmTestResult.wallMs <= 240_000 && npmTestResult.exitCode === 0 : undefined,
+    },
+    okEmptyTarget: {
+      target: '≤ 60 s, one banner, not CONFORMANT',
+      met: hostileRows.find((h) => h.kind === 'ok-empty')
+        ? hostileRows.filter((h) => h.kind === 'ok-empty').every((h) => h.wallMs <= 60_000 && h.banners === 1 && h.verdict !== 'CONFORMANT')
+        : undefined,
+    },
   };
   const load = { atStart: loadAtStart, atEnd: loadavg().map((x) => Math.round(x * 100) / 100) };
   const out = {
-    date: new Date().toISOString(), load, machine: { cpus: cpus().length, model: cpus()[0]?.model, node: process.version },
-    summary, targets, runs: results, everyFault: surveyed ? { date: surveyed.date, faults: surveyed.faults.length, worst: surveyed.faults[0], over1_5: surveyed.faults.filter((f) => f.ratio > 1.5) } : undefined, faulty: faulty.map(({ runs: _, ...p }) => p), faultyRuns: faulty.flatMap((p) => p.runs), hostile: hostileRows, slowTarget: slow, heavy: heavyResult, npmTest: npmTestResult ?? { ran: false, reason: 'not timed (--npm-test)' },
+    date: new Date().toISOString(),
+    load,
+    machine: { cpus: cpus().length, model: cpus()[0]?.model, node: process.version },
+    summary,
+    targets,
+    runs: results,
+    everyFault: surveyed
+      ? { date: surveyed.date, faults: surveyed.faults.length, worst: surveyed.faults[0], over1_5: surveyed.faults.filter((f) => f.ratio > 1.5) }
+      : undefined,
+    faulty: faulty.map(({ runs: _, ...p }) => p),
+    faultyRuns: faulty.flatMap((p) => p.runs),
+    hostile: hostileRows,
+    slowTarget: slow,
+    heavy: heavyResult,
+    npmTest: npmTestResult ?? { ran: false, reason: 'not timed (--npm-test)' },
   };
   mkdirSync(resolve(ROOT, 'reports'), { recursive: true });
   writeFileSync(resolve(ROOT, 'reports/bench.json'), JSON.stringify(out, null, 2));
   const yes = (b: boolean | undefined) => (b === undefined ? 'n/a' : b ? 'met' : 'not met');
-  console.log(`\nreports/bench.json written. For the README (${out.date.slice(0, 10)}, load ${load.atStart.join(' ')} at the start, ${load.atEnd.join(' ')} at the end):\n`);
+  console.log(
+    `\nreports/bench.json written. For the README (${out.date.slice(0, 10)}, load ${load.atStart.join(' ')} at the start, ${load.atEnd.join(' ')} at the end):\n`,
+  );
   console.log(`| Measure (${cpus().length} CPUs, ${runs} runs, median) | Value | Target |`);
   console.log('|---|---|---|');
   console.log(`| Default suite, wall time | ${secs(summary.medianWallMs)} | ≤ 10 s (${yes(targets.defaultRunWall.met)}) |`);
@@ -431,21 +554,33 @@ async function main() {
   const where = whereTimeGoes(mid);
   if (where) console.log(`| Where the time goes (median run) | ${where} | |`);
   for (const p of faulty) {
-    console.log(`| Faulty server (\`${p.fault}\`) / conformant, back to back | ${secs(p.faultyWallMs)} / ${secs(p.conformantWallMs)} = ×${p.ratio} (${p.failed} failed tests, ${p.repeats} of them held; ${p.workerProcesses.faulty ?? '?'} worker processes) | ≤ ×1.5 (${yes(Number(p.ratio) <= 1.5)}) |`);
+    console.log(
+      `| Faulty server (\`${p.fault}\`) / conformant, back to back | ${secs(p.faultyWallMs)} / ${secs(p.conformantWallMs)} = ×${p.ratio} (${p.failed} failed tests, ${p.repeats} of them held; ${p.workerProcesses.faulty ?? '?'} worker processes) | ≤ ×1.5 (${yes(Number(p.ratio) <= 1.5)}) |`,
+    );
   }
   if (surveyed) {
     const over = surveyed.faults.filter((f) => f.ratio > 1.5);
-    console.log(`| Every fault of the catalog (\`npm run bench:faults\`, ${surveyed.date.slice(0, 10)}, load ${surveyed.load.atStart[0]} at the start), each / the conformant runs around it | worst ×${surveyed.faults[0]?.ratio} (\`${surveyed.faults[0]?.fault}\`); ${over.length} of ${surveyed.faults.length} over ×1.5 | ≤ ×1.5 (${yes(!over.length)}) |`);
+    console.log(
+      `| Every fault of the catalog (\`npm run bench:faults\`, ${surveyed.date.slice(0, 10)}, load ${surveyed.load.atStart[0]} at the start), each / the conformant runs around it | worst ×${surveyed.faults[0]?.ratio} (\`${surveyed.faults[0]?.fault}\`); ${over.length} of ${surveyed.faults.length} over ×1.5 | ≤ ×1.5 (${yes(!over.length)}) |`,
+    );
   }
   for (const h of hostileRows) {
-    console.log(`| ${h.kind === 'silent' ? 'Dead target (accepts connections, never answers)' : 'Target answering `200 {}` to everything'}, whole suite | ${secs(h.wallMs)}, ${h.verdict}, ${h.banners} banner, ${h.failed} failed / ${h.skipped} skipped | ≤ 60 s (${yes(h.kind === 'silent' ? targets.deadTarget.met : targets.okEmptyTarget.met)}) |`);
+    console.log(
+      `| ${h.kind === 'silent' ? 'Dead target (accepts connections, never answers)' : 'Target answering `200 {}` to everything'}, whole suite | ${secs(h.wallMs)}, ${h.verdict}, ${h.banners} banner, ${h.failed} failed / ${h.skipped} skipped | ≤ 60 s (${yes(h.kind === 'silent' ? targets.deadTarget.met : targets.okEmptyTarget.met)}) |`,
+    );
   }
-  if (slow) console.log(`| Conformant target answering every API request ${slow.latencyMs} ms later (a server across a network), whole suite | ${secs(slow.wallMs)}, ${slow.verdict}, ${slow.requests} requests${slow.budget ? `; ${slow.budget.split(':')[0]}` : ''} | |`);
+  if (slow)
+    console.log(
+      `| Conformant target answering every API request ${slow.latencyMs} ms later (a server across a network), whole suite | ${secs(slow.wallMs)}, ${slow.verdict}, ${slow.requests} requests${slow.budget ? `; ${slow.budget.split(':')[0]}` : ''} | |`,
+    );
   if (heavyResult.ran) {
     console.log(`| Heavy cap spec (100,001 projects), wall time | ${secs(heavyResult.wallMs)} | ≤ 30 s (${yes(targets.heavyWall.met)}) |`);
     console.log(`| Heavy cap spec, seeding rate | ${heavyResult.seedRatePerSecond?.toLocaleString('en') ?? '?'} projects/s | |`);
   }
-  if (npmTestResult) console.log(`| \`npm test\` | ${secs(npmTestResult.wallMs)} (exit ${npmTestResult.exitCode}${npmTestResult.failed.length ? `; failed: ${npmTestResult.failed.join(' | ')}` : ''}) | ≤ 4 min (${yes(targets.npmTest.met)}) |`);
+  if (npmTestResult)
+    console.log(
+      `| \`npm test\` | ${secs(npmTestResult.wallMs)} (exit ${npmTestResult.exitCode}${npmTestResult.failed.length ? `; failed: ${npmTestResult.failed.join(' | ')}` : ''}) | ≤ 4 min (${yes(targets.npmTest.met)}) |`,
+    );
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) await main();

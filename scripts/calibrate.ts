@@ -64,17 +64,28 @@ export type Scope = 'full' | 'area' | 'rules' | 'matrix';
  */
 const MAX_FAILURES = Number(process.env.CRM_CALIBRATION_MAX_FAILURES ?? 12);
 
-async function runFault(fault: { name: string; rules: string[]; description: string }, survivors: Map<string, string>, scope: Scope, maxFailures = MAX_FAILURES): Promise<FaultResult> {
+async function runFault(
+  fault: { name: string; rules: string[]; description: string },
+  survivors: Map<string, string>,
+  scope: Scope,
+  maxFailures = MAX_FAILURES,
+): Promise<FaultResult> {
   const dir = `reports/runs/calibration/${fault.name}`;
   rmSync(resolve(ROOT, dir), { recursive: true, force: true });
   const areas = [...new Set(fault.rules.map((r) => getRule(r).area))];
   const args =
-    scope === 'area' ? ['--grep', areas.map((a) => `@${a}(\\s|$)`).join('|')]
-    : scope === 'rules' ? ['--grep', fault.rules.map((r) => `@${r}(\\s|$)`).join('|')]
-    : [];
+    scope === 'area'
+      ? ['--grep', areas.map((a) => `@${a}(\\s|$)`).join('|')]
+      : scope === 'rules'
+        ? ['--grep', fault.rules.map((r) => `@${r}(\\s|$)`).join('|')]
+        : [];
   // In `rules` scope every test that runs names a rule of the fault, so its first failure decides.
   if (maxFailures > 0) args.push(`--max-failures=${scope === 'rules' ? 1 : maxFailures}`);
-  const res = await runPlaywright(args, { REFERENCE_FAULTS: fault.name, CRM_REPORT_DIR: dir, CRM_REPORTERS: 'minimal', CRM_WORKERS: process.env.CRM_CALIBRATION_WORKERS ?? '1' }, 300_000);
+  const res = await runPlaywright(
+    args,
+    { REFERENCE_FAULTS: fault.name, CRM_REPORT_DIR: dir, CRM_REPORTERS: 'minimal', CRM_WORKERS: process.env.CRM_CALIBRATION_WORKERS ?? '1' },
+    300_000,
+  );
   const base: FaultResult = { ...fault, caught: false, flagged: [], runFailed: res.code !== 0, ms: res.ms, knownSurvivor: survivors.get(fault.name) };
   const file = resolve(ROOT, dir, 'conformance.json');
   if (!existsSync(file)) return { ...base, error: `no conformance.json (exit ${res.code}): ${(res.stderr || res.stdout).slice(-400)}` };
@@ -88,7 +99,12 @@ async function runFault(fault: { name: string; rules: string[]; description: str
   return { ...base, flagged, caught };
 }
 
-export async function calibrate(names: string[] = [], jobs = 2, onResult?: (r: FaultResult, done: number, total: number) => void, scope: Scope = 'full'): Promise<Calibration> {
+export async function calibrate(
+  names: string[] = [],
+  jobs = 2,
+  onResult?: (r: FaultResult, done: number, total: number) => void,
+  scope: Scope = 'full',
+): Promise<Calibration> {
   const catalog = faultCatalog();
   const faults = names.length ? catalog.filter((f) => names.includes(f.name)) : catalog;
   const unknown = names.filter((n) => !catalog.some((f) => f.name === n));
@@ -105,8 +121,14 @@ export async function calibrate(names: string[] = [], jobs = 2, onResult?: (r: F
   const caught = results.filter((r) => r.caught).length;
   return {
     summary: {
-      score: faults.length ? caught / faults.length : 1, caught, faults: faults.length, survivors: results.filter((r) => !r.caught && r.knownSurvivor).length,
-      date: new Date().toISOString().slice(0, 10), durationMs: Date.now() - started, jobs, scope,
+      score: faults.length ? caught / faults.length : 1,
+      caught,
+      faults: faults.length,
+      survivors: results.filter((r) => !r.caught && r.knownSurvivor).length,
+      date: new Date().toISOString().slice(0, 10),
+      durationMs: Date.now() - started,
+      jobs,
+      scope,
     },
     faults: results,
   };
@@ -117,7 +139,11 @@ export async function calibrate(names: string[] = [], jobs = 2, onResult?: (r: F
  * fault, one project whose workers serve them all. Each fault's report is built from the outcomes
  * of its own instance, as a run of its own would build it; a fault is caught when a rule it names fails or warns (scope `rules`).
  */
-export async function calibrateMatrix(names: string[] = [], onResult?: (r: FaultResult, done: number, total: number) => void, options: { noRandom?: boolean } = {}): Promise<Calibration> {
+export async function calibrateMatrix(
+  names: string[] = [],
+  onResult?: (r: FaultResult, done: number, total: number) => void,
+  options: { noRandom?: boolean } = {},
+): Promise<Calibration> {
   const catalog = faultCatalog();
   const faults = names.length ? catalog.filter((f) => names.includes(f.name)) : catalog;
   const unknown = names.filter((n) => !catalog.some((f) => f.name === n));
@@ -128,9 +154,16 @@ export async function calibrateMatrix(names: string[] = [], onResult?: (r: Fault
   rmSync(resolve(ROOT, dir), { recursive: true, force: true });
   const started = Date.now();
   const file = resolve(ROOT, dir, OUTCOMES_FILE);
-  const run = () => runPlaywright(['-c', 'scripts/matrix.config.ts', ...(options.noRandom ? ['--grep-invert', RANDOM_TAG] : [])], {
-    CONFORMANCE_MATRIX_FAULTS: names.length ? faults.map((f) => f.name).join(',') : 'all', CRM_REPORT_DIR: dir, CRM_CALIBRATION_WORKERS: String(workers),
-  }, 1_800_000);
+  const run = () =>
+    runPlaywright(
+      ['-c', 'scripts/matrix.config.ts', ...(options.noRandom ? ['--grep-invert', RANDOM_TAG] : [])],
+      {
+        CONFORMANCE_MATRIX_FAULTS: names.length ? faults.map((f) => f.name).join(',') : 'all',
+        CRM_REPORT_DIR: dir,
+        CRM_CALIBRATION_WORKERS: String(workers),
+      },
+      1_800_000,
+    );
   const read = () => (existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as OutcomeFile).outcomes : undefined);
   let res = await run();
   let outcomes = read();
@@ -147,7 +180,14 @@ export async function calibrateMatrix(names: string[] = [], onResult?: (r: Fault
   for (const o of outcomes ?? []) byFault.set(o.project ?? '', [...(byFault.get(o.project ?? '') ?? []), o]);
   const results = faults.map((fault, i): FaultResult => {
     const own = byFault.get(fault.name) ?? [];
-    const base: FaultResult = { ...fault, caught: false, flagged: [], runFailed: false, ms: own.reduce((n, o) => n + o.durationMs, 0), knownSurvivor: survivors.get(fault.name) };
+    const base: FaultResult = {
+      ...fault,
+      caught: false,
+      flagged: [],
+      runFailed: false,
+      ms: own.reduce((n, o) => n + o.durationMs, 0),
+      knownSurvivor: survivors.get(fault.name),
+    };
     const r: FaultResult = !outcomes?.length
       ? { ...base, error: `no test ran: ${outcomes ? 'an empty' : 'no'} ${OUTCOMES_FILE} (exit ${res.code}): ${(res.stderr || res.stdout).slice(-400)}` }
       : (() => {
@@ -162,8 +202,14 @@ export async function calibrateMatrix(names: string[] = [], onResult?: (r: Fault
   const caught = results.filter((r) => r.caught).length;
   return {
     summary: {
-      score: faults.length ? caught / faults.length : 1, caught, faults: faults.length, survivors: results.filter((r) => !r.caught && r.knownSurvivor).length,
-      date: new Date().toISOString().slice(0, 10), durationMs: Date.now() - started, jobs: workers, scope: 'matrix',
+      score: faults.length ? caught / faults.length : 1,
+      caught,
+      faults: faults.length,
+      survivors: results.filter((r) => !r.caught && r.knownSurvivor).length,
+      date: new Date().toISOString().slice(0, 10),
+      durationMs: Date.now() - started,
+      jobs: workers,
+      scope: 'matrix',
     },
     faults: results,
   };
@@ -180,14 +226,18 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   if (noRandom && scope !== 'matrix') throw new Error('--no-random needs --scope matrix');
   const print = (r: FaultResult, done: number, total: number) => {
     const mark = r.caught ? 'caught  ' : r.knownSurvivor ? 'survivor' : 'MISSED  ';
-    console.log(`[${String(done).padStart(3)}/${total}] ${mark} ${r.name.padEnd(40)} ${(r.ms / 1000).toFixed(1)}s  names ${r.rules.join(',')}; flagged ${r.flagged.slice(0, 6).join(',') || '-'}${r.error ? `  error: ${r.error}` : ''}`);
+    console.log(
+      `[${String(done).padStart(3)}/${total}] ${mark} ${r.name.padEnd(40)} ${(r.ms / 1000).toFixed(1)}s  names ${r.rules.join(',')}; flagged ${r.flagged.slice(0, 6).join(',') || '-'}${r.error ? `  error: ${r.error}` : ''}`,
+    );
   };
   const cal = scope === 'matrix' ? await calibrateMatrix(args, print, { noRandom }) : await calibrate(args, jobs, print, scope);
   mkdirSync(resolve(ROOT, 'reports'), { recursive: true });
   // A partial or a no-random run does not replace the score.
   if (!args.length && !noRandom) writeFileSync(resolve(ROOT, 'reports/calibration.json'), JSON.stringify(cal, null, 2));
   const s = cal.summary;
-  console.log(`\ncalibration: ${s.caught}/${s.faults} faults caught (score ${(s.score * 100).toFixed(1)}%), ${s.survivors} known survivors, ${(s.durationMs / 1000).toFixed(0)} s with ${s.jobs} jobs, scope ${s.scope}`);
+  console.log(
+    `\ncalibration: ${s.caught}/${s.faults} faults caught (score ${(s.score * 100).toFixed(1)}%), ${s.survivors} known survivors, ${(s.durationMs / 1000).toFixed(0)} s with ${s.jobs} jobs, scope ${s.scope}`,
+  );
   const missed = cal.faults.filter((f) => !f.caught && !f.knownSurvivor);
   process.exit(missed.length ? 1 : 0);
 }

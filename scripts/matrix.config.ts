@@ -27,7 +27,13 @@ const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 /** Where the runner leaves the instances for its workers (which evaluate this file again) and for reference/matrix.ts. */
 const INSTANCES_ENV = 'REFERENCE_INSTANCES';
 /** A fault's instance and the rules whose tests its project runs. */
-interface Planned { name: string; faults: string[]; rules: string[]; port: number; authPort: number }
+interface Planned {
+  name: string;
+  faults: string[];
+  rules: string[];
+  port: number;
+  authPort: number;
+}
 
 /**
  * In the runner only (its workers read the plan back from the environment, and load neither the
@@ -40,7 +46,10 @@ async function plan(): Promise<void> {
   const { loadConfig } = await import('../specs/support/core/config.js');
   const { freePorts, prepareEmbeddedEnvironment, referenceServerEnv } = await import('../specs/support/core/embedded.js');
   const catalog = faultCatalog();
-  const asked = (process.env.CONFORMANCE_MATRIX_FAULTS ?? '').split(',').map((s) => s.trim()).filter(Boolean);
+  const asked = (process.env.CONFORMANCE_MATRIX_FAULTS ?? '')
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
   const unknown = asked.filter((n) => n !== 'all' && !catalog.some((f) => f.name === n));
   if (unknown.length) throw new Error(`CONFORMANCE_MATRIX_FAULTS: unknown faults: ${unknown.join(', ')}`);
   const faults = asked.includes('all') ? catalog : catalog.filter((f) => asked.includes(f.name));
@@ -48,7 +57,9 @@ async function plan(): Promise<void> {
   try {
     const last = resolve(ROOT, 'reports/calibration.json');
     if (existsSync(last)) ms = new Map((JSON.parse(readFileSync(last, 'utf8')).faults as { name: string; ms: number }[]).map((f) => [f.name, f.ms]));
-  } catch { /* none or half-written: catalog order */ }
+  } catch {
+    /* none or half-written: catalog order */
+  }
   const ordered = [...faults].sort((a, b) => (ms.get(b.name) ?? 0) - (ms.get(a.name) ?? 0));
   if (!ordered.length) throw new Error('CONFORMANCE_MATRIX_FAULTS names no fault (a list of names, or all)');
   const ports = freePorts(ordered.length * 2);
@@ -57,7 +68,12 @@ async function plan(): Promise<void> {
   // The runner's own target (global set-up, reporter): the first instance. The suite's list of
   // instances (names, endpoints, rules), and the reference's (ports, faults).
   const instances: Instance[] = planned.map((p) => ({ name: p.name, ...urls(p), rules: p.rules }));
-  Object.assign(process.env, { [INSTANCES_ENV]: JSON.stringify(planned), [CRM_INSTANCES_ENV]: JSON.stringify(instances), CRM_BASE_URL: urls(planned[0]).baseUrl, CRM_AUTH_URL: urls(planned[0]).authUrl });
+  Object.assign(process.env, {
+    [INSTANCES_ENV]: JSON.stringify(planned),
+    [CRM_INSTANCES_ENV]: JSON.stringify(instances),
+    CRM_BASE_URL: urls(planned[0]).baseUrl,
+    CRM_AUTH_URL: urls(planned[0]).authUrl,
+  });
   // Credentials reach the servers through the environment they inherit, never through `webServer.env`.
   Object.assign(process.env, referenceServerEnv(loadConfig()), { REFERENCE_FAULTS: '', REFERENCE_VARIANT: '', REFERENCE_CHOICES: '' });
 }

@@ -28,7 +28,10 @@ export interface ProcCpu {
   cpuMs: number;
 }
 
-interface Stat { ppid: number; cpuMs: number }
+interface Stat {
+  ppid: number;
+  cpuMs: number;
+}
 
 /** The fields of /proc/<pid>/stat after the command name (state first), or undefined when it is gone or off Linux. */
 function statFields(pid: number | 'self'): string[] | undefined {
@@ -91,7 +94,13 @@ export function watchTree(root: number, everyMs = 100): { stop(): ProcCpu[] } | 
   const seen = new Map<number, ProcCpu>();
   const poll = () => {
     let pids: number[];
-    try { pids = readdirSync('/proc').filter((p) => /^\d+$/.test(p)).map(Number); } catch { return; }
+    try {
+      pids = readdirSync('/proc')
+        .filter((p) => /^\d+$/.test(p))
+        .map(Number);
+    } catch {
+      return;
+    }
     const stats = new Map<number, Stat>();
     for (const pid of pids) {
       const s = statOf(pid);

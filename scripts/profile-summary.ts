@@ -66,7 +66,11 @@ export function packageOf(frame: Frame): string {
 /** A bundle's text by its URL (a file of the installed Playwright), or undefined when it cannot be read. */
 export type ReadSource = (url: string) => string | undefined;
 const readInstalled: ReadSource = (url) => {
-  try { return readFileSync(fileURLToPath(url), 'utf8'); } catch { return undefined; }
+  try {
+    return readFileSync(fileURLToPath(url), 'utf8');
+  } catch {
+    return undefined;
+  }
 };
 
 /**
@@ -101,7 +105,13 @@ const mechanismsFor = (sectionOf: (f: Frame) => string | undefined): [string, (f
   ['loading code', (f) => f.url.startsWith('node:internal/modules/') || f.functionName === 'compileForInternalLoader'],
   ['stack traces (step locations)', (f) => f.functionName === 'captureRawStack' || (f.functionName === 'prepareStackTrace' && /playwright-core/.test(f.url))],
   ['runner-worker messages', (f) => f.url.startsWith('node:internal/child_process')],
-  ['reporters', (f) => /reporting\/[^/]*reporter\.[jt]s$/.test(f.url) || /playwright\/lib\/reporters\//.test(f.url) || (sectionOf(f)?.startsWith('packages/playwright/src/reporters/') ?? false)],
+  [
+    'reporters',
+    (f) =>
+      /reporting\/[^/]*reporter\.[jt]s$/.test(f.url) ||
+      /playwright\/lib\/reporters\//.test(f.url) ||
+      (sectionOf(f)?.startsWith('packages/playwright/src/reporters/') ?? false),
+  ],
   ['HTTP client', (f) => /node_modules\/undici\/|node:internal\/deps\/undici/.test(f.url)],
   ['HTTP server', (f) => /^node:_http_(server|incoming|outgoing)$/.test(f.url)],
   ['garbage collector', (f) => f.functionName === '(garbage collector)'],
@@ -152,6 +162,20 @@ export function summarizeProfile(p: CpuProfile, file = 'profile.cpuprofile', rea
     for (const name of mechanismsOf(id)) mechanisms[name] = (mechanisms[name] ?? 0) + dt;
   });
   const ms = (us: number) => Math.round(us / 1000);
-  const inMs = (r: Record<string, number>) => Object.fromEntries(Object.entries(r).map(([k, v]) => [k, ms(v)]).sort((a, b) => (b[1] as number) - (a[1] as number)));
-  return { file: basename(file), pid, thread, part: partOf(p, thread), wallMs: ms(p.endTime - p.startTime), busyMs: ms(busy), packages: inMs(packages), mechanisms: inMs(mechanisms) };
+  const inMs = (r: Record<string, number>) =>
+    Object.fromEntries(
+      Object.entries(r)
+        .map(([k, v]) => [k, ms(v)])
+        .sort((a, b) => (b[1] as number) - (a[1] as number)),
+    );
+  return {
+    file: basename(file),
+    pid,
+    thread,
+    part: partOf(p, thread),
+    wallMs: ms(p.endTime - p.startTime),
+    busyMs: ms(busy),
+    packages: inMs(packages),
+    mechanisms: inMs(mechanisms),
+  };
 }

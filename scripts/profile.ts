@@ -39,14 +39,23 @@ async function main(): Promise<void> {
   const passed = Object.fromEntries(Object.entries(process.env).filter(([k, v]) => /^(CRM|REFERENCE)_/.test(k) && v !== undefined)) as Record<string, string>;
   const embedded = !passed.CRM_BASE_URL;
   const load = loadavg()[0];
-  console.log(`bench:profile: one run${args.length ? ` of ${args.map(withoutSecrets).join(' ')}` : ''} ${embedded ? 'against the reference server' : `against ${passed.CRM_BASE_URL}`}, every Node process under V8's profiler (${cpus().length} CPUs, load ${load.toFixed(1)})`);
+  console.log(
+    `bench:profile: one run${args.length ? ` of ${args.map(withoutSecrets).join(' ')}` : ''} ${embedded ? 'against the reference server' : `against ${passed.CRM_BASE_URL}`}, every Node process under V8's profiler (${cpus().length} CPUs, load ${load.toFixed(1)})`,
+  );
   let tree: ReturnType<typeof watchTree>;
-  const res = await runPlaywright(args, { ...passed, CRM_REPORT_DIR: 'reports/runs/profile', ...(embedded ? { CRM_REFERENCE_CPU_PROF: CPU_DIR } : {}) }, 30 * 60_000, {
-    nodeArgs: ['--cpu-prof', `--cpu-prof-dir=${CPU_DIR}`],
-    onSpawn: (pid) => (tree = watchTree(pid)),
-  });
+  const res = await runPlaywright(
+    args,
+    { ...passed, CRM_REPORT_DIR: 'reports/runs/profile', ...(embedded ? { CRM_REFERENCE_CPU_PROF: CPU_DIR } : {}) },
+    30 * 60_000,
+    {
+      nodeArgs: ['--cpu-prof', `--cpu-prof-dir=${CPU_DIR}`],
+      onSpawn: (pid) => (tree = watchTree(pid)),
+    },
+  );
   const procs = tree?.stop() ?? [];
-  const summaries = readdirSync(CPU_DIR).filter((f) => f.endsWith('.cpuprofile')).sort()
+  const summaries = readdirSync(CPU_DIR)
+    .filter((f) => f.endsWith('.cpuprofile'))
+    .sort()
     .map((f) => summarizeProfile(JSON.parse(readFileSync(join(CPU_DIR, f), 'utf8')) as CpuProfile, f));
   const playwrightLine = /\d+ passed[^\n]*|\d+ failed[^\n]*/.exec(res.stdout)?.[0];
   const report = {
@@ -62,9 +71,15 @@ async function main(): Promise<void> {
   };
   writeFileSync(join(OUT, 'summary.json'), JSON.stringify(report, null, 1));
   console.log(table(summaries, procs, res.ms));
-  console.log(`\nrun: ${s2(res.ms)} wall under the profiler, exit ${res.code}${playwrightLine ? ` (${playwrightLine.trim()})` : ''}; load ${load.toFixed(1)} → ${loadavg()[0].toFixed(1)}`);
-  console.log('how to read it: "CPU (/proc)" is each process\'s own CPU; "sampled busy" is V8\'s, which on a busy machine counts time a process waited for a CPU (in a syscall, say) and is slowed by the profiler itself, most in code loading: read its shares, and the bench for times');
-  console.log(`profiles: ${relative(ROOT, CPU_DIR)}/ (Chrome DevTools → Performance → load, or speedscope); summary: ${relative(ROOT, join(OUT, 'summary.json'))}`);
+  console.log(
+    `\nrun: ${s2(res.ms)} wall under the profiler, exit ${res.code}${playwrightLine ? ` (${playwrightLine.trim()})` : ''}; load ${load.toFixed(1)} → ${loadavg()[0].toFixed(1)}`,
+  );
+  console.log(
+    'how to read it: "CPU (/proc)" is each process\'s own CPU; "sampled busy" is V8\'s, which on a busy machine counts time a process waited for a CPU (in a syscall, say) and is slowed by the profiler itself, most in code loading: read its shares, and the bench for times',
+  );
+  console.log(
+    `profiles: ${relative(ROOT, CPU_DIR)}/ (Chrome DevTools → Performance → load, or speedscope); summary: ${relative(ROOT, join(OUT, 'summary.json'))}`,
+  );
   if (res.code !== 0 && res.code !== 1) process.exitCode = 1;
 }
 
@@ -75,7 +90,9 @@ async function main(): Promise<void> {
  * loaded only inside Playwright.)
  */
 function withoutSecrets(cmd: string): string {
-  const secrets = Object.entries(process.env).filter(([k, v]) => /TOKEN|SECRET|PASSWORD/i.test(k) && v && v.length >= 4).map(([, v]) => v!);
+  const secrets = Object.entries(process.env)
+    .filter(([k, v]) => /TOKEN|SECRET|PASSWORD/i.test(k) && v && v.length >= 4)
+    .map(([, v]) => v!);
   return secrets.reduce((out, s) => out.split(s).join('[REDACTED]'), cmd);
 }
 
@@ -90,8 +107,13 @@ function table(summaries: ProfileSummary[], procs: ProcCpu[], wallMs: number): s
   const order = ['runner', 'runner loader thread', 'worker', 'reference', 'other'];
   for (const s of [...summaries].sort((a, b) => order.indexOf(a.part) - order.indexOf(b.part) || b.busyMs - a.busyMs)) {
     const cpu = s.thread ? undefined : cpuOf.get(s.pid ?? -1);
-    const top = Object.entries(s.packages).slice(0, 5).map(([k, v]) => `${k} ${s2(v)}`).join(', ');
-    rows.push(`| ${s.part} ${s.pid ?? ''}${s.thread ? ` thread ${s.thread}` : ''} (${s2(s.wallMs)}) | ${s.thread ? '(in its process)' : s2(cpu)} | ${s2(s.busyMs)} | ${COLUMNS.map((c) => share(s.mechanisms[c], s.busyMs)).join(' | ')} | ${top} |`);
+    const top = Object.entries(s.packages)
+      .slice(0, 5)
+      .map(([k, v]) => `${k} ${s2(v)}`)
+      .join(', ');
+    rows.push(
+      `| ${s.part} ${s.pid ?? ''}${s.thread ? ` thread ${s.thread}` : ''} (${s2(s.wallMs)}) | ${s.thread ? '(in its process)' : s2(cpu)} | ${s2(s.busyMs)} | ${COLUMNS.map((c) => share(s.mechanisms[c], s.busyMs)).join(' | ')} | ${top} |`,
+    );
   }
   const profiled = new Set(summaries.map((s) => s.pid));
   const rest = cpuByRole(procs.filter((p) => !profiled.has(p.pid)));

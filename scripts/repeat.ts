@@ -21,7 +21,14 @@ const pwArgs = args.filter((a) => !/^\d+$/.test(a));
 const env: Record<string, string> = { CRM_REPORTERS: 'minimal' };
 for (const k of ['CRM_WORKERS', 'CRM_FC_RUNS', 'REFERENCE_VARIANT', 'REFERENCE_CHOICES']) if (process.env[k]) env[k] = process.env[k]!;
 
-interface Bad { title: string; file: string; line: number; runs: number[]; kind: 'failed' | 'warned'; first: string }
+interface Bad {
+  title: string;
+  file: string;
+  line: number;
+  runs: number[];
+  kind: 'failed' | 'warned';
+  first: string;
+}
 const bad = new Map<string, Bad>();
 const runs: { run: number; exitCode: number | null; ms: number; tests: number; failed: number; warned: number }[] = [];
 console.log(`repeat: ${n} run(s) of ${pwArgs.length ? pwArgs.join(' ') : 'the whole suite'} against the reference server`);
@@ -35,15 +42,25 @@ for (let i = 1; i <= n; i++) {
   for (const o of outcomes) {
     const kind = failed(o) ? 'failed' : o.warnings.length ? 'warned' : undefined;
     if (!kind) continue;
-    if (kind === 'failed') f++; else w++;
+    if (kind === 'failed') f++;
+    else w++;
     const key = `${o.file}:${o.line} ${o.title}`;
-    const b = bad.get(key) ?? { title: o.title, file: o.file, line: o.line, runs: [], kind, first: (o.error ?? o.warnings[0] ?? o.status).split('\n')[0].slice(0, 200) };
+    const b = bad.get(key) ?? {
+      title: o.title,
+      file: o.file,
+      line: o.line,
+      runs: [],
+      kind,
+      first: (o.error ?? o.warnings[0] ?? o.status).split('\n')[0].slice(0, 200),
+    };
     b.runs.push(i);
     bad.set(key, b);
   }
   runs.push({ run: i, exitCode: res.code, ms: res.ms, tests: outcomes.length, failed: f, warned: w });
   const note = outcomes.length ? '' : ` — no outcome file: ${res.stderr.trim().split('\n').slice(-2).join(' ')}`;
-  console.log(`  run ${String(i).padStart(2)}: ${res.code === 0 ? 'pass' : 'FAIL'} in ${(res.ms / 1000).toFixed(1)} s — ${outcomes.length} tests, ${f} failed, ${w} warned${note}`);
+  console.log(
+    `  run ${String(i).padStart(2)}: ${res.code === 0 ? 'pass' : 'FAIL'} in ${(res.ms / 1000).toFixed(1)} s — ${outcomes.length} tests, ${f} failed, ${w} warned${note}`,
+  );
 }
 const passed = runs.filter((r) => r.exitCode === 0).length;
 console.log(`\n${passed} of ${n} runs passed, ${n - passed} failed.`);
@@ -54,5 +71,8 @@ if (bad.size) {
   }
 } else console.log('No test failed or warned in any run.');
 mkdirSync(resolve(ROOT, 'reports'), { recursive: true });
-writeFileSync(resolve(ROOT, 'reports/repeat.json'), JSON.stringify({ date: new Date().toISOString(), runs: n, passed, args: pwArgs, perRun: runs, unstable: [...bad.values()] }, null, 2));
+writeFileSync(
+  resolve(ROOT, 'reports/repeat.json'),
+  JSON.stringify({ date: new Date().toISOString(), runs: n, passed, args: pwArgs, perRun: runs, unstable: [...bad.values()] }, null, 2),
+);
 process.exit(passed === n ? 0 : 1);

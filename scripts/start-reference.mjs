@@ -32,7 +32,11 @@ const manifestFile = join(cache, `${basename(entry, '.ts')}.json`);
 function hashOf(inputs) {
   const h = createHash('sha256');
   try {
-    for (const file of inputs) h.update(file).update('\0').update(readFileSync(join(root, file))).update('\0');
+    for (const file of inputs)
+      h.update(file)
+        .update('\0')
+        .update(readFileSync(join(root, file)))
+        .update('\0');
   } catch {
     return undefined;
   }
@@ -54,7 +58,11 @@ function kept() {
 /** esbuild: the one beside the suite, else the one tsx brings (a public package either way). */
 function loadEsbuild() {
   const require = createRequire(import.meta.url);
-  try { return require('esbuild'); } catch { /* not beside the suite */ }
+  try {
+    return require('esbuild');
+  } catch {
+    /* not beside the suite */
+  }
   return createRequire(require.resolve('tsx/package.json'))('esbuild');
 }
 
@@ -65,18 +73,38 @@ async function bundle() {
   for (const old of readdirSync(cache)) {
     const path = join(cache, old);
     if (!/\.tmp$|^reference-/.test(old)) continue;
-    try { if (Date.now() - statSync(path).mtimeMs > 10 * 60_000) rmSync(path, { recursive: true, force: true }); } catch { /* another run's */ }
+    try {
+      if (Date.now() - statSync(path).mtimeMs > 10 * 60_000) rmSync(path, { recursive: true, force: true });
+    } catch {
+      /* another run's */
+    }
   }
   const started = Date.now();
   const result = await build({
-    entryPoints: [entry], bundle: true, write: false, outfile: bundleFile, platform: 'node', format: 'esm', target: 'node20',
-    packages: 'external', absWorkingDir: root, logLevel: 'error', sourcemap: 'inline', metafile: true,
+    entryPoints: [entry],
+    bundle: true,
+    write: false,
+    outfile: bundleFile,
+    platform: 'node',
+    format: 'esm',
+    target: 'node20',
+    packages: 'external',
+    absWorkingDir: root,
+    logLevel: 'error',
+    sourcemap: 'inline',
+    metafile: true,
   });
   // Whole or not at all: a parallel start reads either the old bundle or the new.
   writeWhole(bundleFile, (tmp) => writeFileSync(tmp, result.outputFiles[0].contents));
   const inputs = Object.keys(result.metafile.inputs).sort();
   // A file changed while it was being bundled: this bundle is used once, not kept.
-  const changed = inputs.some((f) => { try { return statSync(join(root, f)).mtimeMs >= started; } catch { return true; } });
+  const changed = inputs.some((f) => {
+    try {
+      return statSync(join(root, f)).mtimeMs >= started;
+    } catch {
+      return true;
+    }
+  });
   const hash = changed ? undefined : hashOf(inputs);
   writeWhole(manifestFile, (tmp) => writeFileSync(tmp, JSON.stringify({ entry, inputs, hash: hash ?? null })));
   return bundleFile;

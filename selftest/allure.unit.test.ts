@@ -17,7 +17,10 @@ type Annotation = { type: string; description?: string };
 function fakeTest(dir: string, title: string, tags: string[], annotations: Annotation[] = []): TestCase {
   const file = join(dir, 'specs/leads/upsert.spec.ts');
   return {
-    title, tags, annotations, expectedStatus: 'passed',
+    title,
+    tags,
+    annotations,
+    expectedStatus: 'passed',
     location: { file, line: 1, column: 1 },
     parent: { project: () => ({ name: 'api' }) },
     titlePath: () => ['', 'api', 'leads/upsert.spec.ts', title],
@@ -26,14 +29,26 @@ function fakeTest(dir: string, title: string, tags: string[], annotations: Annot
 
 function fakeResult(status: TestResult['status'], extra: Partial<TestResult> = {}): TestResult {
   return {
-    status, duration: 12, startTime: new Date('2026-11-23T10:00:00Z'), parallelIndex: 1, retry: 0,
-    errors: [], attachments: [], annotations: [], steps: [], stdout: [], stderr: [], workerIndex: 1,
+    status,
+    duration: 12,
+    startTime: new Date('2026-11-23T10:00:00Z'),
+    parallelIndex: 1,
+    retry: 0,
+    errors: [],
+    attachments: [],
+    annotations: [],
+    steps: [],
+    stdout: [],
+    stderr: [],
+    workerIndex: 1,
     ...extra,
   } as unknown as TestResult;
 }
 
 function written(resultsDir: string): AllureResult[] {
-  return readdirSync(resultsDir).filter((f) => f.endsWith('-result.json')).map((f) => JSON.parse(readFileSync(join(resultsDir, f), 'utf8')) as AllureResult);
+  return readdirSync(resultsDir)
+    .filter((f) => f.endsWith('-result.json'))
+    .map((f) => JSON.parse(readFileSync(join(resultsDir, f), 'utf8')) as AllureResult);
 }
 
 test('Allure results: conformance labels and spec link, conformance status, attachments stored beside them', () => {
@@ -44,19 +59,38 @@ test('Allure results: conformance labels and spec link, conformance status, atta
   const evidence = join(dir, 'exchanges.json');
   writeFileSync(evidence, '[{"method":"GET"}]');
 
-  reporter.onTestEnd(fakeTest(dir, 'UPSERT-4 passes', ['@UPSERT-4', '@MUST', '@leads']), fakeResult('passed', {
-    attachments: [{ name: 'exchanges.json', path: evidence, contentType: 'application/json' }],
-  }));
+  reporter.onTestEnd(
+    fakeTest(dir, 'UPSERT-4 passes', ['@UPSERT-4', '@MUST', '@leads']),
+    fakeResult('passed', {
+      attachments: [{ name: 'exchanges.json', path: evidence, contentType: 'application/json' }],
+    }),
+  );
   // Held: skipped for Playwright, failed in the conformance report (and here), with its error.
-  reporter.onTestEnd(fakeTest(dir, 'UPSERT-4 held repeat', ['@UPSERT-4', '@MUST', '@leads']), fakeResult('skipped', {
-    annotations: [{ type: 'failure', description: 'Error: expect(received).toBe(expected)\nExpected: 200' }, { type: 'held', description: 'a repeat' }, { type: 'skip', description: 'a repeat: a FAIL in the conformance report' }],
-  }));
-  reporter.onTestEnd(fakeTest(dir, 'UPSERT-4 fails', ['@UPSERT-4', '@MUST', '@leads']), fakeResult('failed', {
-    errors: [{ message: '\u001b[31mExpected: 200\u001b[39m', stack: 'Error: Expected: 200\n    at upsert.spec.ts:9' }],
-    attachments: [{ name: 'replay.sh', body: Buffer.from('#!/bin/sh\n'), contentType: 'text/x-shellscript' }],
-  }));
-  reporter.onTestEnd(fakeTest(dir, 'UPSERT-4 known', ['@UPSERT-4', '@MUST', '@leads'], [{ type: 'expected-failure', description: 'listed' }]), fakeResult('passed'));
-  reporter.onTestEnd(fakeTest(dir, 'UPSERT-4 skipped', ['@UPSERT-4', '@MUST', '@leads']), fakeResult('skipped', { annotations: [{ type: 'skip', description: 'the target cannot create tasks' }] }));
+  reporter.onTestEnd(
+    fakeTest(dir, 'UPSERT-4 held repeat', ['@UPSERT-4', '@MUST', '@leads']),
+    fakeResult('skipped', {
+      annotations: [
+        { type: 'failure', description: 'Error: expect(received).toBe(expected)\nExpected: 200' },
+        { type: 'held', description: 'a repeat' },
+        { type: 'skip', description: 'a repeat: a FAIL in the conformance report' },
+      ],
+    }),
+  );
+  reporter.onTestEnd(
+    fakeTest(dir, 'UPSERT-4 fails', ['@UPSERT-4', '@MUST', '@leads']),
+    fakeResult('failed', {
+      errors: [{ message: '\u001b[31mExpected: 200\u001b[39m', stack: 'Error: Expected: 200\n    at upsert.spec.ts:9' }],
+      attachments: [{ name: 'replay.sh', body: Buffer.from('#!/bin/sh\n'), contentType: 'text/x-shellscript' }],
+    }),
+  );
+  reporter.onTestEnd(
+    fakeTest(dir, 'UPSERT-4 known', ['@UPSERT-4', '@MUST', '@leads'], [{ type: 'expected-failure', description: 'listed' }]),
+    fakeResult('passed'),
+  );
+  reporter.onTestEnd(
+    fakeTest(dir, 'UPSERT-4 skipped', ['@UPSERT-4', '@MUST', '@leads']),
+    fakeResult('skipped', { annotations: [{ type: 'skip', description: 'the target cannot create tasks' }] }),
+  );
 
   const results = written(resultsDir);
   const byName = (n: string) => results.find((r) => r.name === n)!;
@@ -68,7 +102,10 @@ test('Allure results: conformance labels and spec link, conformance status, atta
     assert.equal(label('level'), 'MUST');
     assert.equal(label('severity'), 'critical');
     assert.ok(label('epic') && label('feature'), 'epic and feature');
-    assert.ok(r.links.some((l) => l.url.includes('#') && l.name?.startsWith('spec § ')), 'the link to the rule section');
+    assert.ok(
+      r.links.some((l) => l.url.includes('#') && l.name?.startsWith('spec § ')),
+      'the link to the rule section',
+    );
     assert.equal(r.stage, 'finished');
   }
   assert.equal(byName('UPSERT-4 passes').status, 'passed');

@@ -25,7 +25,9 @@ describe('AUTH-2 against the reference server', { concurrency: 1 }, () => {
     server = await startReferenceProcess([process.execPath, '--import', 'tsx', 'reference/main.ts'], ROOT, cleanEnv());
     base = referenceEnv(server.api, server.auth, resolve(ROOT, 'reference/profile.json'));
   });
-  after(async () => { await server?.stop(); });
+  after(async () => {
+    await server?.stop();
+  });
 
   const run = async (name: string, env: Record<string, string>) => {
     const dir = `reports/runs/selftest-auth-bearer-${name}`;
@@ -46,7 +48,7 @@ describe('AUTH-2 against the reference server', { concurrency: 1 }, () => {
     assert.equal(auth2.verdict, 'PASS', `AUTH-2: ${auth2.verdict} ${auth2.reasons.join('; ')}\n${out.slice(-3000)}`);
     const passed = outcomes.filter((o) => o.status === 'passed');
     assert.equal(passed.length, 1, 'one AUTH-2 test passes');
-    assert.match(passed[0].file, /oauth[\\/]bearer\.spec\.ts$/, 'the test of the handshake\'s token');
+    assert.match(passed[0].file, /oauth[\\/]bearer\.spec\.ts$/, "the test of the handshake's token");
     const skipped = outcomes.find((o) => o.status === 'skipped');
     assert.match(skipped?.skipReason ?? '', /no Bearer token configured \(CRM_BEARER_TOKEN\): AUTH-2 is judged with the token the OAuth handshake obtains/);
     assert.equal(res.code, 0, out.slice(-3000));
@@ -61,7 +63,7 @@ describe('AUTH-2 against the reference server', { concurrency: 1 }, () => {
     assert.match(reasons, /set CRM_CLIENT_ID, CRM_CLIENT_SECRET, CRM_LOGIN_EMAIL and CRM_LOGIN_PASSWORD/);
   });
 
-  test('with CRM_BEARER_TOKEN: the configured token judges AUTH-2; the handshake\'s test is skipped saying so', async () => {
+  test("with CRM_BEARER_TOKEN: the configured token judges AUTH-2; the handshake's test is skipped saying so", async () => {
     const { auth2, outcomes, out } = await run('configured', base);
     assert.equal(auth2.verdict, 'PASS', `AUTH-2: ${auth2.verdict} ${auth2.reasons.join('; ')}\n${out.slice(-2000)}`);
     const skipped = outcomes.find((o) => o.status === 'skipped');

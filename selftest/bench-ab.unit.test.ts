@@ -13,7 +13,12 @@ import { bulkLine, bulkOf, timeline } from '../scripts/bench.js';
 import { scratchDir } from './helpers.js';
 
 test('bench:ab prints and keeps a secret setting as redacted', () => {
-  assert.deepEqual(shownSettings({ CRM_PREFORK: '0', CRM_ACCESS_TOKEN: 'tok-123', CRM_CLIENT_SECRET: 's', CRM_LOGIN_PASSWORD: '' }), { CRM_PREFORK: '0', CRM_ACCESS_TOKEN: '«redacted»', CRM_CLIENT_SECRET: '«redacted»', CRM_LOGIN_PASSWORD: '' });
+  assert.deepEqual(shownSettings({ CRM_PREFORK: '0', CRM_ACCESS_TOKEN: 'tok-123', CRM_CLIENT_SECRET: 's', CRM_LOGIN_PASSWORD: '' }), {
+    CRM_PREFORK: '0',
+    CRM_ACCESS_TOKEN: '«redacted»',
+    CRM_CLIENT_SECRET: '«redacted»',
+    CRM_LOGIN_PASSWORD: '',
+  });
 });
 
 test('bench:ab reads its settings as NAME=value words', () => {
@@ -45,11 +50,14 @@ test("a run's timeline is never an earlier run's results.json (a run with minima
   const file = join(dir, 'results.json');
   const startTime = '2026-11-24T21:00:02.000Z';
   const result = (lane: string, at: string, duration: number) => ({ tests: [{ projectName: lane, results: [{ startTime: at, duration, workerIndex: 0 }] }] });
-  writeFileSync(file, JSON.stringify({ config: { workers: 1 }, suites: [{ specs: [result('api', startTime, 500), result('api', '2026-11-24T21:00:03.000Z', 1000)] }] }));
+  writeFileSync(
+    file,
+    JSON.stringify({ config: { workers: 1 }, suites: [{ specs: [result('api', startTime, 500), result('api', '2026-11-24T21:00:03.000Z', 1000)] }] }),
+  );
   const spawned = Date.parse('2026-11-24T21:00:00.000Z');
   assert.equal(timeline(file, spawned)?.first, Date.parse(startTime), 'a results.json of this run is read');
   assert.equal(timeline(file, spawned)?.lanes.api.tests, 2);
-  assert.equal(timeline(file, spawned + 60_000), undefined, 'one whose tests began before the run was spawned is an earlier run\'s');
+  assert.equal(timeline(file, spawned + 60_000), undefined, "one whose tests began before the run was spawned is an earlier run's");
   assert.equal(timeline(join(dir, 'none.json'), spawned), undefined);
 });
 
@@ -58,10 +66,16 @@ test("a run's bulk calls: read from its bulk-schedule.json, after its spawn, wit
   const file = join(dir, 'bulk-schedule.json');
   const spawned = 1_000_000;
   const summary = { slots: 19, windows: 1, firstAt: spawned + 2_200, lastAt: spawned + 9_900, busiest: 3, floorMs: 7_190 };
-  writeFileSync(file, JSON.stringify({ version: 1, limit: { perWindow: 3, windowMs: 1000 }, targets: [{ target: 'http://127.0.0.1:1', summary, entries: [] }] }));
+  writeFileSync(
+    file,
+    JSON.stringify({ version: 1, limit: { perWindow: 3, windowMs: 1000 }, targets: [{ target: 'http://127.0.0.1:1', summary, entries: [] }] }),
+  );
   const bulk = bulkOf(file, spawned);
   assert.deepEqual(bulk, { slots: 19, windows: 1, fromMs: 2_200, toMs: 9_900, floorMs: 7_190 });
-  assert.match(bulkLine(bulk!), /bulk calls 19 and 1 burst window, 2\.2 s → 9\.9 s: .* at least 7\.2 s after the first, so this run could not have ended before 9\.4 s/);
-  assert.equal(bulkOf(file, spawned + 5_000), undefined, 'an earlier run\'s file is not this run\'s');
+  assert.match(
+    bulkLine(bulk!),
+    /bulk calls 19 and 1 burst window, 2\.2 s → 9\.9 s: .* at least 7\.2 s after the first, so this run could not have ended before 9\.4 s/,
+  );
+  assert.equal(bulkOf(file, spawned + 5_000), undefined, "an earlier run's file is not this run's");
   assert.equal(bulkOf(join(dir, 'none.json'), spawned), undefined);
 });

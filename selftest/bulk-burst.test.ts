@@ -16,9 +16,18 @@ import { printedReport, ROOT, runPlaywright, specsOf, type ReportSuite } from '.
 const SPEC = 'specs/opportunities/bulk.burst.optional.spec.ts';
 const NOTE = /^judged on the burst BULK-9 made/;
 
-interface Annotation { type: string; description?: string }
-interface Attachment { name: string; path?: string }
-interface Spec { title: string; tests: { annotations?: Annotation[]; results?: { status: string; attachments?: Attachment[]; annotations?: Annotation[] }[] }[] }
+interface Annotation {
+  type: string;
+  description?: string;
+}
+interface Attachment {
+  name: string;
+  path?: string;
+}
+interface Spec {
+  title: string;
+  tests: { annotations?: Annotation[]; results?: { status: string; attachments?: Attachment[]; annotations?: Annotation[] }[] }[];
+}
 
 /** Each test of the run by its rule: status, annotations, the exchanges it keeps as evidence. */
 async function run(name: string, args: string[], env: Record<string, string> = {}) {
@@ -54,21 +63,37 @@ test('BULK-9 and BULK-10 judge one burst between them, a stuck target still fail
   assert.equal(b9.status, 'passed');
   assert.equal(b10.status, 'passed');
   assert.deepEqual(warnings(b9).concat(warnings(b10)), [], 'the reference server meets both rules');
-  assert.ok(notes(b10).some((n) => NOTE.test(n)), `BULK-10 says it judged BULK-9's burst: ${notes(b10).join(' | ')}`);
+  assert.ok(
+    notes(b10).some((n) => NOTE.test(n)),
+    `BULK-10 says it judged BULK-9's burst: ${notes(b10).join(' | ')}`,
+  );
   assert.ok(!notes(b9).some((n) => NOTE.test(n)), 'BULK-9 made the burst');
   // One empty request alone, the burst of 8, at least one poll: BULK-10's evidence is BULK-9's exchanges.
   assert.ok(b9.exchanges.length >= 10, `BULK-9 kept its burst as evidence (${b9.exchanges.length} exchanges)`);
-  assert.deepEqual(b10.exchanges.map((x) => `${x.method} ${x.url}`), b9.exchanges.map((x) => `${x.method} ${x.url}`), 'BULK-10 attaches the exchanges of the burst it judged, and sent nothing itself');
+  assert.deepEqual(
+    b10.exchanges.map((x) => `${x.method} ${x.url}`),
+    b9.exchanges.map((x) => `${x.method} ${x.url}`),
+    'BULK-10 attaches the exchanges of the burst it judged, and sent nothing itself',
+  );
   // The run's record of its bulk calls: the one burst window (the burst's requests are its own), no slots closer than the limit.
   const [target] = both.schedule.targets;
   assert.equal(both.schedule.targets.length, 1);
   assert.equal(target.summary.windows, 1, JSON.stringify(target.summary));
   assert.ok(target.summary.busiest <= PER_WINDOW, JSON.stringify(target.summary));
-  assert.ok(target.entries.every((e) => e.kind !== 'slot' || e.answeredAt !== undefined), 'every slot\'s answer was reported');
+  assert.ok(
+    target.entries.every((e) => e.kind !== 'slot' || e.answeredAt !== undefined),
+    "every slot's answer was reported",
+  );
 
   const s10 = stuck.byRule.get('BULK-10')!;
-  assert.ok(notes(s10).some((n) => NOTE.test(n)), 'against the stuck target BULK-10 judges BULK-9\'s burst too');
-  assert.ok(warnings(s10).some((w) => /BULK-10 not met/.test(w)), `bulk-rate-limit-stuck is caught on BULK-10 (a SHOULD: a warning): ${warnings(s10).join(' | ') || 'no warning'}`);
+  assert.ok(
+    notes(s10).some((n) => NOTE.test(n)),
+    "against the stuck target BULK-10 judges BULK-9's burst too",
+  );
+  assert.ok(
+    warnings(s10).some((w) => /BULK-10 not met/.test(w)),
+    `bulk-rate-limit-stuck is caught on BULK-10 (a SHOULD: a warning): ${warnings(s10).join(' | ') || 'no warning'}`,
+  );
 
   const a10 = alone.byRule.get('BULK-10')!;
   assert.equal(alone.byRule.has('BULK-9'), false);

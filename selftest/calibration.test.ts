@@ -27,14 +27,21 @@ test('the suite catches every fault of the reference server', async (t) => {
   const scope = (process.env.CRM_CALIBRATION_SCOPE ?? 'matrix') as Scope;
   const jobs = Number(process.env.CRM_CALIBRATION_JOBS ?? 2);
   const report = (r: FaultResult, done: number, total: number) => {
-    if (!r.caught) t.diagnostic(`[${done}/${total}] ${r.knownSurvivor ? 'known survivor' : 'MISSED'} ${r.name} (names ${r.rules.join(',')}; flagged ${r.flagged.join(',') || 'nothing'})${r.error ? ` ${r.error}` : ''}`);
+    if (!r.caught)
+      t.diagnostic(
+        `[${done}/${total}] ${r.knownSurvivor ? 'known survivor' : 'MISSED'} ${r.name} (names ${r.rules.join(',')}; flagged ${r.flagged.join(',') || 'nothing'})${r.error ? ` ${r.error}` : ''}`,
+      );
   };
   const cal = scope === 'matrix' ? await calibrateMatrix([], report) : await calibrate([], jobs, report, scope);
   mkdirSync(resolve(ROOT, 'reports'), { recursive: true });
   writeFileSync(resolve(ROOT, 'reports/calibration.json'), JSON.stringify(cal, null, 2));
   const s = cal.summary;
-  t.diagnostic(`calibration: ${s.caught}/${s.faults} caught (${(s.score * 100).toFixed(1)}%), ${s.survivors} known survivors, ${(s.durationMs / 1000).toFixed(0)} s, ${s.jobs} jobs, scope ${s.scope}`);
-  const missed = cal.faults.filter((f) => !f.caught && !f.knownSurvivor).map((f) => `${f.name} (names ${f.rules.join(',')}; flagged ${f.flagged.join(',') || 'nothing'})${f.error ? ` ${f.error}` : ''}`);
+  t.diagnostic(
+    `calibration: ${s.caught}/${s.faults} caught (${(s.score * 100).toFixed(1)}%), ${s.survivors} known survivors, ${(s.durationMs / 1000).toFixed(0)} s, ${s.jobs} jobs, scope ${s.scope}`,
+  );
+  const missed = cal.faults
+    .filter((f) => !f.caught && !f.knownSurvivor)
+    .map((f) => `${f.name} (names ${f.rules.join(',')}; flagged ${f.flagged.join(',') || 'nothing'})${f.error ? ` ${f.error}` : ''}`);
   assert.deepEqual(missed, [], `faults the suite does not catch:\n${missed.join('\n')}`);
   // A known survivor that is caught this time is noted, not failed: some are caught only under
   // conditions (timing, heavy mode) that a run may or may not meet.

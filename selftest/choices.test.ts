@@ -17,7 +17,15 @@ import { CatalogError, OpenChoiceRecord, parseChoices as parseChoiceRecords } fr
 import { NAMES_FILE, renderChoiceNames } from '../rules/choices/render-names.js';
 import type { ConformanceReport } from '../reporting/verdict.js';
 import {
-  CHOICES, ChoicesError, coveringChoices, defaultChoices, describeChoices, maxAlternatives, parseChoices, variantChoices, type Choices,
+  CHOICES,
+  ChoicesError,
+  coveringChoices,
+  defaultChoices,
+  describeChoices,
+  maxAlternatives,
+  parseChoices,
+  variantChoices,
+  type Choices,
 } from '../reference/choices.js';
 
 /**
@@ -43,9 +51,15 @@ test('the default run and the alt:<k>:<seed> runs take every alternative of ever
   for (const set of [defaultChoices(), ...RUNS.map(runChoices)]) for (const [id, name] of Object.entries(set)) taken.get(id)!.add(name);
   const missing = CHOICES.flatMap((c) => c.alternatives.filter((a) => !taken.get(c.id)!.has(a.name)).map((a) => `${c.id}=${a.name}`));
   const known = KNOWN_FAILING.map((f) => `${f.choice}=${f.alternative}`);
-  assert.deepEqual(missing.filter((m) => !known.includes(m)), [], 'alternatives no run takes');
+  assert.deepEqual(
+    missing.filter((m) => !known.includes(m)),
+    [],
+    'alternatives no run takes',
+  );
   for (const f of KNOWN_FAILING) t.diagnostic(`not exercised (known failing): ${f.choice}=${f.alternative}: ${f.fails}`);
-  t.diagnostic(`${CHOICES.length} choices, ${CHOICES.reduce((n, c) => n + c.alternatives.length, 0)} alternatives, ${RUNS.length} runs besides the default; seed ${seed}`);
+  t.diagnostic(
+    `${CHOICES.length} choices, ${CHOICES.reduce((n, c) => n + c.alternatives.length, 0)} alternatives, ${RUNS.length} runs besides the default; seed ${seed}`,
+  );
 });
 
 test('rules/choices.json is valid against its schema and loads as written; rules/choices/names.ts, the type of app.choice, is current (fast)', () => {
@@ -55,12 +69,19 @@ test('rules/choices.json is valid against its schema and loads as written; rules
     const parsed = OpenChoiceRecord.safeParse(record);
     assert.ok(parsed.success, `record ${i} (${String(record.id)}): ${parsed.success ? '' : parsed.error.message}`);
     const keys = Object.keys(record);
-    assert.deepEqual(keys, order.filter((k) => keys.includes(k)), `record ${i} (${String(record.id)}): keys in the order ${order.join(', ')}`);
+    assert.deepEqual(
+      keys,
+      order.filter((k) => keys.includes(k)),
+      `record ${i} (${String(record.id)}): keys in the order ${order.join(', ')}`,
+    );
   }
   assert.deepEqual(CHOICES, raw, 'CHOICES is the file, record for record, unchanged by loading');
   assert.equal(readFileSync(resolve(ROOT, NAMES_FILE), 'utf8'), renderChoiceNames(CHOICES), `${NAMES_FILE} is out of date: run \`npm run rules:list\``);
   const bad = [{ ...raw[0], alternatives: [(raw[0].alternatives as unknown[])[0]] }];
-  assert.throws(() => parseChoiceRecords(bad), (e: Error) => e instanceof CatalogError && /rules\/choices\.json record 0 \(ids\.sequence\) is not a valid record: alternatives/.test(e.message));
+  assert.throws(
+    () => parseChoiceRecords(bad),
+    (e: Error) => e instanceof CatalogError && /rules\/choices\.json record 0 \(ids\.sequence\) is not a valid record: alternatives/.test(e.message),
+  );
   assert.throws(() => parseChoiceRecords([raw[0], raw[0]]), /record 1 \(ids\.sequence\): duplicate id/);
 });
 

@@ -3,12 +3,22 @@ import { existsSync } from 'node:fs';
 import { chromium, type Browser } from '@playwright/test';
 
 export function chromiumPath(): string | undefined {
-  const candidates = [process.env.CRM_CHROMIUM_PATH, '/usr/bin/chromium-headless-shell', '/usr/bin/chromium', '/usr/bin/chromium-browser', '/usr/bin/google-chrome', '/usr/bin/google-chrome-stable', '/snap/bin/chromium'];
+  const candidates = [
+    process.env.CRM_CHROMIUM_PATH,
+    '/usr/bin/chromium-headless-shell',
+    '/usr/bin/chromium',
+    '/usr/bin/chromium-browser',
+    '/usr/bin/google-chrome',
+    '/usr/bin/google-chrome-stable',
+    '/snap/bin/chromium',
+  ];
   for (const c of candidates) if (c && existsSync(c)) return c;
   try {
     const bundled = chromium.executablePath();
     if (bundled && existsSync(bundled)) return bundled;
-  } catch { /* no bundled browser */ }
+  } catch {
+    /* no bundled browser */
+  }
   return undefined;
 }
 

@@ -40,22 +40,29 @@ const CaseTest = z.strictObject({
   data: z.unknown(),
   valid: z.boolean(),
 });
-const CaseGroup = z.strictObject({
-  description: z.string().min(1),
-  contract: z.string().refine((n) => n in SCHEMAS, { error: (iss) => `"${String(iss.input)}" is not a Zod schema exported from contracts/index.ts` }),
-  spec: z.string().refine((h) => HEADINGS.has(h), { error: (iss) => `"${String(iss.input)}" is not a heading of the specification` }),
-  /** The ids of the rules whose verdicts rest on this contract (checked against rules/ below). */
-  rules: z.array(z.string().regex(/^[A-Z]+-\d+$/, 'a rule id such as PEOPLE-3')),
-  /** Why a group names no rule (the target profile is the suite's configuration, not the spec). */
-  no_rule: z.string().min(1).optional(),
-  tests: z.array(CaseTest).min(1),
-}).refine((g) => (g.rules.length > 0) !== (g.no_rule !== undefined), { error: 'a group names its rules, or gives no_rule (a reason) and names none' });
+const CaseGroup = z
+  .strictObject({
+    description: z.string().min(1),
+    contract: z.string().refine((n) => n in SCHEMAS, { error: (iss) => `"${String(iss.input)}" is not a Zod schema exported from contracts/index.ts` }),
+    spec: z.string().refine((h) => HEADINGS.has(h), { error: (iss) => `"${String(iss.input)}" is not a heading of the specification` }),
+    /** The ids of the rules whose verdicts rest on this contract (checked against rules/ below). */
+    rules: z.array(z.string().regex(/^[A-Z]+-\d+$/, 'a rule id such as PEOPLE-3')),
+    /** Why a group names no rule (the target profile is the suite's configuration, not the spec). */
+    no_rule: z.string().min(1).optional(),
+    tests: z.array(CaseTest).min(1),
+  })
+  .refine((g) => g.rules.length > 0 !== (g.no_rule !== undefined), { error: 'a group names its rules, or gives no_rule (a reason) and names none' });
 const CaseFile = z.array(CaseGroup).min(1);
 type CaseGroup = z.infer<typeof CaseGroup>;
 
-interface Loaded { file: string; groups: CaseGroup[] }
+interface Loaded {
+  file: string;
+  groups: CaseGroup[];
+}
 
-const files = readdirSync(CASES_DIR).filter((f) => f.endsWith('.json')).sort();
+const files = readdirSync(CASES_DIR)
+  .filter((f) => f.endsWith('.json'))
+  .sort();
 const raw = files.map((file) => ({ file, json: JSON.parse(readFileSync(resolve(CASES_DIR, file), 'utf8')) as unknown }));
 /** Well-formed groups only (a malformed group fails the format test, not every other test of its file). */
 const loaded: Loaded[] = raw.map(({ file, json }) => ({
@@ -161,9 +168,7 @@ describe('case files: every case', () => {
           for (const t of g.tests) {
             const res = schema.safeParse(t.data);
             if (res.success === t.valid) continue;
-            const why = res.success
-              ? 'accepted'
-              : `rejected: ${res.error.issues.map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`).join('; ')}`;
+            const why = res.success ? 'accepted' : `rejected: ${res.error.issues.map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`).join('; ')}`;
             failures.push(`${file} › ${g.description} › ${t.description}: expected ${t.valid ? 'valid' : 'invalid'}, ${why}\n    data: ${show(t.data)}`);
           }
           assert.deepEqual(failures, [], `${failures.length} case(s) of ${g.contract} disagree with the contract (spec § ${g.spec}):\n${failures.join('\n')}`);
@@ -230,6 +235,10 @@ test('the ids a 422 of the lead upsert names: whole numeric tokens, other ids as
   assert.ok(!namesId({ message: 'matches 123' }, '12'), 'a numeric id is a whole token');
   assert.ok(namesId({ message: 'matches lead:42, lead:43' }, 'lead:42'), 'a non-numeric id as written');
   const crowd = Array.from({ length: 31 }, (_, i) => 20 + i); // ids 20-50, as a server counting from 1 has them
-  assert.deepEqual(leakedIds({ success: false, status: 422, message: 'more than 30 leads match (31)' }, crowd, 422), [], 'the status, 30 and the count are the body\'s own');
+  assert.deepEqual(
+    leakedIds({ success: false, status: 422, message: 'more than 30 leads match (31)' }, crowd, 422),
+    [],
+    "the status, 30 and the count are the body's own",
+  );
   assert.deepEqual(leakedIds({ message: 'matches 32 and 33' }, [30, 32, 33], 422), ['32', '33']);
 });

@@ -18,7 +18,11 @@ import { freePort, referenceEnv, startReferenceProcess } from './reference-proce
 const BIN = resolve(ROOT, 'cli/bin.mjs');
 const REFERENCE_PROFILE = JSON.parse(readFileSync(resolve(ROOT, 'reference/profile.json'), 'utf8')) as Record<string, unknown>;
 
-interface Run { code: number | null; out: string; ms: number }
+interface Run {
+  code: number | null;
+  out: string;
+  ms: number;
+}
 
 function cli(args: string[], env: Record<string, string>, cwd = ROOT): Promise<Run> {
   const started = Date.now();
@@ -28,7 +32,10 @@ function cli(args: string[], env: Record<string, string>, cwd = ROOT): Promise<R
     child.stdout.on('data', (d) => (out += d));
     child.stderr.on('data', (d) => (out += d));
     const timer = setTimeout(() => child.kill('SIGKILL'), 120_000);
-    child.on('close', (code) => { clearTimeout(timer); done({ code, out, ms: Date.now() - started }); });
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      done({ code, out, ms: Date.now() - started });
+    });
   });
 }
 
@@ -39,7 +46,9 @@ const warnLines = (out: string) => out.split('\n').filter((l) => l.startsWith('W
 /** Every FAIL line is followed by its fix. */
 function assertFixes(out: string): void {
   const lines = out.split('\n');
-  lines.forEach((l, i) => { if (l.startsWith('FAIL')) assert.match(lines[i + 1] ?? '', /^\s+fix: \S/, `the FAIL line has a fix:\n${l}`); });
+  lines.forEach((l, i) => {
+    if (l.startsWith('FAIL')) assert.match(lines[i + 1] ?? '', /^\s+fix: \S/, `the FAIL line has a fix:\n${l}`);
+  });
 }
 
 function getPath(obj: unknown, path: string): unknown {
@@ -80,39 +89,80 @@ describe('crm-conformance doctor against the reference server', { concurrency: 3
     assert.equal(r.code, 0, r.out);
     assert.deepEqual(failLines(r.out), [], r.out);
     assert.deepEqual(warnLines(r.out), [], r.out);
-    for (const check of ['header credentials', 'Bearer token', 'fixture company_with_activities', 'fixture attached_file', 'custom field dropdown (201)', 'receivers reachable', 'extension create_task', 'extension follow', 'OAuth pages', ...(chromiumPath() ? ['OAuth login'] : []), 'writes allowed']) {
+    for (const check of [
+      'header credentials',
+      'Bearer token',
+      'fixture company_with_activities',
+      'fixture attached_file',
+      'custom field dropdown (201)',
+      'receivers reachable',
+      'extension create_task',
+      'extension follow',
+      'OAuth pages',
+      ...(chromiumPath() ? ['OAuth login'] : []),
+      'writes allowed',
+    ]) {
       assert.match(r.out, new RegExp(`^ok\\s+${check.replace(/[()]/g, '\\$&')}\\s`, 'm'), `${check} is checked and OK:\n${r.out}`);
     }
     assert.ok(r.ms < 15_000, `the doctor took ${r.ms} ms`);
   });
 
   const broken: { what: string; env: (dir: string) => Record<string, string>; line: RegExp }[] = [
-    { what: 'a wrong access token', env: () => ({ CRM_ACCESS_TOKEN: 'not-the-token' }), line: /^FAIL\s+header credentials\s.*answers 401.*the access token is probably wrong/m },
-    { what: 'a wrong e-mail', env: () => ({ CRM_USER_EMAIL: 'nobody@reference.example' }), line: /^FAIL\s+header credentials\s.*CRM_USER_EMAIL=nobody@reference\.example is not the e-mail of any user of the profile/m },
+    {
+      what: 'a wrong access token',
+      env: () => ({ CRM_ACCESS_TOKEN: 'not-the-token' }),
+      line: /^FAIL\s+header credentials\s.*answers 401.*the access token is probably wrong/m,
+    },
+    {
+      what: 'a wrong e-mail',
+      env: () => ({ CRM_USER_EMAIL: 'nobody@reference.example' }),
+      line: /^FAIL\s+header credentials\s.*CRM_USER_EMAIL=nobody@reference\.example is not the e-mail of any user of the profile/m,
+    },
     { what: 'a wrong Bearer token', env: () => ({ CRM_BEARER_TOKEN: 'not-the-bearer' }), line: /^FAIL\s+Bearer token\s.*answers 401/m },
-    ...(chromiumPath() ? [{
-      what: 'a wrong login password (the OAuth login)',
-      env: () => ({ CRM_LOGIN_PASSWORD: 'not-the-password' }),
-      line: /^FAIL\s+OAuth login\s+the suite cannot log in at \S+ as owner@reference\.example: the login page showed again after the e-mail and password were submitted with "Log in"; the page says "Wrong e-mail or password\."; the OAuth rules would not be judged\n\s+fix: check CRM_LOGIN_EMAIL and CRM_LOGIN_PASSWORD/m,
-    }] : []),
+    ...(chromiumPath()
+      ? [
+          {
+            what: 'a wrong login password (the OAuth login)',
+            env: () => ({ CRM_LOGIN_PASSWORD: 'not-the-password' }),
+            line: /^FAIL\s+OAuth login\s+the suite cannot log in at \S+ as owner@reference\.example: the login page showed again after the e-mail and password were submitted with "Log in"; the page says "Wrong e-mail or password\."; the OAuth rules would not be judged\n\s+fix: check CRM_LOGIN_EMAIL and CRM_LOGIN_PASSWORD/m,
+          },
+        ]
+      : []),
     {
       what: 'a fixture id that does not exist',
-      env: () => ({ CRM_PROFILE: profileWith('no-company', (p) => { p.fixtures.company_with_activities.company_id = 999999; p.fixtures.attached_file.file_id = 999998; }) }),
+      env: () => ({
+        CRM_PROFILE: profileWith('no-company', (p) => {
+          p.fixtures.company_with_activities.company_id = 999999;
+          p.fixtures.attached_file.file_id = 999998;
+        }),
+      }),
       line: /^FAIL\s+fixture company_with_activities\s+GET \/companies\/999999 answers 404.*no such company[\s\S]*^FAIL\s+fixture attached_file\s+GET \/companies\/401\/files\/999998 answers 404/m,
     },
     {
       what: 'a profile custom field of the wrong type',
-      env: () => ({ CRM_PROFILE: profileWith('wrong-type', (p) => { p.fixtures.custom_fields.number.data_type = 'String'; }) }),
+      env: () => ({
+        CRM_PROFILE: profileWith('wrong-type', (p) => {
+          p.fixtures.custom_fields.number.data_type = 'String';
+        }),
+      }),
       line: /^FAIL\s+custom field number \(204\)\s+data_type is String; the number slot holds a Float field/m,
     },
     {
       what: 'a custom field definition the target does not have',
-      env: () => ({ CRM_PROFILE: profileWith('unknown-field', (p) => { p.fixtures.custom_fields.text.id = 299; }) }),
+      env: () => ({
+        CRM_PROFILE: profileWith('unknown-field', (p) => {
+          p.fixtures.custom_fields.text.id = 299;
+        }),
+      }),
       line: /^FAIL\s+custom field text \(299\)\s+POST \/projects\/search filtering on definition 299 answers 422/m,
     },
     {
       what: 'a missing extension',
-      env: () => ({ CRM_PROFILE: profileWith('no-extension', (p) => { p.capabilities.extensions.create_task = 'POST /task_create'; }) }),
+      env: () => ({
+        CRM_PROFILE: profileWith('no-extension', (p) => {
+          p.capabilities.extensions.create_task = 'POST /task_create';
+        }),
+      }),
       line: /^FAIL\s+extension create_task\s+POST \/task_create answers 404/m,
     },
   ];
@@ -158,9 +208,13 @@ describe('crm-conformance doctor against the reference server', { concurrency: 3
     assert.equal(init.code, 0, init.out);
     const draft = JSON.parse(readFileSync(draftFile, 'utf8')) as Record<string, unknown> & { _fill_in: Record<string, string> };
     assert.equal(draft.name, 'Reference Account');
-    assert.ok((getPath(draft, 'fixtures.users') as { id: number }[]).some((u) => u.id === 11), 'the user seen as assignee is in the draft');
+    assert.ok(
+      (getPath(draft, 'fixtures.users') as { id: number }[]).some((u) => u.id === 11),
+      'the user seen as assignee is in the draft',
+    );
     const marked = Object.keys(draft._fill_in);
-    for (const path of ['fixtures.custom_fields', 'fixtures.attached_file', 'fixtures.lead_match_field', 'fixtures.project_statuses']) assert.ok(marked.includes(path), `${path} is marked`);
+    for (const path of ['fixtures.custom_fields', 'fixtures.attached_file', 'fixtures.lead_match_field', 'fixtures.project_statuses'])
+      assert.ok(marked.includes(path), `${path} is marked`);
     for (const path of marked) assert.match(init.out, new RegExp(`- ${path.replace('.', '\\.')}: `), 'each marked field is printed');
 
     // As drafted: usable (warnings for what is missing, no failure).
@@ -189,7 +243,9 @@ describe('crm-conformance doctor against the reference server', { concurrency: 3
 describe('crm-conformance doctor: the OAuth login on other login pages', { concurrency: 2, skip: chromiumPath() ? false : 'no Chromium' }, () => {
   const servers: Awaited<ReturnType<typeof startReferenceProcess>>[] = [];
   let dir: string;
-  before(() => { dir = mkdtempSync(join(tmpdir(), 'crm-doctor-login-')); });
+  before(() => {
+    dir = mkdtempSync(join(tmpdir(), 'crm-doctor-login-'));
+  });
   after(async () => {
     await Promise.all(servers.map((s) => s.stop()));
     rmSync(dir, { recursive: true, force: true });
@@ -205,7 +261,10 @@ describe('crm-conformance doctor: the OAuth login on other login pages', { concu
   };
 
   test('"Email" and "Sign in" are found by what they are, also with the old default labels in the profile', async () => {
-    for (const screens of [undefined, { email_label: 'E-mail', password_label: 'Password', login_button: 'Log in', authorize_button: 'Authorize', deny_button: 'Deny' }]) {
+    for (const screens of [
+      undefined,
+      { email_label: 'E-mail', password_label: 'Password', login_button: 'Log in', authorize_button: 'Authorize', deny_button: 'Deny' },
+    ]) {
       const { env } = await withPage('email', screens);
       const r = await cli(['doctor'], env);
       assert.equal(r.code, 0, r.out);
@@ -219,8 +278,17 @@ describe('crm-conformance doctor: the OAuth login on other login pages', { concu
     const { env, file } = await withPage('ambiguous');
     const r = await cli(['doctor'], env);
     assert.equal(r.code, 1, r.out);
-    assert.match(r.out, /^FAIL\s+OAuth login\s+the suite cannot log in at \S+ as owner@reference\.example: the login page has a password field but no field it recognises as the e-mail or user field \(fields: text "Workspace" \(name f1\), text "Account" \(name f2\), password "Passphrase" \(name f3\); buttons: "Continue"\); the OAuth rules would not be judged$/m);
-    assert.match(r.out, new RegExp(`^\\s+fix: set oauth\\.screens\\.email_label in the target profile to the label of the login page's e-mail or user field \\(target profile: ${file.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\)$`, 'm'));
+    assert.match(
+      r.out,
+      /^FAIL\s+OAuth login\s+the suite cannot log in at \S+ as owner@reference\.example: the login page has a password field but no field it recognises as the e-mail or user field \(fields: text "Workspace" \(name f1\), text "Account" \(name f2\), password "Passphrase" \(name f3\); buttons: "Continue"\); the OAuth rules would not be judged$/m,
+    );
+    assert.match(
+      r.out,
+      new RegExp(
+        `^\\s+fix: set oauth\\.screens\\.email_label in the target profile to the label of the login page's e-mail or user field \\(target profile: ${file.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\)$`,
+        'm',
+      ),
+    );
     assertFixes(r.out);
     assert.match(r.out, /NOT READY/);
     assert.doesNotMatch(r.out, /^WARN\s+OAuth/m, 'a login the suite cannot do is no warning');
@@ -228,6 +296,9 @@ describe('crm-conformance doctor: the OAuth login on other login pages', { concu
     const fixed = await withPage('ambiguous', { email_label: 'Account' });
     const again = await cli(['doctor'], fixed.env);
     assert.equal(again.code, 0, again.out);
-    assert.match(again.out, /^ok\s+OAuth login\s+logged in as owner@reference\.example .*\(controls found by what they are; the profile's oauth\.screens\.email_label takes precedence where it matches\)$/m);
+    assert.match(
+      again.out,
+      /^ok\s+OAuth login\s+logged in as owner@reference\.example .*\(controls found by what they are; the profile's oauth\.screens\.email_label takes precedence where it matches\)$/m,
+    );
   });
 });

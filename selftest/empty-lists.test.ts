@@ -45,7 +45,11 @@ test('the wire check names null or left-out lists and left-out members, and noth
     company: z.looseObject({ websites: z.array(z.string()) }).nullable(),
   });
   assert.deepEqual(wireProblems(schema, { id: 1, details: null, tags: [], company: null }), []);
-  assert.deepEqual(wireProblems(schema, { id: 'not a number', details: 5, tags: ['a'], company: { websites: [] } }), [], 'wrong types are the contract check\'s business');
+  assert.deepEqual(
+    wireProblems(schema, { id: 'not a number', details: 5, tags: ['a'], company: { websites: [] } }),
+    [],
+    "wrong types are the contract check's business",
+  );
   assert.deepEqual(wireProblems(schema, { id: 1, tags: null, company: { websites: undefined } }), [
     '$.details: left out, where an absent field is returned as null',
     '$.tags: null, where a list is [] and never null',
@@ -54,9 +58,22 @@ test('the wire check names null or left-out lists and left-out members, and noth
   assert.deepEqual(wireProblems(z.array(schema), null), ['$: null, where a list is [] and never null']);
 });
 
-test('the enumeration covers the list fields of the spec\'s resources', () => {
+test("the enumeration covers the list fields of the spec's resources", () => {
   const keys = new Set(contractListFields().map((f) => f.key));
-  for (const k of ['Project.tags', 'Project.custom_fields', 'Task.tags', 'Person.emails', 'Person.websites', 'Company.phone_numbers', 'Lead.socials', 'BulkOpportunity.leads_converted_from', 'Pipeline.stages', 'ProjectList', 'TaskList[].tags', 'ConvertResponse.person.tags']) {
+  for (const k of [
+    'Project.tags',
+    'Project.custom_fields',
+    'Task.tags',
+    'Person.emails',
+    'Person.websites',
+    'Company.phone_numbers',
+    'Lead.socials',
+    'BulkOpportunity.leads_converted_from',
+    'Pipeline.stages',
+    'ProjectList',
+    'TaskList[].tags',
+    'ConvertResponse.person.tags',
+  ]) {
     assert.ok(keys.has(k), `${k} is enumerated`);
   }
   assert.ok(![...keys].some((k) => k.includes('value')), 'a custom field value (a list only for multi-select, else text, number… or null) is not a list field');
@@ -82,12 +99,22 @@ test('every list field of every response contract is observed empty by a test ag
   const reasons = readJson<Record<string, string>>(REASONS);
   const fields = contractListFields().map((f) => f.key);
   const blind = fields.filter((k) => !observed.has(k) && !reasons[k]);
-  assert.deepEqual(blind, [], `list fields no test observes empty, and no reason in ${REASONS} says why (a server answering null for them would pass the suite): observe them in specs/wire/empty-lists.spec.ts or state the reason`);
+  assert.deepEqual(
+    blind,
+    [],
+    `list fields no test observes empty, and no reason in ${REASONS} says why (a server answering null for them would pass the suite): observe them in specs/wire/empty-lists.spec.ts or state the reason`,
+  );
   const stale = Object.keys(reasons).filter((k) => !fields.includes(k) || observed.has(k));
   assert.deepEqual(stale, [], `${REASONS} gives reasons for fields that are observed empty after all, or that no contract has: remove them`);
   for (const [k, why] of Object.entries(reasons)) assert.ok(why.trim().length > 20, `the reason for ${k} says why`);
   t.diagnostic(`${fields.length} list fields: ${observed.size} observed empty, ${Object.keys(reasons).length} with a reason (${(res.ms / 1000).toFixed(1)} s)`);
 });
 
-interface Annotation { type: string; description?: string }
-interface Spec { title: string; tests: { annotations?: Annotation[]; results?: { status: string; annotations?: Annotation[] }[] }[] }
+interface Annotation {
+  type: string;
+  description?: string;
+}
+interface Spec {
+  title: string;
+  tests: { annotations?: Annotation[]; results?: { status: string; annotations?: Annotation[] }[] }[];
+}

@@ -18,10 +18,20 @@ const file = (name: string, content: unknown) => {
 };
 const base = { CRM_BASE_URL: 'http://127.0.0.1:1', CRM_ACCESS_TOKEN: 't0ken-value', CRM_USER_EMAIL: 'a@b.example' };
 const load = (path: string) => loadConfig({ ...base, CRM_EXPECTATIONS: path } as NodeJS.ProcessEnv);
-const rejects = (path: string, pattern: RegExp) => assert.throws(() => load(path), (e: unknown) => e instanceof ConfigError && /CRM_EXPECTATIONS/.test(e.message) && pattern.test(e.message), `expected a ConfigError naming CRM_EXPECTATIONS and matching ${pattern}`);
+const rejects = (path: string, pattern: RegExp) =>
+  assert.throws(
+    () => load(path),
+    (e: unknown) => e instanceof ConfigError && /CRM_EXPECTATIONS/.test(e.message) && pattern.test(e.message),
+    `expected a ConfigError naming CRM_EXPECTATIONS and matching ${pattern}`,
+  );
 
 test('a valid baseline is loaded', () => {
-  const cfg = load(file('ok.json', [{ rule: 'ACCOUNT-2', reason: 'strings, ticket 12' }, { title: 'PIPE-1 GET /pipelines answers an array of Pipeline', reason: 'x' }]));
+  const cfg = load(
+    file('ok.json', [
+      { rule: 'ACCOUNT-2', reason: 'strings, ticket 12' },
+      { title: 'PIPE-1 GET /pipelines answers an array of Pipeline', reason: 'x' },
+    ]),
+  );
   assert.equal(cfg.expectations.length, 2);
 });
 
@@ -43,7 +53,10 @@ test('a listed failure does not fail the run; an unexpected pass is reported', a
     { title: 'PIPE-1 GET /pipelines answers an array of Pipeline', reason: 'believed broken' },
   ]);
   const res = await runPlaywright(['specs/account', 'specs/pipelines'], {
-    REFERENCE_FAULTS: 'account-settings-string', CRM_EXPECTATIONS: baseline, CRM_REPORT_DIR: 'reports/runs/selftest-expectations', CRM_REPORTERS: 'minimal',
+    REFERENCE_FAULTS: 'account-settings-string',
+    CRM_EXPECTATIONS: baseline,
+    CRM_REPORT_DIR: 'reports/runs/selftest-expectations',
+    CRM_REPORTERS: 'minimal',
   });
   assert.equal(res.code, 0, `the known failure does not fail the run\n${res.stdout.slice(-3000)}${res.stderr.slice(-2000)}`);
   const report = readJson<ConformanceReport>('reports/runs/selftest-expectations/conformance.json');
@@ -53,7 +66,10 @@ test('a listed failure does not fail the run; an unexpected pass is reported', a
   assert.equal(report.verdict, 'NOT CONFORMANT');
   assert.equal(report.tests.knownFailures, 2);
   assert.match(report.expectations?.knownFailures.find((k) => k.title.startsWith('ACCOUNT-2'))?.reason ?? '', /ticket 12.*Received: "string"/);
-  assert.deepEqual(report.expectations?.unexpectedPasses.map((u) => u.title.split(' ')[0]), ['PIPE-1']);
+  assert.deepEqual(
+    report.expectations?.unexpectedPasses.map((u) => u.title.split(' ')[0]),
+    ['PIPE-1'],
+  );
   assert.match(res.stdout, /UNEXPECTED PASS: 1 test\(s\) listed as known failures passed/);
   assert.match(res.stdout, /PIPE-1 GET \/pipelines answers an array of Pipeline \(specs\/pipelines\/pipelines\.spec\.ts:\d+\)/);
 });

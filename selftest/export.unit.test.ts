@@ -128,7 +128,10 @@ describe('JSON Schemas (reports/schemas/<ExportName>.json)', () => {
     for (const [name, json] of Object.entries(schemaFiles)) {
       if (UNRESTRICTED.has(name)) continue;
       const keys = Object.keys(json).filter((k) => k !== '$schema' && k !== 'title' && k !== 'description');
-      assert.ok(keys.some((k) => ['type', 'anyOf', 'oneOf', 'allOf', 'const', 'enum', '$ref'].includes(k)), `${name}.json has no constraint: ${JSON.stringify(json)}`);
+      assert.ok(
+        keys.some((k) => ['type', 'anyOf', 'oneOf', 'allOf', 'const', 'enum', '$ref'].includes(k)),
+        `${name}.json has no constraint: ${JSON.stringify(json)}`,
+      );
     }
   });
 
@@ -186,10 +189,25 @@ describe('JSON Schemas (reports/schemas/<ExportName>.json)', () => {
       return schema.type === 'null' || (Array.isArray(schema.type) && schema.type.includes('null'));
     };
     const member = (name: string, m: string) => acceptsNull(schemaFiles[name].properties[m], schemaFiles[name]);
-    for (const [name, m] of [['Activity', 'details'], ['Person', 'name'], ['Task', 'priority'], ['Opportunity', 'status'], ['FileMetadata', 'creator_id']]) {
+    for (const [name, m] of [
+      ['Activity', 'details'],
+      ['Person', 'name'],
+      ['Task', 'priority'],
+      ['Opportunity', 'status'],
+      ['FileMetadata', 'creator_id'],
+    ]) {
       assert.ok(member(name, m), `${name}.${m} may be null`);
     }
-    for (const [name, m] of [['Person', 'id'], ['Person', 'emails'], ['Person', 'tags'], ['Pipeline', 'stages'], ['Project', 'name'], ['Task', 'status'], ['Lead', 'status'], ['WebhookSubscription', 'created_at']]) {
+    for (const [name, m] of [
+      ['Person', 'id'],
+      ['Person', 'emails'],
+      ['Person', 'tags'],
+      ['Pipeline', 'stages'],
+      ['Project', 'name'],
+      ['Task', 'status'],
+      ['Lead', 'status'],
+      ['WebhookSubscription', 'created_at'],
+    ]) {
       assert.ok(!member(name, m), `${name}.${m} is never null`);
     }
   });
@@ -264,13 +282,24 @@ describe('OpenAPI document (reports/schemas/openapi.json)', () => {
 
   test('security: the three header credentials together, or a bearer token; none on the OAuth endpoints', () => {
     const schemes = openapi.components.securitySchemes as Record<string, Json>;
-    const headers = Object.values(schemes).filter((s) => s.type === 'apiKey' && s.in === 'header').map((s) => s.name).sort();
+    const headers = Object.values(schemes)
+      .filter((s) => s.type === 'apiKey' && s.in === 'header')
+      .map((s) => s.name)
+      .sort();
     assert.deepEqual(headers, ['X-SVC-AccessToken', 'X-SVC-Application', 'X-SVC-UserEmail']);
-    assert.ok(Object.values(schemes).some((s) => s.type === 'http' && s.scheme === 'bearer'), 'a bearer scheme');
+    assert.ok(
+      Object.values(schemes).some((s) => s.type === 'http' && s.scheme === 'bearer'),
+      'a bearer scheme',
+    );
     const requirements = openapi.security as Record<string, string[]>[];
     assert.equal(requirements.length, 2);
     const headerRequirement = requirements.find((r) => Object.keys(r).length === 3)!;
-    assert.deepEqual(Object.keys(headerRequirement).map((k) => schemes[k].name).sort(), headers);
+    assert.deepEqual(
+      Object.keys(headerRequirement)
+        .map((k) => schemes[k].name)
+        .sort(),
+      headers,
+    );
     for (const r of requirements) for (const k of Object.keys(r)) assert.ok(k in schemes, `security names scheme ${k}`);
     for (const e of ENDPOINTS.filter((x) => x.host === 'auth')) {
       assert.deepEqual(openapi.paths[e.path][e.method.toLowerCase()].security, [], `${e.path} needs no API credentials`);
@@ -282,7 +311,11 @@ describe('OpenAPI document (reports/schemas/openapi.json)', () => {
       const op = openapi.paths[e.path][e.method.toLowerCase()];
       const declared = (op.parameters ?? []).filter((p: Json) => p.in === 'path');
       const names = [...e.path.matchAll(/\{(\w+)\}/g)].map((m) => m[1]);
-      assert.deepEqual(declared.map((p: Json) => p.name), names, `${e.method} ${e.path}`);
+      assert.deepEqual(
+        declared.map((p: Json) => p.name),
+        names,
+        `${e.method} ${e.path}`,
+      );
       for (const p of declared) assert.equal(p.required, true, `${e.path} {${p.name}} is required`);
     }
     const files = openapi.paths['/{entity_type}/{entity_id}/files/{file_id}'].get.parameters as Json[];
@@ -317,9 +350,10 @@ describe('OpenAPI document (reports/schemas/openapi.json)', () => {
       assert.equal(ok?.content?.['application/json']?.schema?.$ref, `#/components/schemas/${e.response}`, `${e.method} ${e.path} 200`);
     }
     const bulk = openapi.paths['/opportunities/bulk_create'].post.responses;
-    assert.deepEqual(bulk['200'].content['application/json'].schema.items.anyOf.map((s: Json) => s.$ref), [
-      '#/components/schemas/BulkOpportunity', '#/components/schemas/BulkFailedEntry',
-    ]);
+    assert.deepEqual(
+      bulk['200'].content['application/json'].schema.items.anyOf.map((s: Json) => s.$ref),
+      ['#/components/schemas/BulkOpportunity', '#/components/schemas/BulkFailedEntry'],
+    );
     assert.equal(bulk['422'].content['application/json'].schema.$ref, '#/components/schemas/BulkTooLarge');
     assert.ok(bulk['429'], 'bulk rate limit');
     assert.equal(openapi.paths['/webhooks'].post.responses['422'].content['application/json'].schema.$ref, '#/components/schemas/WebhookInvalid');
@@ -338,6 +372,9 @@ describe('OpenAPI document (reports/schemas/openapi.json)', () => {
   test('the OAuth redirect is described as a callback with code or error', () => {
     const cb = openapi.paths['/oauth/authorize'].get.callbacks.authorizationResult['{$request.query.redirect_uri}'].post;
     const schema = cb.requestBody.content['application/x-www-form-urlencoded'].schema;
-    assert.deepEqual(schema.anyOf.map((s: Json) => s.$ref), ['#/components/schemas/CallbackSuccess', '#/components/schemas/CallbackError']);
+    assert.deepEqual(
+      schema.anyOf.map((s: Json) => s.$ref),
+      ['#/components/schemas/CallbackSuccess', '#/components/schemas/CallbackError'],
+    );
   });
 });

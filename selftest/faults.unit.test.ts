@@ -16,7 +16,9 @@ function handlerSource(): string {
   const out: string[] = [];
   const walk = (dir: string) => {
     for (const e of readdirSync(dir, { withFileTypes: true })) {
-      if (e.isDirectory()) { if (e.name !== 'faults') walk(join(dir, e.name)); } else if (e.name.endsWith('.ts')) out.push(readFileSync(join(dir, e.name), 'utf8'));
+      if (e.isDirectory()) {
+        if (e.name !== 'faults') walk(join(dir, e.name));
+      } else if (e.name.endsWith('.ts')) out.push(readFileSync(join(dir, e.name), 'utf8'));
     }
   };
   walk(resolve(ROOT, 'reference'));
@@ -31,8 +33,12 @@ test('every fault hooks in from outside the handlers (post-processor, hook point
 test('every hook point and seam a fault names is passed through by a handler', () => {
   const src = handlerSource();
   const unreached = ALL_FAULTS.flatMap((f) => [
-    ...Object.keys(f.at ?? {}).filter((p) => !new RegExp(`\\.at\\(\\s*'${p.replace(/[.]/g, '\\.')}'`).test(src)).map((p) => `${f.name}: at '${p}'`),
-    ...Object.keys(f.seam ?? {}).filter((s) => !new RegExp(`\\.seam\\(\\s*'${s.replace(/[.]/g, '\\.')}'`).test(src)).map((s) => `${f.name}: seam '${s}'`),
+    ...Object.keys(f.at ?? {})
+      .filter((p) => !new RegExp(`\\.at\\(\\s*'${p.replace(/[.]/g, '\\.')}'`).test(src))
+      .map((p) => `${f.name}: at '${p}'`),
+    ...Object.keys(f.seam ?? {})
+      .filter((s) => !new RegExp(`\\.seam\\(\\s*'${s.replace(/[.]/g, '\\.')}'`).test(src))
+      .map((s) => `${f.name}: seam '${s}'`),
   ]);
   assert.deepEqual(unreached, [], 'points no handler passes through');
 });

@@ -10,7 +10,10 @@ export { ROOT };
 const scratch = new Set<string>();
 /** A fresh directory under the temporary directory, removed when the test process exits. */
 export function scratchDir(prefix: string): string {
-  if (scratch.size === 0) process.once('exit', () => { for (const d of scratch) rmSync(d, { recursive: true, force: true }); });
+  if (scratch.size === 0)
+    process.once('exit', () => {
+      for (const d of scratch) rmSync(d, { recursive: true, force: true });
+    });
   const dir = mkdtempSync(join(tmpdir(), prefix));
   scratch.add(dir);
   return dir;
@@ -23,17 +26,29 @@ export function cleanEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv 
   return { ...env, ...extra };
 }
 
-export interface RunResult { code: number | null; stdout: string; stderr: string; ms: number }
+export interface RunResult {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+  ms: number;
+}
 
 /**
  * Runs `npx playwright test …` with a clean environment; resolves when it ends. `nodeArgs`: options
  * of the runner's Node (`--cpu-prof`, which its workers inherit); `onSpawn`: told the runner's pid.
  */
-export function runPlaywright(args: string[], env: Record<string, string> = {}, timeoutMs = 600_000, options: { nodeArgs?: string[]; onSpawn?: (pid: number) => void } = {}): Promise<RunResult> {
+export function runPlaywright(
+  args: string[],
+  env: Record<string, string> = {},
+  timeoutMs = 600_000,
+  options: { nodeArgs?: string[]; onSpawn?: (pid: number) => void } = {},
+): Promise<RunResult> {
   const started = Date.now();
   return new Promise((done) => {
     const child = spawn(process.execPath, [...(options.nodeArgs ?? []), resolve(ROOT, 'node_modules/@playwright/test/cli.js'), 'test', ...args], {
-      cwd: ROOT, env: cleanEnv({ CI: '', ...env }), stdio: ['ignore', 'pipe', 'pipe'],
+      cwd: ROOT,
+      env: cleanEnv({ CI: '', ...env }),
+      stdio: ['ignore', 'pipe', 'pipe'],
     });
     if (child.pid !== undefined) options.onSpawn?.(child.pid);
     let stdout = '';
@@ -41,12 +56,18 @@ export function runPlaywright(args: string[], env: Record<string, string> = {}, 
     child.stdout.on('data', (d) => (stdout += d));
     child.stderr.on('data', (d) => (stderr += d));
     const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
-    child.on('close', (code) => { clearTimeout(timer); done({ code, stdout, stderr, ms: Date.now() - started }); });
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      done({ code, stdout, stderr, ms: Date.now() - started });
+    });
   });
 }
 
 /** A suite of a Playwright JSON report (`--reporter=json`, or a run's results.json), with the spec shape the caller reads. */
-export interface ReportSuite<S> { specs?: S[]; suites?: ReportSuite<S>[] }
+export interface ReportSuite<S> {
+  specs?: S[];
+  suites?: ReportSuite<S>[];
+}
 
 /** Every spec of a Playwright JSON report, its suites flattened, in the report's order. */
 export function specsOf<S>(report: { suites?: ReportSuite<S>[] }): S[] {
@@ -66,18 +87,30 @@ export function printedReport<T>(res: RunResult, name: string): T {
   return JSON.parse(res.stdout.slice(start)) as T;
 }
 
-export interface ListedTest { title: string; file: string; line: number; tags: string[]; rules: string[] }
+export interface ListedTest {
+  title: string;
+  file: string;
+  line: number;
+  tags: string[];
+  rules: string[];
+}
 
 /** The tests Playwright would run, with their titles, tags and locations. */
 export function listTests(): ListedTest[] {
   const res = spawnSync(process.execPath, [resolve(ROOT, 'node_modules/@playwright/test/cli.js'), 'test', '--list', '--reporter=json'], {
-    cwd: ROOT, env: cleanEnv(), encoding: 'utf8', maxBuffer: 64 * 1024 * 1024,
+    cwd: ROOT,
+    env: cleanEnv(),
+    encoding: 'utf8',
+    maxBuffer: 64 * 1024 * 1024,
   });
   if (res.status !== 0) throw new Error(`playwright --list failed: ${res.stderr}`);
   const json = JSON.parse(res.stdout.slice(res.stdout.indexOf('{')));
   type Spec = { title: string; file: string; line: number; tags: string[]; tests: { annotations: { type: string; description?: string }[] }[] };
   return specsOf<Spec>(json).map((s) => ({
-    title: s.title, file: `specs/${s.file}`, line: s.line, tags: s.tags.map((t) => t.replace(/^@/, '')),
+    title: s.title,
+    file: `specs/${s.file}`,
+    line: s.line,
+    tags: s.tags.map((t) => t.replace(/^@/, '')),
     rules: (s.tests[0]?.annotations ?? []).filter((a) => a.type === 'rule').map((a) => a.description ?? ''),
   }));
 }

@@ -22,7 +22,12 @@ export type HostileKind =
   | 'ok-empty' // 200 {} to everything (Content-Type application/json)
   | 'dies'; // answers the first 2 requests like a server (an Account, 401 without a token), then never again
 
-const ANSWER = JSON.stringify({ id: 1, name: 'Hostile', primary_timezone: 'UTC', settings: { setting_team_permissions_enabled: false, setting_enable_leads: true } });
+const ANSWER = JSON.stringify({
+  id: 1,
+  name: 'Hostile',
+  primary_timezone: 'UTC',
+  settings: { setting_team_permissions_enabled: false, setting_enable_leads: true },
+});
 
 function httpHandler(kind: HostileKind, timers: Set<NodeJS.Timeout>) {
   let served = 0;
@@ -42,7 +47,12 @@ function httpHandler(kind: HostileKind, timers: Set<NodeJS.Timeout>) {
           res.writeHead(200, { 'content-type': 'application/json', 'content-length': body.length });
           let i = 0;
           const t = setInterval(() => {
-            if (i >= body.length || res.destroyed) { clearInterval(t); timers.delete(t); res.end(); return; }
+            if (i >= body.length || res.destroyed) {
+              clearInterval(t);
+              timers.delete(t);
+              res.end();
+              return;
+            }
             res.write(body.subarray(i, ++i));
           }, 1000);
           timers.add(t);
@@ -58,7 +68,10 @@ function httpHandler(kind: HostileKind, timers: Set<NodeJS.Timeout>) {
           const pump = () => {
             while (sent < total) {
               sent += chunk.length;
-              if (!res.write(chunk)) { res.once('drain', pump); return; }
+              if (!res.write(chunk)) {
+                res.once('drain', pump);
+                return;
+              }
             }
             res.end();
           };
@@ -114,14 +127,21 @@ export async function startHostile(kind: HostileKind): Promise<Hostile> {
       const answer = Buffer.from(`HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ncontent-length: ${ANSWER.length}\r\n\r\n${ANSWER}`);
       let i = 0;
       const t = setInterval(() => {
-        if (i >= answer.length || socket.destroyed) { clearInterval(t); timers.delete(t); return; }
+        if (i >= answer.length || socket.destroyed) {
+          clearInterval(t);
+          timers.delete(t);
+          return;
+        }
         socket.write(answer.subarray(i, ++i));
       }, 1000);
       timers.add(t);
     });
   } else {
     const http = createServer(httpHandler(kind, timers));
-    http.on('connection', (socket) => { sockets.add(socket); socket.on('close', () => sockets.delete(socket)); });
+    http.on('connection', (socket) => {
+      sockets.add(socket);
+      socket.on('close', () => sockets.delete(socket));
+    });
     http.on('clientError', (_err, socket) => socket.destroy());
     server = http;
   }

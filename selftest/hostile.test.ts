@@ -39,14 +39,51 @@ interface Case {
 const cases: Case[] = [
   { kind: 'silent', what: 'never answers', state: 'dead', problem: /no answer within 2 s/, bound: 90_000 },
   { kind: 'trickle', what: 'answers one byte a second', state: 'dead', problem: /no answer within 2 s/, bound: 90_000 },
-  { kind: 'slow-body', what: 'sends its body one byte a second', state: 'dead', problem: /answer incomplete after 2 s: status 200, then only \d+ bytes? of the body/, bound: 90_000 },
+  {
+    kind: 'slow-body',
+    what: 'sends its body one byte a second',
+    state: 'dead',
+    problem: /answer incomplete after 2 s: status 200, then only \d+ bytes? of the body/,
+    bound: 90_000,
+  },
   { kind: 'huge', what: 'sends a 10 MB body', state: 'dead', problem: /body larger than 5242880 bytes/, bound: 90_000 },
   { kind: 'invalid-json', what: 'answers invalid JSON', state: 'nonsense', problem: /invalid JSON with Content-Type application\/json/, bound: 90_000 },
-  { kind: 'wrong-type', what: 'answers HTML with Content-Type text/html', state: 'nonsense', problem: /Content-Type text\/html; charset=utf-8 where the API answers application\/json|Content-Type of GET/, bound: 90_000 },
-  { kind: 'reset', what: 'resets every connection', state: 'dead', problem: /connection reset by the target \(ECONNRESET\)|connection closed by the target/, bound: 90_000 },
-  { kind: 'error500', what: 'answers 500 to everything', state: 'alive', problem: /got 500/, bound: 90_000, warning: /5xx server errors: the target is failing/ },
-  { kind: 'unauthorized', what: 'answers 401 to everything', state: 'misconfigured', problem: /refuses the configured credentials: GET .* answered 401/, bound: 90_000 },
-  { kind: 'not-found', what: 'answers 404 to everything', state: 'misconfigured', problem: /no API at the configured base URL: GET .* answered 404/, bound: 90_000 },
+  {
+    kind: 'wrong-type',
+    what: 'answers HTML with Content-Type text/html',
+    state: 'nonsense',
+    problem: /Content-Type text\/html; charset=utf-8 where the API answers application\/json|Content-Type of GET/,
+    bound: 90_000,
+  },
+  {
+    kind: 'reset',
+    what: 'resets every connection',
+    state: 'dead',
+    problem: /connection reset by the target \(ECONNRESET\)|connection closed by the target/,
+    bound: 90_000,
+  },
+  {
+    kind: 'error500',
+    what: 'answers 500 to everything',
+    state: 'alive',
+    problem: /got 500/,
+    bound: 90_000,
+    warning: /5xx server errors: the target is failing/,
+  },
+  {
+    kind: 'unauthorized',
+    what: 'answers 401 to everything',
+    state: 'misconfigured',
+    problem: /refuses the configured credentials: GET .* answered 401/,
+    bound: 90_000,
+  },
+  {
+    kind: 'not-found',
+    what: 'answers 404 to everything',
+    state: 'misconfigured',
+    problem: /no API at the configured base URL: GET .* answered 404/,
+    bound: 90_000,
+  },
 ];
 
 const BANNER = /crm-conformance preflight: /g;
@@ -64,7 +101,10 @@ function assertJudgedHonestly(out: string, dir: string, state: TargetState, prob
   const banners = out.match(BANNER) ?? [];
   assert.equal(banners.length, 1, `one banner in the output (${banners.length})\n${out.slice(0, 3000)}`);
   const bannerText = out.slice(out.search(BANNER), out.search(BANNER) + 3000);
-  assert.match(bannerText, { dead: /THE TARGET DOES NOT ANSWER/, nonsense: /THE TARGET ANSWERS NONSENSE/, misconfigured: /THE SET-UP IS WRONG/, alive: /^$/ }[state]);
+  assert.match(
+    bannerText,
+    { dead: /THE TARGET DOES NOT ANSWER/, nonsense: /THE TARGET ANSWERS NONSENSE/, misconfigured: /THE SET-UP IS WRONG/, alive: /^$/ }[state],
+  );
   assert.match(bannerText, problem, `the banner says what came back:\n${bannerText}`);
   assert.doesNotMatch(out, /hostile-token-0000/, 'the token is redacted');
   const report = readJson<ConformanceReport>(`${dir}/conformance.json`);
@@ -73,7 +113,11 @@ function assertJudgedHonestly(out: string, dir: string, state: TargetState, prob
   assert.match(out, new RegExp(`Conformance: ${report.verdict}`), 'the verdict is printed');
   const { outcomes } = readJson<OutcomeFile>(`${dir}/conformance-outcomes.json`);
   const mustPassed = outcomes.filter((o) => o.level === 'MUST' && o.status === 'passed');
-  assert.deepEqual(mustPassed.map((o) => o.title), [], 'no MUST test passes against a dead or nonsense target');
+  assert.deepEqual(
+    mustPassed.map((o) => o.title),
+    [],
+    'no MUST test passes against a dead or nonsense target',
+  );
   const html = readFileSync(resolve(ROOT, dir, 'conformance.html'), 'utf8');
   assert.match(html, new RegExp(`data-preflight="${state}"`), 'the HTML report shows the preflight');
   return report;
@@ -92,7 +136,11 @@ describe('hostile targets', { concurrency: 2 }, () => {
         t.diagnostic(`${c.kind}: exit ${res.code} in ${(res.ms / 1000).toFixed(1)} s`);
         assert.ok(res.ms < c.bound, `the run took ${res.ms} ms (bound ${c.bound} ms)\n${out.slice(-3000)}`);
         assert.equal(res.code, 1, `the run fails, and does not crash (exit ${res.code})\n${out.slice(-3000)}`);
-        assert.doesNotMatch(out, /worker process exited unexpectedly|Error in reporter|UnhandledPromiseRejection|Unhandled error|out of memory/i, out.slice(-3000));
+        assert.doesNotMatch(
+          out,
+          /worker process exited unexpectedly|Error in reporter|UnhandledPromiseRejection|Unhandled error|out of memory/i,
+          out.slice(-3000),
+        );
         assert.ok(existsSync(resolve(ROOT, dir, 'conformance.html')), 'conformance.html is written');
         const report = readJson<ConformanceReport>(`${dir}/conformance.json`);
         const flagged = report.rules.flatMap((r) => r.tests.filter((x) => x.status === 'failed' || x.status === 'warned').map((x) => ({ rule: r.id, ...x })));
@@ -116,7 +164,8 @@ describe('hostile targets', { concurrency: 2 }, () => {
             assert.match(account.reasons.join('\n'), /replay: curl /, 'and how to replay it');
           }
           const { outcomes } = readJson<OutcomeFile>(`${dir}/conformance-outcomes.json`);
-          for (const o of outcomes.filter((x) => x.status === 'skipped')) assert.match(o.skipReason ?? '', c.problem, `${o.title} is skipped naming the problem: ${o.skipReason}`);
+          for (const o of outcomes.filter((x) => x.status === 'skipped'))
+            assert.match(o.skipReason ?? '', c.problem, `${o.title} is skipped naming the problem: ${o.skipReason}`);
           assert.ok(outcomes.filter((x) => x.status === 'skipped').length >= 5, 'the other tests are skipped');
         }
         if (c.warning) assert.match(report.warnings.join('\n'), c.warning, `run warnings: ${report.warnings.join(' | ')}`);
@@ -133,7 +182,11 @@ test('a target that stops answering during the run: later tests skip naming the 
   const dir = 'reports/runs/hostile-dies';
   rmSync(resolve(ROOT, dir), { recursive: true, force: true });
   try {
-    const res = await runPlaywright([...SPECS, 'specs/authentication/header-credentials.spec.ts', '--workers=1'], env(server.url, dir, { CRM_REQUEST_TIMEOUT_MS: String(TIMEOUT_MS) }), 120_000);
+    const res = await runPlaywright(
+      [...SPECS, 'specs/authentication/header-credentials.spec.ts', '--workers=1'],
+      env(server.url, dir, { CRM_REQUEST_TIMEOUT_MS: String(TIMEOUT_MS) }),
+      120_000,
+    );
     const out = res.stdout + res.stderr;
     t.diagnostic(`dies: exit ${res.code} in ${(res.ms / 1000).toFixed(1)} s`);
     assert.equal(res.code, 1, out.slice(-3000));
@@ -144,7 +197,12 @@ test('a target that stops answering during the run: later tests skip naming the 
     const { outcomes } = readJson<OutcomeFile>(`${dir}/conformance-outcomes.json`);
     const down = outcomes.filter((o) => o.targetDown);
     assert.ok(down.length >= 3, `later tests are skipped (${down.length})`);
-    for (const o of down) assert.match(o.skipReason ?? '', /the target stopped answering: the last 3 requests of this run got no answer within 2 s; the first: GET \S+: no answer within 2 s/, o.title);
+    for (const o of down)
+      assert.match(
+        o.skipReason ?? '',
+        /the target stopped answering: the last 3 requests of this run got no answer within 2 s; the first: GET \S+: no answer within 2 s/,
+        o.title,
+      );
     assert.equal(report.targetDown?.tests, down.length);
     assert.ok(outcomes.filter((o) => o.status === 'failed').length <= 3, 'at most the tests that met the first unanswered requests fail');
   } finally {
@@ -169,13 +227,22 @@ describe('the whole suite against a dead or nonsense target', { concurrency: 1 }
         const res = await runPlaywright([], env(server.url, dir), WHOLE_SUITE_BOUND + 120_000);
         const out = res.stdout + res.stderr;
         const report = existsSync(resolve(ROOT, dir, 'conformance.json')) ? readJson<ConformanceReport>(`${dir}/conformance.json`) : undefined;
-        t.diagnostic(`${c.kind}, whole suite: exit ${res.code} in ${(res.ms / 1000).toFixed(1)} s; ${report?.tests.total} tests, ${report?.tests.failed} failed, ${report?.tests.skipped} skipped, ${report?.tests.passed} passed; ${report?.requests.total} requests`);
+        t.diagnostic(
+          `${c.kind}, whole suite: exit ${res.code} in ${(res.ms / 1000).toFixed(1)} s; ${report?.tests.total} tests, ${report?.tests.failed} failed, ${report?.tests.skipped} skipped, ${report?.tests.passed} passed; ${report?.requests.total} requests`,
+        );
         assert.ok(res.ms < WHOLE_SUITE_BOUND, `the run took ${res.ms} ms (bound ${WHOLE_SUITE_BOUND} ms)\n${out.slice(-3000)}`);
         assert.equal(res.code, 1, `the run exits 1 (exit ${res.code})\n${out.slice(-3000)}`);
-        assert.doesNotMatch(out, /worker process exited unexpectedly|Error in reporter|UnhandledPromiseRejection|Unhandled error|out of memory/i, out.slice(-3000));
+        assert.doesNotMatch(
+          out,
+          /worker process exited unexpectedly|Error in reporter|UnhandledPromiseRejection|Unhandled error|out of memory/i,
+          out.slice(-3000),
+        );
         const r = assertJudgedHonestly(out, dir, c.state, c.problem);
         if (c.state === 'nonsense') {
-          const failedRules = r.rules.filter((x) => x.verdict === 'FAIL').map((x) => x.id).sort();
+          const failedRules = r.rules
+            .filter((x) => x.verdict === 'FAIL')
+            .map((x) => x.id)
+            .sort();
           assert.deepEqual(failedRules, ['ACCOUNT-1', 'AUTH-3'], 'the rules the preflight saw broken fail');
         }
       } finally {

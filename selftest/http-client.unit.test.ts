@@ -41,9 +41,15 @@ test('gzip-coded JSON is decoded, by a plain request and by concurrent ones', as
     const api = new ApiClient(new Recorder(), {}, cfg);
     const one = await api.get('/account');
     assert.deepEqual(one.body, { id: 1, name: 'Acme' });
-    const race = await concurrently(api, [{ method: 'POST', path: '/leads', body: {} }, { method: 'POST', path: '/leads', body: {} }]);
-    assert.ok(race.every((r) => r.isJson && typeof (r.body as { id: number }).id === 'number'), JSON.stringify(race.map((r) => r.text)));
-    assert.equal(api.recorder.exchanges.length, 3, 'the race\'s warm-up requests are not evidence; its requests are');
+    const race = await concurrently(api, [
+      { method: 'POST', path: '/leads', body: {} },
+      { method: 'POST', path: '/leads', body: {} },
+    ]);
+    assert.ok(
+      race.every((r) => r.isJson && typeof (r.body as { id: number }).id === 'number'),
+      JSON.stringify(race.map((r) => r.text)),
+    );
+    assert.equal(api.recorder.exchanges.length, 3, "the race's warm-up requests are not evidence; its requests are");
   } finally {
     await new Promise((ok) => server.close(ok));
   }

@@ -17,8 +17,14 @@ const instances: Instance[] = [
 function fakeTest() {
   const registered: { describe?: string; title: string; annotation: { type: string; description?: string }[] }[] = [];
   let current: string | undefined;
-  const t = (title: string, details: { annotation: { type: string; description?: string }[] }, _body?: unknown) => { registered.push({ describe: current, title, annotation: details.annotation }); };
-  t.describe = (title: string, cb: () => void) => { current = title; cb(); current = undefined; };
+  const t = (title: string, details: { annotation: { type: string; description?: string }[] }, _body?: unknown) => {
+    registered.push({ describe: current, title, annotation: details.annotation });
+  };
+  t.describe = (title: string, cb: () => void) => {
+    current = title;
+    cb();
+    current = undefined;
+  };
   t.skip = 'kept';
   return { t, registered };
 }
@@ -29,12 +35,15 @@ test('a test is registered once per instance whose rules it checks (its rule or 
   const { t, registered } = fakeTest();
   const wrapped = perInstance(t, instances);
   wrapped('UPSERT-3 the model', details('UPSERT-3', 'UPSERT-4', 'UPSERT-13'), () => {});
-  assert.deepEqual(registered.map((r) => [r.describe, r.title, r.annotation.at(-1)]), [
-    ['fault-a', 'UPSERT-3 the model', { type: 'instance', description: 'fault-a' }],
-    ['fault-b', 'UPSERT-3 the model', { type: 'instance', description: 'fault-b' }],
-  ]);
+  assert.deepEqual(
+    registered.map((r) => [r.describe, r.title, r.annotation.at(-1)]),
+    [
+      ['fault-a', 'UPSERT-3 the model', { type: 'instance', description: 'fault-a' }],
+      ['fault-b', 'UPSERT-3 the model', { type: 'instance', description: 'fault-b' }],
+    ],
+  );
   wrapped('PIPE-1 pipelines', details('PIPE-1'), () => {});
-  assert.equal(registered.length, 2, 'a test of no instance\'s rules is not registered');
+  assert.equal(registered.length, 2, "a test of no instance's rules is not registered");
   assert.equal((wrapped as unknown as { skip: string }).skip, 'kept', 'the rest of `test` is unchanged');
 });
 

@@ -8,12 +8,23 @@ import { randomBytes } from 'node:crypto';
 import { test } from 'node:test';
 import { loadConfig } from '../specs/support/core/config.js';
 import { RUN_PROCESS_ENV } from '../specs/support/core/embedded.js';
-import { LEARNED_FACTOR, LEARNED_FLOOR_MS, SILENT_FLOOR_MS, notificationArrived, notificationDeadline, notificationMissed, resetLatencyMemo } from '../specs/support/core/latency.js';
+import {
+  LEARNED_FACTOR,
+  LEARNED_FLOOR_MS,
+  SILENT_FLOOR_MS,
+  notificationArrived,
+  notificationDeadline,
+  notificationMissed,
+  resetLatencyMemo,
+} from '../specs/support/core/latency.js';
 import { forgetRunFiles } from '../specs/support/core/run-files.js';
 
 const env = { CRM_BASE_URL: 'http://127.0.0.1:1', CRM_ACCESS_TOKEN: 'selftest-token', CRM_USER_EMAIL: 'a@b.example' };
 /** A new run (its own CRM_RUN_ID), seen afresh: nothing of an earlier test's run is remembered. */
-const newRun = () => { Object.assign(process.env, { ...env, CRM_RUN_ID: randomBytes(4).toString('hex') }); resetLatencyMemo(); };
+const newRun = () => {
+  Object.assign(process.env, { ...env, CRM_RUN_ID: randomBytes(4).toString('hex') });
+  resetLatencyMemo();
+};
 
 const UPDATE = 'lead/update';
 const NEW = 'person/new';
@@ -70,7 +81,10 @@ test('CRM_NOTIFICATION_TIMEOUT_MS, when set, is the wait for every notification:
 test('two runs with one CRM_RUN_ID started by two processes at once (shards on one machine) keep their run files apart', () => {
   const runProcess = process.env[RUN_PROCESS_ENV];
   // Two processes in one: the in-process memo of what was read is forgotten at every switch.
-  const as = (pid: string) => { process.env[RUN_PROCESS_ENV] = pid; resetLatencyMemo(); };
+  const as = (pid: string) => {
+    process.env[RUN_PROCESS_ENV] = pid;
+    resetLatencyMemo();
+  };
   newRun();
   try {
     as('101');
@@ -83,9 +97,12 @@ test('two runs with one CRM_RUN_ID started by two processes at once (shards on o
     as('101');
     assert.equal(deadline().ms, LEARNED_FLOOR_MS, 'what the first run learned is still there');
   } finally {
-    as('101'); forgetRunFiles();
-    as('202'); forgetRunFiles();
-    if (runProcess === undefined) delete process.env[RUN_PROCESS_ENV]; else process.env[RUN_PROCESS_ENV] = runProcess;
+    as('101');
+    forgetRunFiles();
+    as('202');
+    forgetRunFiles();
+    if (runProcess === undefined) delete process.env[RUN_PROCESS_ENV];
+    else process.env[RUN_PROCESS_ENV] = runProcess;
   }
 });
 
@@ -94,7 +111,11 @@ test('a target that has delivered nothing at all: after one wait of any kind las
   try {
     assert.equal(deadline(NEW).ms, 20_000, 'nothing learned yet: the longest wait');
     notificationMissed(UPDATE, 'naming the updated lead 7');
-    assert.deepEqual({ ms: deadline(NEW).ms, longest: deadline(NEW).longest }, { ms: SILENT_FLOOR_MS, longest: false }, 'another kind, nothing ever arrived: the floor of silence');
+    assert.deepEqual(
+      { ms: deadline(NEW).ms, longest: deadline(NEW).longest },
+      { ms: SILENT_FLOOR_MS, longest: false },
+      'another kind, nothing ever arrived: the floor of silence',
+    );
     assert.match(deadline(NEW).why, /no notification of any kind has arrived in this run/);
     assert.equal(deadline(NEW, true).ms, SILENT_FLOOR_MS, 'an optional wait too');
     assert.equal(deadline(NEW).silent, true, 'a target that delivers nothing: its misses are one problem');

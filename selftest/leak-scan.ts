@@ -33,7 +33,10 @@ const ISSUED = /ref-code-[0-9a-f]{32}|ref-oauth-token-[0-9a-f]{40}/g;
 export function unzip(buf: Buffer): { name: string; data: Buffer }[] {
   let eocd = -1;
   for (let i = buf.length - 22; i >= Math.max(0, buf.length - 65_557); i--) {
-    if (buf.readUInt32LE(i) === 0x06054b50) { eocd = i; break; }
+    if (buf.readUInt32LE(i) === 0x06054b50) {
+      eocd = i;
+      break;
+    }
   }
   if (eocd < 0) return [];
   const count = buf.readUInt16LE(eocd + 10);
@@ -98,7 +101,10 @@ function filesUnder(dir: string): string[] {
   return out;
 }
 
-interface Leak { where: string; what: string }
+interface Leak {
+  where: string;
+  what: string;
+}
 
 /** Searches the files and the console output of a run. */
 export function scan(dirs: string[], run: RunResult, stats: { files: number; zipEntries: number; base64Runs: number }): Leak[] {
@@ -106,12 +112,17 @@ export function scan(dirs: string[], run: RunResult, stats: { files: number; zip
   const leaks: Leak[] = [];
   const check = (where: string, text: string) => {
     for (const [name, value] of needles) if (text.includes(value)) leaks.push({ where, what: `the value of ${name}` });
-    for (const m of text.matchAll(ISSUED)) leaks.push({ where, what: `an issued ${m[0].startsWith('ref-code') ? 'authorization code' : 'access token'} (${m[0].slice(0, 16)}…)` });
+    for (const m of text.matchAll(ISSUED))
+      leaks.push({ where, what: `an issued ${m[0].startsWith('ref-code') ? 'authorization code' : 'access token'} (${m[0].slice(0, 16)}…)` });
   };
   for (const dir of dirs) {
     for (const file of filesUnder(dir)) {
       let buf: Buffer;
-      try { buf = readFileSync(file); } catch { continue; }
+      try {
+        buf = readFileSync(file);
+      } catch {
+        continue;
+      }
       stats.files++;
       for (const v of textViews(buf, relative(ROOT, file), 0, stats)) check(v.where, v.text);
     }
@@ -146,12 +157,14 @@ export function assertNoLeaks(name: string, reportDir: string, res: RunResult, w
   if (!withFaults) assert.ok(passed('OAUTH-10 ') >= 1 && passed('OAUTH-11 ') >= 1, `access tokens were issued and used\n${res.stdout.slice(-3000)}`);
   if (withFaults) {
     const failed = [...st].filter(([title, s]) => title.startsWith('OAUTH-') && s !== 'passed' && s !== 'skipped').length;
-    const warned = readJson<{ rules: { id: string; verdict: string }[] }>(`${reportDir}/conformance.json`).rules.filter((x) => x.id.startsWith('OAUTH-') && x.verdict === 'WARN').length;
+    const warned = readJson<{ rules: { id: string; verdict: string }[] }>(`${reportDir}/conformance.json`).rules.filter(
+      (x) => x.id.startsWith('OAUTH-') && x.verdict === 'WARN',
+    ).length;
     assert.ok(failed >= 2 && warned >= 1, `the faults made OAuth tests fail (${failed}) and warn (${warned}), so failure artifacts were written`);
   }
   const stats = { files: 0, zipEntries: 0, base64Runs: 0 };
   const leaks = scan([resolve(ROOT, reportDir), resolve(ROOT, 'test-results')], res, stats);
-  assert.ok(stats.zipEntries > 0, 'the HTML report\'s embedded zip was opened and searched');
+  assert.ok(stats.zipEntries > 0, "the HTML report's embedded zip was opened and searched");
   const shown = [...new Map(leaks.map((l) => [`${l.where}\u0000${l.what}`, l])).values()].slice(0, 40).map((l) => `  ${l.where}: ${l.what}`);
   assert.deepEqual(shown, [], `secrets reached artifacts:\n${shown.join('\n')}`);
   return `${name}: ${st.size} tests in ${(res.ms / 1000).toFixed(1)} s; searched ${stats.files} files, ${stats.zipEntries} zip entries, ${stats.base64Runs} base64 runs`;

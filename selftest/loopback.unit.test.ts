@@ -14,9 +14,16 @@ test('a loopback request gets the status and the JSON body; an empty or non-JSON
   const server = createServer((req, res) => {
     seen.push(`${req.method} ${req.url} ${req.headers['x-receiver-key'] ?? ''}`);
     req.resume();
-    if (req.url === '/json') { res.writeHead(200, { 'content-type': 'application/json' }); res.end('{"delayMs":5,"slot":3}'); }
-    else if (req.url === '/empty') { res.writeHead(404); res.end(); }
-    else if (req.url === '/text') { res.writeHead(200); res.end('not json'); }
+    if (req.url === '/json') {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end('{"delayMs":5,"slot":3}');
+    } else if (req.url === '/empty') {
+      res.writeHead(404);
+      res.end();
+    } else if (req.url === '/text') {
+      res.writeHead(200);
+      res.end('not json');
+    }
     // /slow: never answers
   });
   await new Promise<void>((ok) => server.listen(0, '127.0.0.1', ok));

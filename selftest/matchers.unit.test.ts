@@ -9,7 +9,16 @@ import { TransportError, type ApiResponse } from '../specs/support/core/http.js'
 import type { Exchange } from '../specs/support/core/recorder.js';
 import { expect } from '../specs/support/fixtures/matchers.js';
 
-const exchange = (x: Partial<Exchange> = {}): Exchange => ({ method: 'POST', url: 'http://127.0.0.1:9/developer_api/v1/people', requestHeaders: {}, status: 0, responseHeaders: {}, durationMs: 1, curl: 'curl …', ...x });
+const exchange = (x: Partial<Exchange> = {}): Exchange => ({
+  method: 'POST',
+  url: 'http://127.0.0.1:9/developer_api/v1/people',
+  requestHeaders: {},
+  status: 0,
+  responseHeaders: {},
+  durationMs: 1,
+  curl: 'curl …',
+  ...x,
+});
 const answer = (status: number): ApiResponse => ({ status, headers: {}, body: undefined, text: '', isJson: false, exchange: exchange({ status }) });
 const silent = new TransportError('POST …: no answer within 15 s', exchange({ error: 'no answer within 15 s (no status line and headers received)' }));
 const fails = (fn: () => void, re: RegExp) => assert.throws(fn, (e: Error) => re.test(e.message));

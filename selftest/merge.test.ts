@@ -19,10 +19,22 @@ import { EXPECTATIONS, R, syntheticOutcomes } from './synthetic-outcomes.js';
 function allureResult(o: TestOutcome): object {
   const now = Date.now();
   return {
-    uuid: randomUUID(), historyId: randomUUID(), name: o.title, fullName: `${o.file}#${o.title}`,
-    status: o.status === 'failed' ? 'failed' : o.status === 'skipped' ? 'skipped' : 'passed', stage: 'finished',
-    labels: [{ name: 'epic', value: 'Synthetic' }, { name: 'story', value: o.rules[0] }], links: [], parameters: [], steps: [], attachments: [],
-    start: now, stop: now + 5,
+    uuid: randomUUID(),
+    historyId: randomUUID(),
+    name: o.title,
+    fullName: `${o.file}#${o.title}`,
+    status: o.status === 'failed' ? 'failed' : o.status === 'skipped' ? 'skipped' : 'passed',
+    stage: 'finished',
+    labels: [
+      { name: 'epic', value: 'Synthetic' },
+      { name: 'story', value: o.rules[0] },
+    ],
+    links: [],
+    parameters: [],
+    steps: [],
+    attachments: [],
+    start: now,
+    stop: now + 5,
   };
 }
 
@@ -32,7 +44,14 @@ function shard(root: string, name: string, label: string | undefined, outcomes: 
   mkdirSync(join(dir, 'allure-results'), { recursive: true });
   const file: OutcomeFile = {
     version: 1,
-    meta: { target: 'http://127.0.0.1:4010', runId: `run${name}`, shard: label, generatedAt: new Date().toISOString(), expectations: EXPECTATIONS, durationMs: 1000 },
+    meta: {
+      target: 'http://127.0.0.1:4010',
+      runId: `run${name}`,
+      shard: label,
+      generatedAt: new Date().toISOString(),
+      expectations: EXPECTATIONS,
+      durationMs: 1000,
+    },
     outcomes: outcomes.map((o) => ({ ...o, shard: label })),
   };
   writeFileSync(join(dir, OUTCOMES_FILE), JSON.stringify(file));
@@ -59,7 +78,10 @@ test('three shards merge into the report a single run would give', () => {
   assert.equal(report.tests.failed, 1);
   assert.equal(report.tests.knownFailures, 1);
   assert.equal(report.expectations?.unexpectedPasses.length, 1);
-  assert.equal(report.requests.total, all.reduce((n, o) => n + (o.requests ?? 0), 0));
+  assert.equal(
+    report.requests.total,
+    all.reduce((n, o) => n + (o.requests ?? 0), 0),
+  );
 });
 
 test('a missing shard makes the merged report partial; a shard given twice counts once', () => {
@@ -76,12 +98,26 @@ test('a shard whose preflight found the target dead makes the merged verdict INC
   const clean = [all[3]];
   const dead = all.slice(2, 3);
   const s1 = shard(root, 's1', '1/2', clean);
-  const s2 = shard(root, 's2', '2/2', dead.map((o) => ({ ...o, targetDown: 'preflight: the target is dead: …' })));
+  const s2 = shard(
+    root,
+    's2',
+    '2/2',
+    dead.map((o) => ({ ...o, targetDown: 'preflight: the target is dead: …' })),
+  );
   const file = join(s2, OUTCOMES_FILE);
   const parsed = JSON.parse(readFileSync(file, 'utf8')) as OutcomeFile;
   parsed.meta.preflight = {
-    version: 1, runId: 'runs2', target: 'http://127.0.0.1:4010/developer_api/v1', at: new Date().toISOString(), deadlineMs: 15_000, state: 'dead',
-    headline: 'the target is dead: GET …/account with the configured credentials got no usable answer: no answer within 15 s', meaning: '', probes: [], findings: [], durationMs: 15_000,
+    version: 1,
+    runId: 'runs2',
+    target: 'http://127.0.0.1:4010/developer_api/v1',
+    at: new Date().toISOString(),
+    deadlineMs: 15_000,
+    state: 'dead',
+    headline: 'the target is dead: GET …/account with the configured credentials got no usable answer: no answer within 15 s',
+    meaning: '',
+    probes: [],
+    findings: [],
+    durationMs: 15_000,
   };
   writeFileSync(file, JSON.stringify(parsed));
   const { report } = mergeOutcomes([s1, s2]);
@@ -128,7 +164,8 @@ test('merge writes conformance.json/html, concatenates allure-results and builds
 test('npm run merge: exit 1 when a test failed, 2 on a usage error', () => {
   const root = scratchDir('crm-merge-');
   const dirs = [shard(root, 's1', '1/2', a), shard(root, 's2', '2/2', b)];
-  const run = (args: string[]) => spawnSync(process.execPath, ['--import', 'tsx', resolve(ROOT, 'reporting/merge.ts'), ...args], { cwd: ROOT, encoding: 'utf8' });
+  const run = (args: string[]) =>
+    spawnSync(process.execPath, ['--import', 'tsx', resolve(ROOT, 'reporting/merge.ts'), ...args], { cwd: ROOT, encoding: 'utf8' });
   const failing = run([...dirs, '--out', join(root, 'out'), '--no-allure']);
   assert.equal(failing.status, 1, failing.stdout + failing.stderr);
   assert.match(failing.stdout, /Merged 2 shard report\(s\) \(1\/2, 2\/2\)/);
@@ -147,20 +184,38 @@ test('a merge missing a shard is INCONCLUSIVE, names the missing shard and the f
   const s1 = shard(root, 's1', '1/2', clean);
   const { report } = mergeOutcomes([s1]);
   assert.equal(report.verdict, 'INCONCLUSIVE', 'never CONFORMANT with a shard missing');
-  assert.match(report.verdictReason ?? '', /^shard 2\/2 missing from the merge: the tests of that shard were not judged\. Fix: name the report directory of every shard \(1 of 2 given\), or run the missing one \(npx playwright test --shard=2\/2\) and merge again/);
+  assert.match(
+    report.verdictReason ?? '',
+    /^shard 2\/2 missing from the merge: the tests of that shard were not judged\. Fix: name the report directory of every shard \(1 of 2 given\), or run the missing one \(npx playwright test --shard=2\/2\) and merge again/,
+  );
   assert.equal(judged(report), false);
-  const run = spawnSync(process.execPath, ['--import', 'tsx', resolve(ROOT, 'reporting/merge.ts'), s1, '--out', join(root, 'out'), '--no-allure'], { cwd: ROOT, encoding: 'utf8' });
+  const run = spawnSync(process.execPath, ['--import', 'tsx', resolve(ROOT, 'reporting/merge.ts'), s1, '--out', join(root, 'out'), '--no-allure'], {
+    cwd: ROOT,
+    encoding: 'utf8',
+  });
   assert.equal(run.status, 1, run.stdout + run.stderr);
   assert.match(run.stdout, /Conformance: INCONCLUSIVE \(shard 2\/2 missing from the merge\)/);
   assert.match(run.stdout, /\nINCONCLUSIVE: shard 2\/2 missing from the merge: .*--shard=2\/2/);
   assert.doesNotMatch(run.stdout, /Conformance: CONFORMANT/);
   // With a failure, the merge is NOT CONFORMANT (a failure is a failure), still exit 1, still naming the missing shards.
-  const s3 = shard(root, 's3', '1/3', all.filter((o) => o.rules[0] === R.fail.id));
-  const failing = spawnSync(process.execPath, ['--import', 'tsx', resolve(ROOT, 'reporting/merge.ts'), s3, '--out', join(root, 'out3'), '--no-allure'], { cwd: ROOT, encoding: 'utf8' });
+  const s3 = shard(
+    root,
+    's3',
+    '1/3',
+    all.filter((o) => o.rules[0] === R.fail.id),
+  );
+  const failing = spawnSync(process.execPath, ['--import', 'tsx', resolve(ROOT, 'reporting/merge.ts'), s3, '--out', join(root, 'out3'), '--no-allure'], {
+    cwd: ROOT,
+    encoding: 'utf8',
+  });
   assert.equal(failing.status, 1);
   assert.match(failing.stdout, /Conformance: NOT CONFORMANT \(1 rule judged, \d+ not judged in this run\) \(shards 2\/3, 3\/3 missing from the merge\)/);
   // Every shard given: CONFORMANT for what the shards judged (a partial catalog here), exit 0.
-  const whole = spawnSync(process.execPath, ['--import', 'tsx', resolve(ROOT, 'reporting/merge.ts'), s1, shard(root, 's2', '2/2', []), '--out', join(root, 'out2'), '--no-allure'], { cwd: ROOT, encoding: 'utf8' });
+  const whole = spawnSync(
+    process.execPath,
+    ['--import', 'tsx', resolve(ROOT, 'reporting/merge.ts'), s1, shard(root, 's2', '2/2', []), '--out', join(root, 'out2'), '--no-allure'],
+    { cwd: ROOT, encoding: 'utf8' },
+  );
   assert.equal(whole.status, 0, whole.stdout + whole.stderr);
   assert.match(whole.stdout, /Conformance: CONFORMANT for the 3 rules judged/);
 });

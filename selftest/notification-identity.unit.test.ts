@@ -12,7 +12,7 @@ import { identifies } from '../specs/support/resources/webhook-receiver.js';
 
 const project = { id: 3, name: 'p' };
 
-test('the record\'s own id is read from the record, envelope and ids-only shapes', () => {
+test("the record's own id is read from the record, envelope and ids-only shapes", () => {
   assert.ok(identifies({ subscription_id: 9, event: 'new', type: 'project', ids: [3], record: { id: 3, name: 'p' } }, project.id, 'project'));
   assert.ok(identifies({ webhook_id: 9, notification: { kind: 'project.new', records: [{ id: 3, name: 'p' }] } }, project.id, 'project'));
   assert.ok(identifies({ ids: ['3'], type: 'project', event: 'new', subscription_id: 9 }, project.id, 'project'));
@@ -21,7 +21,10 @@ test('the record\'s own id is read from the record, envelope and ids-only shapes
 
 test('a number equal to the id elsewhere in the payload is not the record', () => {
   assert.ok(!identifies({ ids: [2], type: 'project', event: 'new', subscription_id: 3 }, project.id, 'project'), 'the subscription id');
-  assert.ok(!identifies({ id: 8, name: 'q', interaction_count: 3, related_resource: { id: 3, type: 'person' } }, project.id, 'project'), 'a count and a related record');
+  assert.ok(
+    !identifies({ id: 8, name: 'q', interaction_count: 3, related_resource: { id: 3, type: 'person' } }, project.id, 'project'),
+    'a count and a related record',
+  );
   assert.ok(!identifies({ webhook_id: 3, notification: { kind: 'project.new', records: [{ id: 5 }] } }, project.id, 'project'), 'the webhook id');
 });
 

@@ -23,7 +23,14 @@ import { cleanEnv, ROOT, runPlaywright, scratchDir } from './helpers.js';
 import { referenceEnv, startReferenceProcess } from './reference-process.js';
 
 const REFERENCE_PROFILE = JSON.parse(readFileSync(resolve(ROOT, 'reference/profile.json'), 'utf8')) as Record<string, any>;
-const OLD_LABELS = { email_label: 'E-mail', password_label: 'Password', login_button: 'Log in', next_button: 'Next', authorize_button: 'Authorize', deny_button: 'Deny' };
+const OLD_LABELS = {
+  email_label: 'E-mail',
+  password_label: 'Password',
+  login_button: 'Log in',
+  next_button: 'Next',
+  authorize_button: 'Authorize',
+  deny_button: 'Deny',
+};
 const noBrowser = chromiumPath() ? false : 'no Chromium';
 
 test('profile: oauth.screens labels are optional overrides; an old profile with every label stays valid', () => {
@@ -37,7 +44,9 @@ test('profile: oauth.screens labels are optional overrides; an old profile with 
 });
 
 interface Conformance {
-  verdict: string; verdictReason?: string; notJudged?: { tests: number; reason: string };
+  verdict: string;
+  verdictReason?: string;
+  notJudged?: { tests: number; reason: string };
   tests: { total: number; passed: number; failed: number; skipped: number };
 }
 
@@ -66,7 +75,10 @@ describe('the OAuth specs on other login pages', { concurrency: 1, skip: noBrows
     assert.equal(report.tests.failed, 0, `no MUST failure for a login the suite cannot do:\n${out}`);
     assert.equal(report.verdict, 'INCONCLUSIVE', out);
     assert.ok(report.notJudged && report.notJudged.tests >= 11, `the tests that need a login are not judged:\n${out}`);
-    assert.match(report.notJudged!.reason, /^not judged: the suite cannot log in at \S+: the login page has a password field but no field it recognises as the e-mail or user field \(fields: text "Workspace" \(name f1\), text "Account" \(name f2\), password "Passphrase" \(name f3\); buttons: "Continue"\)\. Fix: set oauth\.screens\.email_label in the target profile/);
+    assert.match(
+      report.notJudged!.reason,
+      /^not judged: the suite cannot log in at \S+: the login page has a password field but no field it recognises as the e-mail or user field \(fields: text "Workspace" \(name f1\), text "Account" \(name f2\), password "Passphrase" \(name f3\); buttons: "Continue"\)\. Fix: set oauth\.screens\.email_label in the target profile/,
+    );
     assert.ok(report.notJudged!.reason.includes(`(target profile: ${profile})`), report.notJudged!.reason);
     assert.match(out, /could not be judged: not judged: the suite cannot log in/);
     // The tests that judge a failed request (no login) still pass.
@@ -96,15 +108,30 @@ describe('the page driver on each login page', { concurrency: 1, skip: noBrowser
     await Promise.all(servers.map((s) => s.stop()));
   });
   const login = async (page: string, choices: string, screens: Screens, password = 'reference-password') => {
-    const server = await startReferenceProcess([process.execPath, '--import', 'tsx', 'reference/main.ts'], ROOT, cleanEnv({ REFERENCE_LOGIN_PAGE: page, REFERENCE_CHOICES: choices }));
+    const server = await startReferenceProcess(
+      [process.execPath, '--import', 'tsx', 'reference/main.ts'],
+      ROOT,
+      cleanEnv({ REFERENCE_LOGIN_PAGE: page, REFERENCE_CHOICES: choices }),
+    );
     servers.push(server);
     // The receiver registers what it gets as secrets: it reads the configuration of a user of this server.
     Object.assign(process.env, referenceEnv(server.api, server.auth, resolve(ROOT, 'reference/profile.json')));
     receiver ??= await CallbackReceiver.start({ https: false, path: '/oauth/callback' });
-    const q = new URLSearchParams({ response_type: 'code', client_id: 'reference-client', redirect_uri: `${receiver.url}/oauth/callback`, scope: 'developer/v1/all', state: 'driver' });
+    const q = new URLSearchParams({
+      response_type: 'code',
+      client_id: 'reference-client',
+      redirect_uri: `${receiver.url}/oauth/callback`,
+      scope: 'developer/v1/all',
+      state: 'driver',
+    });
     const context = await newContext(browser);
     try {
-      return await drive(await context.newPage(), receiver, screens, `${server.auth}/oauth/authorize?${q}`, { email: 'owner@reference.example', password, decision: 'authorize', timeoutMs: 15_000 });
+      return await drive(await context.newPage(), receiver, screens, `${server.auth}/oauth/authorize?${q}`, {
+        email: 'owner@reference.example',
+        password,
+        decision: 'authorize',
+        timeoutMs: 15_000,
+      });
     } finally {
       await context.close();
       await server.stop();
@@ -124,7 +151,11 @@ describe('the page driver on each login page', { concurrency: 1, skip: noBrowser
   test('the unmarked page, e-mail first: no login form it recognises, naming the profile members; with the label, a code', async () => {
     const stuck = await login('ambiguous', 'oauth.login-steps=email-first', {});
     assert.equal(stuck.hit, undefined);
-    assert.match(stuck.cannotLogIn?.problem ?? '', /^no login form it recognises on \S+ \(fields: text "Workspace" \(name f1\), text "Account" \(name f2\); buttons: "Continue"/, describeOutcome(stuck));
+    assert.match(
+      stuck.cannotLogIn?.problem ?? '',
+      /^no login form it recognises on \S+ \(fields: text "Workspace" \(name f1\), text "Account" \(name f2\); buttons: "Continue"/,
+      describeOutcome(stuck),
+    );
     assert.match(stuck.cannotLogIn!.fix, /oauth\.screens\.email_label/);
     const fine = await login('ambiguous', 'oauth.login-steps=email-first', { email_label: 'Account' });
     assert.ok(fine.hit && 'code' in fine.hit.form, describeOutcome(fine));
@@ -133,7 +164,10 @@ describe('the page driver on each login page', { concurrency: 1, skip: noBrowser
   test('a wrong password: the login was refused, naming CRM_LOGIN_PASSWORD and what the page said (no value)', async () => {
     const outcome = await login('email', '', {}, 'not-the-password');
     assert.equal(outcome.stoppedAt, 'login');
-    assert.equal(outcome.cannotLogIn?.problem, 'the login page showed again after the e-mail and password were submitted with "Sign in"; the page says "Wrong e-mail or password."');
+    assert.equal(
+      outcome.cannotLogIn?.problem,
+      'the login page showed again after the e-mail and password were submitted with "Sign in"; the page says "Wrong e-mail or password."',
+    );
     assert.match(outcome.cannotLogIn!.fix, /^check CRM_LOGIN_EMAIL and CRM_LOGIN_PASSWORD/);
     assert.doesNotMatch(JSON.stringify(outcome), /not-the-password/);
   });

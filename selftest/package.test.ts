@@ -19,7 +19,11 @@ import { cleanEnv, ROOT } from './helpers.js';
 import { pruneCopiesOf } from '../cli/materialize.js';
 import { referenceEnv, startReferenceProcess } from './reference-process.js';
 
-interface Run { code: number | null; out: string; ms: number }
+interface Run {
+  code: number | null;
+  out: string;
+  ms: number;
+}
 
 function sh(command: string, args: string[], cwd: string, env: NodeJS.ProcessEnv = cleanEnv(), timeoutMs = 180_000): Promise<Run> {
   const started = Date.now();
@@ -29,7 +33,10 @@ function sh(command: string, args: string[], cwd: string, env: NodeJS.ProcessEnv
     child.stdout.on('data', (d) => (out += d));
     child.stderr.on('data', (d) => (out += d));
     const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
-    child.on('close', (code) => { clearTimeout(timer); done({ code, out, ms: Date.now() - started }); });
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      done({ code, out, ms: Date.now() - started });
+    });
   });
 }
 
@@ -56,7 +63,10 @@ describe('the installed package in an empty project', () => {
     assert.ok(tarball, `npm pack wrote a tarball: ${pack.out}`);
     await sh('mkdir', ['-p', project], work);
     writeFileSync(join(project, 'package.json'), JSON.stringify({ name: 'my-crm-server', private: true, type: 'module' }, null, 2));
-    const install = await step('npm install', sh('npm', ['install', '--save-dev', '--prefer-offline', '--no-audit', '--no-fund', join(work, tarball!)], project));
+    const install = await step(
+      'npm install',
+      sh('npm', ['install', '--save-dev', '--prefer-offline', '--no-audit', '--no-fund', join(work, tarball!)], project),
+    );
     assert.equal(install.code, 0, install.out);
     bin = join(project, 'node_modules/.bin/crm-conformance');
   });
@@ -70,15 +80,22 @@ describe('the installed package in an empty project', () => {
   test('the package is a copy in the project, with a crm-conformance command', async () => {
     const installed = realpathSync(join(project, 'node_modules/crm-conformance'));
     assert.ok(installed.startsWith(realpathSync(project)), `installed inside the project, not linked to this repository: ${installed}`);
-    assert.ok(!existsSync(join(installed, 'selftest')), 'the project\'s own tests are not shipped');
+    assert.ok(!existsSync(join(installed, 'selftest')), "the project's own tests are not shipped");
     const help = await sh(process.execPath, [bin, '--help'], project);
     assert.equal(help.code, 0, help.out);
     assert.match(help.out, /run \[--no-doctor\]/);
   });
 
   test('contracts import with types; JSON Schemas and the OpenAPI document ship', async () => {
-    const runtime = await sh(process.execPath, ['--input-type=module', '-e',
-      "import { Lead, TargetProfile } from 'crm-conformance/contracts'; const r = Lead.safeParse({}); console.log(typeof Lead.parse, r.success, Object.keys(TargetProfile.parse({})).join(','));"], project);
+    const runtime = await sh(
+      process.execPath,
+      [
+        '--input-type=module',
+        '-e',
+        "import { Lead, TargetProfile } from 'crm-conformance/contracts'; const r = Lead.safeParse({}); console.log(typeof Lead.parse, r.success, Object.keys(TargetProfile.parse({})).join(','));",
+      ],
+      project,
+    );
     assert.equal(runtime.code, 0, runtime.out);
     assert.match(runtime.out, /^function false name,fixtures,capabilities,oauth/m);
     const req = createRequire(join(project, 'package.json'));
@@ -87,14 +104,23 @@ describe('the installed package in an empty project', () => {
     assert.ok(Object.keys(openapi.paths).includes('/account'));
     assert.ok(existsSync(req.resolve('crm-conformance/schemas/TargetProfile.json')));
     // Types: a consumer's type check sees the contracts' real types (not `any`).
-    writeFileSync(join(project, 'check.ts'), [
-      "import { Lead } from 'crm-conformance/contracts';",
-      'declare const lead: ReturnType<typeof Lead.parse>;',
-      'export const name: string | null = lead.name; // may be null: nothing in the spec guarantees a value',
-      '// @ts-expect-error a Lead name is not a number',
-      'export const wrong: number = lead.name;',
-    ].join('\n'));
-    writeFileSync(join(project, 'tsconfig.json'), JSON.stringify({ compilerOptions: { module: 'nodenext', moduleResolution: 'nodenext', strict: true, noEmit: true, skipLibCheck: true, types: [] }, files: ['check.ts'] }));
+    writeFileSync(
+      join(project, 'check.ts'),
+      [
+        "import { Lead } from 'crm-conformance/contracts';",
+        'declare const lead: ReturnType<typeof Lead.parse>;',
+        'export const name: string | null = lead.name; // may be null: nothing in the spec guarantees a value',
+        '// @ts-expect-error a Lead name is not a number',
+        'export const wrong: number = lead.name;',
+      ].join('\n'),
+    );
+    writeFileSync(
+      join(project, 'tsconfig.json'),
+      JSON.stringify({
+        compilerOptions: { module: 'nodenext', moduleResolution: 'nodenext', strict: true, noEmit: true, skipLibCheck: true, types: [] },
+        files: ['check.ts'],
+      }),
+    );
     const tsc = await step('tsc (consumer)', sh(process.execPath, [resolve(ROOT, 'node_modules/typescript/bin/tsc'), '-p', project], project));
     assert.equal(tsc.code, 0, tsc.out);
   });
@@ -108,24 +134,45 @@ describe('the installed package in an empty project', () => {
 
     const run = await step('run', sh(process.execPath, [bin, 'run'], project, env, 240_000));
     assert.equal(run.code, 0, run.out.slice(-3000));
-    assert.match(run.out, /crm-conformance doctor \(http:\/\/127\.0\.0\.1:\d+\): \d+ ok, \d+ warning\(s\), 0 failure\(s\).*ready/, 'the run starts with the doctor\'s short form');
+    assert.match(
+      run.out,
+      /crm-conformance doctor \(http:\/\/127\.0\.0\.1:\d+\): \d+ ok, \d+ warning\(s\), 0 failure\(s\).*ready/,
+      "the run starts with the doctor's short form",
+    );
     assert.match(run.out, /Conformance: CONFORMANT/);
     assert.ok(!run.out.includes(ROOT), 'nothing of this repository is reached');
     const reports = join(project, 'reports');
-    const report = JSON.parse(readFileSync(join(reports, 'conformance.json'), 'utf8')) as { verdict: string; rules: { tests: { file: string; line: number }[] }[] };
+    const report = JSON.parse(readFileSync(join(reports, 'conformance.json'), 'utf8')) as {
+      verdict: string;
+      rules: { tests: { file: string; line: number }[] }[];
+    };
     assert.equal(report.verdict, 'CONFORMANT');
     const tests = report.rules.flatMap((r) => r.tests);
     assert.ok(tests.every((t) => t.file.startsWith('specs/')) && tests.some((t) => t.line > 1), 'each test is located in its spec file, at its line');
-    for (const f of ['conformance.html', 'conformance-outcomes.json', 'junit.xml', 'results.json', 'created-records.json', 'html/index.html', 'doctor.json']) assert.ok(existsSync(join(reports, f)), `reports/${f}`);
+    for (const f of ['conformance.html', 'conformance-outcomes.json', 'junit.xml', 'results.json', 'created-records.json', 'html/index.html', 'doctor.json'])
+      assert.ok(existsSync(join(reports, f)), `reports/${f}`);
     const doctorReport = JSON.parse(readFileSync(join(reports, 'doctor.json'), 'utf8')) as { fatal: boolean; created: { path: string }[] };
     assert.equal(doctorReport.fatal, false);
-    assert.ok(doctorReport.created.some((c) => c.path === '/projects'), 'the doctor lists the records it created');
-    assert.ok(readdirSync(join(reports, 'allure-results')).some((f) => f.endsWith('-result.json')), 'Allure results');
+    assert.ok(
+      doctorReport.created.some((c) => c.path === '/projects'),
+      'the doctor lists the records it created',
+    );
+    assert.ok(
+      readdirSync(join(reports, 'allure-results')).some((f) => f.endsWith('-result.json')),
+      'Allure results',
+    );
   });
 
   test('Playwright flags pass through; shards merge into one report', async () => {
     assert.ok(env, 'the reference server runs (previous test)');
-    const shard = (i: number) => step(`shard ${i}/2`, sh(process.execPath, [bin, 'run', '--no-doctor', '--grep', '@ACCOUNT|@PIPE', `--shard=${i}/2`], project, { ...env, CRM_REPORT_DIR: `reports/shard-${i}` }));
+    const shard = (i: number) =>
+      step(
+        `shard ${i}/2`,
+        sh(process.execPath, [bin, 'run', '--no-doctor', '--grep', '@ACCOUNT|@PIPE', `--shard=${i}/2`], project, {
+          ...env,
+          CRM_REPORT_DIR: `reports/shard-${i}`,
+        }),
+      );
     // The two shards at once, as on two machines.
     const runs = await Promise.all([shard(1), shard(2)]);
     for (const i of [1, 2]) {
@@ -138,7 +185,10 @@ describe('the installed package in an empty project', () => {
     assert.equal(merged.code, 0, merged.out);
     assert.match(merged.out, /Merged 2 shard report\(s\)/);
     const report = JSON.parse(readFileSync(join(project, 'reports/merged/conformance.json'), 'utf8')) as { rules: { id: string; verdict: string }[] };
-    assert.ok(report.rules.some((r) => r.id.startsWith('ACCOUNT') && r.verdict === 'PASS'), 'the merged report has the shards\' rules');
+    assert.ok(
+      report.rules.some((r) => r.id.startsWith('ACCOUNT') && r.verdict === 'PASS'),
+      "the merged report has the shards' rules",
+    );
     assert.ok(existsSync(join(project, 'reports/merged/allure-report/index.html')), `the merged Allure report: ${merged.out}`);
   });
 });

@@ -43,7 +43,7 @@ test('a hand-made profile is summarised to the millisecond: part, busy time, pac
   assert.deepEqual(s.mechanisms, { 'loading code': 300, 'stack traces (step locations)': 200, 'runner-worker messages': 100, 'garbage collector': 50 });
 });
 
-test('the reference\'s bundle and the sources are told apart', () => {
+test("the reference's bundle and the sources are told apart", () => {
   assert.equal(packageOf(frame('f', 'file:///w/specs/support/core/http.ts')), 'suite: specs');
   assert.equal(packageOf(frame('f', 'file:///w/node_modules/.cache/crm-conformance/main.mjs')), 'reference server');
   assert.equal(packageOf(frame('f', 'file:///w/reporting/conformance-reporter.ts')), 'suite: reporters');
@@ -52,9 +52,18 @@ test('the reference\'s bundle and the sources are told apart', () => {
   assert.equal(packageOf(frame('writev')), 'native code and syscalls');
 });
 
-test('a frame of Playwright\'s bundled runner counts as a reporter when its part of the bundle is one of Playwright\'s reporters', () => {
+test("a frame of Playwright's bundled runner counts as a reporter when its part of the bundle is one of Playwright's reporters", () => {
   const RUNNER = 'file:///p/node_modules/playwright/lib/runner/index.js';
-  const bundle = ['"use strict";', '// packages/playwright/src/runner/dispatcher.ts', 'var Dispatcher = class {', '};', '// packages/playwright/src/reporters/html.ts', 'var HtmlReporter = class {', '  onEnd() {}', '};'].join('\n');
+  const bundle = [
+    '"use strict";',
+    '// packages/playwright/src/runner/dispatcher.ts',
+    'var Dispatcher = class {',
+    '};',
+    '// packages/playwright/src/reporters/html.ts',
+    'var HtmlReporter = class {',
+    '  onEnd() {}',
+    '};',
+  ].join('\n');
   const runner: CpuProfile = {
     startTime: 0,
     endTime: 1_000_000,
@@ -68,6 +77,6 @@ test('a frame of Playwright\'s bundled runner counts as a reporter when its part
     timeDeltas: [100_000, 40_000],
   };
   const s = summarizeProfile(runner, 'CPU.1.2.7.0.1.cpuprofile', (url) => (url === RUNNER ? bundle : undefined));
-  assert.deepEqual(s.mechanisms, { reporters: 40 }, 'the HTML reporter\'s onEnd and what it calls; the dispatcher is not a reporter');
+  assert.deepEqual(s.mechanisms, { reporters: 40 }, "the HTML reporter's onEnd and what it calls; the dispatcher is not a reporter");
   assert.deepEqual(summarizeProfile(runner, 'CPU.1.2.7.0.1.cpuprofile', () => undefined).mechanisms, {}, 'an unreadable bundle places no frame');
 });

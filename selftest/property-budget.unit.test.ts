@@ -16,7 +16,12 @@ const infoOf = () => ({ annotations: [] as { type: string; description?: string 
 
 async function noteOf(msPerRun: number, timeLimitMs: number): Promise<string> {
   const info = infoOf();
-  await checkProperty(info as unknown as TestInfo, target, fc.integer(), () => new Promise((r) => setTimeout(r, msPerRun)), { name: 'slow probe', seed: 42, numRuns: 300, timeLimitMs });
+  await checkProperty(info as unknown as TestInfo, target, fc.integer(), () => new Promise((r) => setTimeout(r, msPerRun)), {
+    name: 'slow probe',
+    seed: 42,
+    numRuns: 300,
+    timeLimitMs,
+  });
   return info.annotations.find((a) => a.type === 'note')?.description ?? '';
 }
 
@@ -27,7 +32,9 @@ test('a property past its time budget passes with fewer runs, and the report war
   const m = /^property "slow probe": (\d+) runs of 300 \(time limit reached\), seed 42$/.exec(note);
   assert.ok(m, note);
   assert.ok(Number(m[1]) < 300);
-  assert.deepEqual(runWarnings([outcome(note)]), [`1 property stopped at its time budget, the target answering too slowly for all its runs (SEARCH-4 (slow probe) ${m[1]} of 300 runs): its rules were judged on fewer random inputs than against a fast target; CRM_FC_RUNS raises runs and budgets together`]);
+  assert.deepEqual(runWarnings([outcome(note)]), [
+    `1 property stopped at its time budget, the target answering too slowly for all its runs (SEARCH-4 (slow probe) ${m[1]} of 300 runs): its rules were judged on fewer random inputs than against a fast target; CRM_FC_RUNS raises runs and budgets together`,
+  ]);
 });
 
 test('a property within its budget makes every run, and no warning', async () => {

@@ -12,97 +12,141 @@ import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { ANSWERED_MARGIN_MS, BulkSchedule, PER_WINDOW, summarizeSchedule, WINDOW_MS, writeBulkSchedule, type BulkScheduleFile, type Quiet } from '../specs/support/core/rate-limit.js';
+import {
+  ANSWERED_MARGIN_MS,
+  BulkSchedule,
+  PER_WINDOW,
+  summarizeSchedule,
+  WINDOW_MS,
+  writeBulkSchedule,
+  type BulkScheduleFile,
+  type Quiet,
+} from '../specs/support/core/rate-limit.js';
 import { scratchDir } from './helpers.js';
 
 type Op =
   // `answerMs`: the answer comes that long after the slot and is reported (the worker waits for it);
   // null: in flight in another worker, never reported.
-  | { kind: 'slot'; gap: number; answerMs: number | null }
-  | { kind: 'reserve'; gap: number; ms: number; releaseAfter: number; quietAfter: number | null };
+  { kind: 'slot'; gap: number; answerMs: number | null } | { kind: 'reserve'; gap: number; ms: number; releaseAfter: number; quietAfter: number | null };
 
 const op: fc.Arbitrary<Op> = fc.oneof(
-  { weight: 5, arbitrary: fc.record({ kind: fc.constant('slot' as const), gap: fc.integer({ min: 0, max: 700 }), answerMs: fc.option(fc.integer({ min: 0, max: 1_500 }), { nil: null }) }) },
-  { weight: 1, arbitrary: fc.record({
-    kind: fc.constant('reserve' as const), gap: fc.integer({ min: 0, max: 700 }), ms: fc.integer({ min: 500, max: 9_000 }),
-    releaseAfter: fc.integer({ min: 0, max: 3_000 }), quietAfter: fc.option(fc.integer({ min: 0, max: 2_500 }), { nil: null }),
-  }) },
+  {
+    weight: 5,
+    arbitrary: fc.record({
+      kind: fc.constant('slot' as const),
+      gap: fc.integer({ min: 0, max: 700 }),
+      answerMs: fc.option(fc.integer({ min: 0, max: 1_500 }), { nil: null }),
+    }),
+  },
+  {
+    weight: 1,
+    arbitrary: fc.record({
+      kind: fc.constant('reserve' as const),
+      gap: fc.integer({ min: 0, max: 700 }),
+      ms: fc.integer({ min: 500, max: 9_000 }),
+      releaseAfter: fc.integer({ min: 0, max: 3_000 }),
+      quietAfter: fc.option(fc.integer({ min: 0, max: 2_500 }), { nil: null }),
+    }),
+  },
 );
 
 for (const margin of [100, 250]) {
   test(`bulk schedule (margin ${margin} ms): at most ${PER_WINDOW} requests counted in any ${WINDOW_MS} ms, none inside a reservation`, () => {
-    fc.assert(fc.property(fc.array(op, { maxLength: 60 }), (ops) => {
-      const schedule = new BulkSchedule(margin);
-      /**
-       * Requests the target sees, in the order granted: granted slots, the burst holder's last
-       * accepted request, and bursts; each counted by the target at some time from `t` to `latest`.
-       */
-      const sent: { t: number; latest: number; burst: boolean }[] = [];
-      const reservations: [number, number][] = [];
-      let now = 0;
-      for (const o of ops) {
-        now += o.gap;
-        if (o.kind === 'slot') {
-          for (;;) {
-            const g = schedule.slot(now);
-            if ('at' in g) {
-              assert.ok(g.at >= now);
-              if (o.answerMs === null) sent.push({ t: g.at, latest: g.at + margin, burst: false });
-              else {
-                // The worker sends at its slot, waits for the answer and reports it.
-                sent.push({ t: g.at, latest: g.at + o.answerMs, burst: false });
-                now = g.at + o.answerMs;
-                schedule.answered(g.slot!, now);
+    fc.assert(
+      fc.property(fc.array(op, { maxLength: 60 }), (ops) => {
+        const schedule = new BulkSchedule(margin);
+        /**
+         * Requests the target sees, in the order granted: granted slots, the burst holder's last
+         * accepted request, and bursts; each counted by the target at some time from `t` to `latest`.
+         */
+        const sent: { t: number; latest: number; burst: boolean }[] = [];
+        const reservations: [number, number][] = [];
+        let now = 0;
+        for (const o of ops) {
+          now += o.gap;
+          if (o.kind === 'slot') {
+            for (;;) {
+              const g = schedule.slot(now);
+              if ('at' in g) {
+                assert.ok(g.at >= now);
+                if (o.answerMs === null) sent.push({ t: g.at, latest: g.at + margin, burst: false });
+                else {
+                  // The worker sends at its slot, waits for the answer and reports it.
+                  sent.push({ t: g.at, latest: g.at + o.answerMs, burst: false });
+                  now = g.at + o.answerMs;
+                  schedule.answered(g.slot!, now);
+                }
+                break;
               }
-              break;
+              assert.ok(g.retryAt > now);
+              now = g.retryAt;
             }
-            assert.ok(g.retryAt > now);
-            now = g.retryAt;
+          } else {
+            let g = schedule.reserve(o.ms, now);
+            while (!('at' in g)) {
+              now = g.retryAt;
+              g = schedule.reserve(o.ms, now);
+            }
+            const start = g.at;
+            // It starts when the target accepts one more: fewer than PER_WINDOW it may still count then.
+            assert.ok(
+              sent.filter((x) => !x.burst && x.latest + WINDOW_MS > start && x.t <= start).length < PER_WINDOW,
+              'the reservation starts with room for one more request',
+            );
+            const end = Math.min(start + o.ms, start + o.releaseAfter);
+            let quiet: Quiet | undefined;
+            if (o.quietAfter !== null && end - o.quietAfter >= start) {
+              // The burst ended at `start`; the last accepted poll was sent at end - quietAfter.
+              quiet = { burstEndedAt: start, acceptedSentAt: end - o.quietAfter };
+            }
+            schedule.release(g.token!, end, quiet);
+            reservations.push([start, end]);
+            // The holder's last accepted request counts at the target (at the latest, at the release);
+            // its burst is accepted at most up to the target's limit, at `start`.
+            sent.push({ t: end, latest: end, burst: false });
+            sent.push({ t: start, latest: start, burst: true });
+            now = end;
           }
-        } else {
-          let g = schedule.reserve(o.ms, now);
-          while (!('at' in g)) { now = g.retryAt; g = schedule.reserve(o.ms, now); }
-          const start = g.at;
-          // It starts when the target accepts one more: fewer than PER_WINDOW it may still count then.
-          assert.ok(sent.filter((x) => !x.burst && x.latest + WINDOW_MS > start && x.t <= start).length < PER_WINDOW, 'the reservation starts with room for one more request');
-          const end = Math.min(start + o.ms, start + o.releaseAfter);
-          let quiet: Quiet | undefined;
-          if (o.quietAfter !== null && end - o.quietAfter >= start) {
-            // The burst ended at `start`; the last accepted poll was sent at end - quietAfter.
-            quiet = { burstEndedAt: start, acceptedSentAt: end - o.quietAfter };
-          }
-          schedule.release(g.token!, end, quiet);
-          reservations.push([start, end]);
-          // The holder's last accepted request counts at the target (at the latest, at the release);
-          // its burst is accepted at most up to the target's limit, at `start`.
-          sent.push({ t: end, latest: end, burst: false });
-          sent.push({ t: start, latest: start, burst: true });
-          now = end;
         }
-      }
-      // Slots never fall inside a reservation.
-      for (const { t } of sent) for (const [a, b] of reservations) assert.ok(!(t > a && t < b), `a request at ${t} inside the reservation ${a}-${b}`);
-      // Outside the bursts (the requests the schedule answers for): in the order granted, never
-      // earlier than the one before; and a request is sent a window after the latest the target
-      // may have counted the one PER_WINDOW before it, so no window of the target holds more.
-      const slots = sent.filter((x) => !x.burst);
-      for (let i = 1; i < slots.length; i++) assert.ok(slots[i].t >= slots[i - 1].t, `slot at ${slots[i].t} before the one granted earlier at ${slots[i - 1].t}`);
-      for (let i = PER_WINDOW; i < slots.length; i++) assert.ok(slots[i].t - slots[i - PER_WINDOW].latest >= WINDOW_MS, `more than ${PER_WINDOW} requests counted within ${WINDOW_MS} ms around ${slots[i].t}`);
-      // Its record: every slot and window granted, never more than PER_WINDOW slots in a window,
-      // and from the first to the last at least the least time it names.
-      const summary = summarizeSchedule(schedule.log);
-      assert.equal(summary.slots, ops.filter((o) => o.kind === 'slot').length);
-      assert.equal(summary.windows, reservations.length);
-      assert.ok(summary.busiest <= PER_WINDOW, `the record has ${summary.busiest} slots within ${WINDOW_MS} ms`);
-      if (summary.firstAt !== undefined) assert.ok(summary.lastAt! - summary.firstAt >= summary.floorMs, `${summary.lastAt! - summary.firstAt} ms from the first to the last, under the least ${summary.floorMs} ms`);
-    }), { numRuns: 300 });
+        // Slots never fall inside a reservation.
+        for (const { t } of sent) for (const [a, b] of reservations) assert.ok(!(t > a && t < b), `a request at ${t} inside the reservation ${a}-${b}`);
+        // Outside the bursts (the requests the schedule answers for): in the order granted, never
+        // earlier than the one before; and a request is sent a window after the latest the target
+        // may have counted the one PER_WINDOW before it, so no window of the target holds more.
+        const slots = sent.filter((x) => !x.burst);
+        for (let i = 1; i < slots.length; i++)
+          assert.ok(slots[i].t >= slots[i - 1].t, `slot at ${slots[i].t} before the one granted earlier at ${slots[i - 1].t}`);
+        for (let i = PER_WINDOW; i < slots.length; i++)
+          assert.ok(
+            slots[i].t - slots[i - PER_WINDOW].latest >= WINDOW_MS,
+            `more than ${PER_WINDOW} requests counted within ${WINDOW_MS} ms around ${slots[i].t}`,
+          );
+        // Its record: every slot and window granted, never more than PER_WINDOW slots in a window,
+        // and from the first to the last at least the least time it names.
+        const summary = summarizeSchedule(schedule.log);
+        assert.equal(summary.slots, ops.filter((o) => o.kind === 'slot').length);
+        assert.equal(summary.windows, reservations.length);
+        assert.ok(summary.busiest <= PER_WINDOW, `the record has ${summary.busiest} slots within ${WINDOW_MS} ms`);
+        if (summary.firstAt !== undefined)
+          assert.ok(
+            summary.lastAt! - summary.firstAt >= summary.floorMs,
+            `${summary.lastAt! - summary.firstAt} ms from the first to the last, under the least ${summary.floorMs} ms`,
+          );
+      }),
+      { numRuns: 300 },
+    );
   });
 }
 
 test('a burst window whose coordinator is gone is released without an error: it ends at its own time limit', async () => {
   const { COORDINATOR_ENV, reserveBulkWindow, startBulkCoordinator } = await import('../specs/support/core/rate-limit.js');
   // The schedule is the target's: a configuration to name it (loaded from these variables).
-  const env: Record<string, string> = { [COORDINATOR_ENV]: '', CRM_BASE_URL: 'http://127.0.0.1:1', CRM_ACCESS_TOKEN: 't0ken-value', CRM_USER_EMAIL: 'a@b.example' };
+  const env: Record<string, string> = {
+    [COORDINATOR_ENV]: '',
+    CRM_BASE_URL: 'http://127.0.0.1:1',
+    CRM_ACCESS_TOKEN: 't0ken-value',
+    CRM_USER_EMAIL: 'a@b.example',
+  };
   const before = Object.fromEntries(Object.keys(env).map((k) => [k, process.env[k]]));
   const coordinator = await startBulkCoordinator(100);
   let open = true;
@@ -118,7 +162,9 @@ test('a burst window whose coordinator is gone is released without an error: it 
     assert.ok(w.kind === 'window' && w.releasedAt === undefined && w.until - w.from === 500, JSON.stringify(w));
   } finally {
     if (open) await coordinator.close();
-    for (const [k, v] of Object.entries(before)) if (v === undefined) delete process.env[k]; else process.env[k] = v;
+    for (const [k, v] of Object.entries(before))
+      if (v === undefined) delete process.env[k];
+      else process.env[k] = v;
   }
   // What an unreleased window means to the schedule: no slot until its limit, then one a window and the margin later.
   const schedule = new BulkSchedule(100);
@@ -160,14 +206,21 @@ test('a window between two groups of slots parts them: the least time counts no 
   // Two slots, a burst window at once (the target accepts one more), released quiet, two slots.
   const schedule = new BulkSchedule(100);
   let now = 0;
-  const slot = () => { const g = schedule.slot(now); assert.ok('at' in g); now = g.at + 5; schedule.answered(g.slot!, now); };
-  slot(); slot();
+  const slot = () => {
+    const g = schedule.slot(now);
+    assert.ok('at' in g);
+    now = g.at + 5;
+    schedule.answered(g.slot!, now);
+  };
+  slot();
+  slot();
   const w = schedule.reserve(3_000, now);
   assert.ok('at' in w);
   const end = w.at + 1_500;
   schedule.release(w.token!, end, { burstEndedAt: w.at, acceptedSentAt: end - 100 });
   now = end;
-  slot(); slot();
+  slot();
+  slot();
   const summary = summarizeSchedule(schedule.log);
   assert.equal(summary.floorMs, 1_500, 'the window as held; each stretch of two slots needs no window of its own');
   assert.ok(summary.lastAt! - summary.firstAt! >= summary.floorMs, JSON.stringify(summary));

@@ -14,7 +14,12 @@ import { test } from 'node:test';
 import type { ConformanceReport } from '../reporting/verdict.js';
 import { readJson, ROOT, runPlaywright } from './helpers.js';
 
-const ACCOUNT = JSON.stringify({ id: 1, name: 'Failing', primary_timezone: 'UTC', settings: { setting_team_permissions_enabled: false, setting_enable_leads: true } });
+const ACCOUNT = JSON.stringify({
+  id: 1,
+  name: 'Failing',
+  primary_timezone: 'UTC',
+  settings: { setting_team_permissions_enabled: false, setting_enable_leads: true },
+});
 
 /** Answers GET …/account as a server does (401 without credentials), and 500 to everything else. */
 async function failingButAccount(): Promise<{ url: string; close(): Promise<void> }> {
@@ -34,7 +39,11 @@ async function failingButAccount(): Promise<{ url: string; close(): Promise<void
   await new Promise<void>((ok) => server.listen(0, '127.0.0.1', ok));
   return {
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-    close: () => new Promise<void>((ok) => { server.closeAllConnections(); server.close(() => ok()); }),
+    close: () =>
+      new Promise<void>((ok) => {
+        server.closeAllConnections();
+        server.close(() => ok());
+      }),
   };
 }
 
@@ -43,14 +52,18 @@ test('a target answering 500 to everything but /account: HOOK-4, HOOK-5 and HOOK
   const dir = 'reports/runs/selftest-refusals-500';
   rmSync(resolve(ROOT, dir), { recursive: true, force: true });
   try {
-    const res = await runPlaywright(['specs/webhooks/invalid-parameters.spec.ts', '--grep', 'HOOK-[456]\\b'], {
-      CRM_BASE_URL: server.url,
-      CRM_ACCESS_TOKEN: 'refusal-token-0000',
-      CRM_USER_EMAIL: 'refusal@example.com',
-      CRM_REPORT_DIR: dir,
-      CRM_REPORTERS: 'minimal',
-      CRM_REQUEST_TIMEOUT_MS: '5000',
-    }, 180_000);
+    const res = await runPlaywright(
+      ['specs/webhooks/invalid-parameters.spec.ts', '--grep', 'HOOK-[456]\\b'],
+      {
+        CRM_BASE_URL: server.url,
+        CRM_ACCESS_TOKEN: 'refusal-token-0000',
+        CRM_USER_EMAIL: 'refusal@example.com',
+        CRM_REPORT_DIR: dir,
+        CRM_REPORTERS: 'minimal',
+        CRM_REQUEST_TIMEOUT_MS: '5000',
+      },
+      180_000,
+    );
     const out = res.stdout + res.stderr;
     t.diagnostic(`exit ${res.code} in ${(res.ms / 1000).toFixed(1)} s`);
     assert.equal(res.code, 1, `the run fails\n${out.slice(-3000)}`);

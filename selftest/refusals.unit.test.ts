@@ -9,7 +9,15 @@ import type { ApiResponse } from '../specs/support/core/http.js';
 import type { Exchange } from '../specs/support/core/recorder.js';
 import { expect, isAccepted, isRefused } from '../specs/support/fixtures/matchers.js';
 
-const exchange = (status: number): Exchange => ({ method: 'POST', url: 'http://127.0.0.1:9/developer_api/v1/webhooks', requestHeaders: {}, status, responseHeaders: {}, durationMs: 1, curl: 'curl …' });
+const exchange = (status: number): Exchange => ({
+  method: 'POST',
+  url: 'http://127.0.0.1:9/developer_api/v1/webhooks',
+  requestHeaders: {},
+  status,
+  responseHeaders: {},
+  durationMs: 1,
+  curl: 'curl …',
+});
 const answer = (status: number): ApiResponse => ({ status, headers: {}, body: undefined, text: '', isJson: false, exchange: exchange(status) });
 const fails = (fn: () => void, re: RegExp) => assert.throws(fn, (e: Error) => re.test(e.message), `fails matching ${re}`);
 
@@ -20,7 +28,11 @@ test('toBeRefused passes on a 4xx only: a 5xx is a server error and a 3xx a redi
   fails(() => expect(answer(302)).toBeRefused(), /got 302: a 3xx is a redirect, no refusal/);
   fails(() => expect(answer(200)).toBeRefused(), /expected a refusal \(a 4xx answer\), got 200/);
   fails(() => expect(answer(500)).toBeClientError(), /got 500: a 5xx is a server error, no refusal/);
-  assert.deepEqual([200, 302, 404, 500].map((s) => isRefused(answer(s))), [false, false, true, false], 'isRefused: the quick form');
+  assert.deepEqual(
+    [200, 302, 404, 500].map((s) => isRefused(answer(s))),
+    [false, false, true, false],
+    'isRefused: the quick form',
+  );
 });
 
 test('.not.toBeRefused() reads "accepted": it passes on a 2xx only', () => {

@@ -16,26 +16,45 @@ import { readJson, runPlaywright } from './helpers.js';
 const status = (got: number, method: string, path: string) =>
   `expected a refusal (any status outside 2xx), got ${got}\n${method} http://127.0.0.1:4010/developer_api/v1${path} → ${got}\n  got: {"id":12}\n  replay: curl …`;
 
-test('a failure\'s kinds are its rule, its first line and its Expected/Received lines, without ids and numbers', () => {
+test("a failure's kinds are its rule, its first line and its Expected/Received lines, without ids and numbers", () => {
   // One server that checks no credentials: AUTH-3 fails the same way on every endpoint.
   assert.deepEqual(failureKinds(status(200, 'GET', '/people/12'), 't1', 'AUTH-3'), failureKinds(status(200, 'POST', '/companies'), 't2', 'AUTH-3'));
-  assert.notDeepEqual(failureKinds(status(200, 'GET', '/people/12'), 't1', 'AUTH-3'), failureKinds(status(200, 'GET', '/people/12'), 't1', 'AUTH-4'), 'another rule');
-  assert.notDeepEqual(failureKinds('expected status 404, got 500', 't1', 'PEOPLE-2'), failureKinds('expected status 404, got 200', 't1', 'PEOPLE-2'), 'another status');
+  assert.notDeepEqual(
+    failureKinds(status(200, 'GET', '/people/12'), 't1', 'AUTH-3'),
+    failureKinds(status(200, 'GET', '/people/12'), 't1', 'AUTH-4'),
+    'another rule',
+  );
+  assert.notDeepEqual(
+    failureKinds('expected status 404, got 500', 't1', 'PEOPLE-2'),
+    failureKinds('expected status 404, got 200', 't1', 'PEOPLE-2'),
+    'another status',
+  );
   const generic = (e: string, r: string) => `expect(received).toBe(expected) // Object.is equality\n\nExpected: ${e}\nReceived: ${r}`;
   assert.notDeepEqual(failureKinds(generic('"open"', '"closed"'), 't1', 'X-1'), failureKinds(generic('true', 'false'), 't1', 'X-1'));
   // A target that delivers nothing: misses of two kinds of notification are one problem of a rule (core/latency.ts).
-  const silent = (what: string) => `no notification arrived: the target has delivered none in this run\nno notification ${what} arrived at http://127.0.0.1:5001/hooks/ab12/x within 1000 ms (…); nothing arrived there`;
+  const silent = (what: string) =>
+    `no notification arrived: the target has delivered none in this run\nno notification ${what} arrived at http://127.0.0.1:5001/hooks/ab12/x within 1000 ms (…); nothing arrived there`;
   assert.deepEqual(failureKinds(silent('naming the new person 3'), 't1', 'EVENT-1'), failureKinds(silent('naming the new company 9'), 't2', 'EVENT-1'));
-  assert.notDeepEqual(failureKinds(silent('naming the new person 3'), 't1', 'EVENT-1'), failureKinds(silent('naming the updated lead 7'), 't3', 'EVENT-2'), 'another rule');
+  assert.notDeepEqual(
+    failureKinds(silent('naming the new person 3'), 't1', 'EVENT-1'),
+    failureKinds(silent('naming the updated lead 7'), 't3', 'EVENT-2'),
+    'another rule',
+  );
 });
 
 const secondsOf = (field: string) => `${field} is an integer number of seconds\n\nExpected: 1700000000\nReceived: 1700000000123`;
 
-test('identifiers written as strings and the suite\'s names are left out like numbers', () => {
+test("identifiers written as strings and the suite's names are left out like numbers", () => {
   // A server whose ids are strings (the spec leaves them open) fails AUTH-3 the same way on every record.
-  assert.deepEqual(failureKinds(status(200, 'GET', '/people/person_8f3a2c'), 't1', 'AUTH-3'), failureKinds(status(200, 'GET', '/people/person_17bd04'), 't2', 'AUTH-3'));
+  assert.deepEqual(
+    failureKinds(status(200, 'GET', '/people/person_8f3a2c'), 't1', 'AUTH-3'),
+    failureKinds(status(200, 'GET', '/people/person_17bd04'), 't2', 'AUTH-3'),
+  );
   const uuid = (id: string) => `expected status 404, got 200\nGET http://127.0.0.1:4010/developer_api/v1/leads/${id} → 200`;
-  assert.deepEqual(failureKinds(uuid('8f3a2c1e-1b2c-4d5e-9f00-aabbccddeeff'), 't1', 'LEADS-1'), failureKinds(uuid('0b7c1e2d-aaaa-4bbb-8ccc-dddddddddddd'), 't2', 'LEADS-1'));
+  assert.deepEqual(
+    failureKinds(uuid('8f3a2c1e-1b2c-4d5e-9f00-aabbccddeeff'), 't1', 'LEADS-1'),
+    failureKinds(uuid('0b7c1e2d-aaaa-4bbb-8ccc-dddddddddddd'), 't2', 'LEADS-1'),
+  );
   // Names made by two tests' namespaces (their random part may be letters only after the counter).
   const named = (name: string) => `the created entries in the order of the request\n\nExpected: ["${name}"]\nReceived: []`;
   assert.deepEqual(failureKinds(named('cc1a2bw0t7f3e9 bulk 1'), 't1', 'BULK-3'), failureKinds(named('cc1a2bw1t12abcd bulk 2'), 't2', 'BULK-3'));
@@ -43,7 +62,7 @@ test('identifiers written as strings and the suite\'s names are left out like nu
   assert.notDeepEqual(failureKinds(secondsOf('date_created'), 't1', 'WIRE-2'), failureKinds(secondsOf('date_modified'), 't2', 'WIRE-2'));
 });
 
-test('a contract failure\'s kinds are its issues, wherever they are in the record', () => {
+test("a contract failure's kinds are its issues, wherever they are in the record", () => {
   const message = 'expected the value to match the contract:\n  at $.date_created: a timestamp after 2286 is implausible';
   noteContractFailure('t9', message, [{ code: 'too_big', message: 'a timestamp after 2286 is implausible' }]);
   const kinds = failureKinds(`entry 3 is created\n\n${message}`, 't9', 'BULK-2');
@@ -68,7 +87,7 @@ test('a failure is held when an earlier test failed with every one of its kinds,
   const past = holdFailure(['yet another'], 'eleventh');
   assert.equal(past?.repeat, false);
   assert.match(past?.why ?? '', /the run already shows 10 failed tests in Playwright's reports \(the first: "first"\)/);
-  assert.equal(holdFailure(['yet another'], 'twelfth')?.firstTitle, 'eleventh', 'a held failure\'s repeats name it');
+  assert.equal(holdFailure(['yet another'], 'twelfth')?.firstTitle, 'eleventh', "a held failure's repeats name it");
   forgetRunFiles();
   assert.equal(holdFailure(['a'], 'next run'), undefined, 'a new run starts with no failure');
   forgetRunFiles();
@@ -78,7 +97,12 @@ test('a faulty server: held repeats keep every conformance verdict of a run wher
   const specs = ['specs/people'];
   const run = async (mode: string) => {
     const dir = `reports/runs/selftest-repeats-${mode}`;
-    const res = await runPlaywright([...specs, '--project', 'api'], { REFERENCE_FAULTS: 'timestamps-in-ms', CRM_REPEATS: mode, CRM_REPORT_DIR: dir, CRM_REPORTERS: 'minimal' });
+    const res = await runPlaywright([...specs, '--project', 'api'], {
+      REFERENCE_FAULTS: 'timestamps-in-ms',
+      CRM_REPEATS: mode,
+      CRM_REPORT_DIR: dir,
+      CRM_REPORTERS: 'minimal',
+    });
     const report = readJson<ConformanceReport>(`${dir}/conformance.json`);
     const { outcomes } = readJson<OutcomeFile>(`${dir}/conformance-outcomes.json`);
     return { res, report, outcomes };
@@ -86,14 +110,23 @@ test('a faulty server: held repeats keep every conformance verdict of a run wher
   const [hold, fail] = [await run('hold'), await run('fail')];
   for (const r of [hold, fail]) assert.equal(r.res.code, 1, 'the run fails');
   assert.equal(hold.report.verdict, 'NOT CONFORMANT');
-  assert.deepEqual(hold.report.rules.map((r) => `${r.id} ${r.verdict}`), fail.report.rules.map((r) => `${r.id} ${r.verdict}`), 'the same verdict for every rule');
+  assert.deepEqual(
+    hold.report.rules.map((r) => `${r.id} ${r.verdict}`),
+    fail.report.rules.map((r) => `${r.id} ${r.verdict}`),
+    'the same verdict for every rule',
+  );
   assert.equal(hold.report.tests.failed, fail.report.tests.failed, 'the same failed tests in the conformance report');
   const repeats = hold.outcomes.filter((o) => o.held);
   const shown = hold.outcomes.filter((o) => !o.held && o.status === 'failed');
-  t.diagnostic(`${shown.length} failed in Playwright, ${repeats.length} held; the run took ${(hold.res.ms / 1000).toFixed(1)} s, against ${(fail.res.ms / 1000).toFixed(1)} s with CRM_REPEATS=fail`);
+  t.diagnostic(
+    `${shown.length} failed in Playwright, ${repeats.length} held; the run took ${(hold.res.ms / 1000).toFixed(1)} s, against ${(fail.res.ms / 1000).toFixed(1)} s with CRM_REPEATS=fail`,
+  );
   assert.ok(repeats.length >= 3 && shown.length <= 2, `${shown.length} failed in Playwright, ${repeats.length} held as repeats`);
   for (const r of repeats) {
-    assert.ok(shown.some((s) => s.title === r.repeatOf), `"${r.title}" names a test that failed: "${r.repeatOf}"`);
+    assert.ok(
+      shown.some((s) => s.title === r.repeatOf),
+      `"${r.title}" names a test that failed: "${r.repeatOf}"`,
+    );
     assert.match(r.skipReason ?? '', /a repeat of the failure of/);
     assert.match(r.held ?? '', /a repeat of the failure of/);
     assert.ok(r.error && r.replay, 'a held repeat keeps its error and replay');

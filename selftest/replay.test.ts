@@ -18,24 +18,35 @@ import { cleanEnv, readJson, ROOT, runPlaywright, type RunResult } from './helpe
 function runCli(args: string[], env: Record<string, string>): Promise<RunResult> {
   const started = Date.now();
   return new Promise((done) => {
-    const child = spawn(process.execPath, [resolve(ROOT, 'cli/bin.mjs'), ...args], { cwd: ROOT, env: cleanEnv({ CI: '', ...env }), stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [resolve(ROOT, 'cli/bin.mjs'), ...args], {
+      cwd: ROOT,
+      env: cleanEnv({ CI: '', ...env }),
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d) => (stdout += d));
     child.stderr.on('data', (d) => (stderr += d));
     const timer = setTimeout(() => child.kill('SIGKILL'), 240_000);
-    child.on('close', (code) => { clearTimeout(timer); done({ code, stdout, stderr, ms: Date.now() - started }); });
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      done({ code, stdout, stderr, ms: Date.now() - started });
+    });
   });
 }
 
 const upsert3 = (dir: string) => readJson<ConformanceReport>(`${dir}/conformance.json`).rules.find((r) => r.id === 'UPSERT-3')!;
 const REPLAY = /Replay with: CRM_FC_SEED=(-?\d+) CRM_FC_PATH=([\d:]+) CRM_FC_RUNS=(\d+) (npx playwright test|npx crm-conformance run) (\S+:\d+)/;
 
-test('the upsert model\'s replay line, fed back through crm-conformance run, reproduces the counterexample; on the fixed server it passes', async (t) => {
+test("the upsert model's replay line, fed back through crm-conformance run, reproduces the counterexample; on the fixed server it passes", async (t) => {
   const FAULT = 'upsert-duplicate-on-match';
   const dirs = ['found', 'replayed', 'fixed'].map((n) => `reports/runs/selftest-replay-${n}`);
   for (const d of dirs) rmSync(resolve(ROOT, d), { recursive: true, force: true });
-  const found = await runPlaywright(['specs/leads/upsert.model.spec.ts'], { REFERENCE_FAULTS: FAULT, CRM_FC_RUNS: '40', CRM_REPORT_DIR: dirs[0], CRM_REPORTERS: 'minimal' }, 240_000);
+  const found = await runPlaywright(
+    ['specs/leads/upsert.model.spec.ts'],
+    { REFERENCE_FAULTS: FAULT, CRM_FC_RUNS: '40', CRM_REPORT_DIR: dirs[0], CRM_REPORTERS: 'minimal' },
+    240_000,
+  );
   const failure = upsert3(dirs[0]).tests[0];
   assert.equal(failure.status, 'failed', `the model catches ${FAULT}\n${found.stdout.slice(-2000)}`);
   const m = REPLAY.exec(failure.error ?? '');

@@ -27,22 +27,34 @@ test('the replay command is the one that runs a test where it is printed: a chec
 });
 
 /** A toy model: a counter the system keeps, wrong from the third increment on. */
-interface Model { n: number }
-interface System { n: number }
+interface Model {
+  n: number;
+}
+interface System {
+  n: number;
+}
 class Inc implements fc.AsyncCommand<Model, System> {
   constructor(readonly by: number) {}
   check = () => true;
-  async run(m: Model, r: System) { m.n += this.by; r.n += this.by >= 3 ? this.by + 1 : this.by; if (m.n !== r.n) throw new Error(`expected ${m.n}, got ${r.n}`); }
+  async run(m: Model, r: System) {
+    m.n += this.by;
+    r.n += this.by >= 3 ? this.by + 1 : this.by;
+    if (m.n !== r.n) throw new Error(`expected ${m.n}, got ${r.n}`);
+  }
   toString = () => `inc ${this.by}`;
 }
 const incs = [fc.integer({ min: 0, max: 5 }).map((by) => new Inc(by))];
 const model = (list: Iterable<fc.AsyncCommand<Model, System>>) => fc.asyncModelRun(() => ({ model: { n: 0 }, real: { n: 0 } }), list);
 
-test('a model\'s command list replays from its seed and path alone (fc.commands does not)', async () => {
+test("a model's command list replays from its seed and path alone (fc.commands does not)", async () => {
   const seed = 1234;
   const found = await fc.check(fc.asyncProperty(commandList(incs, { maxCommands: 25, size: 'medium' }), model), { seed, numRuns: 100 });
   assert.ok(found.failed && found.counterexamplePath, 'the toy model finds its fault');
-  const again = await fc.check(fc.asyncProperty(commandList(incs, { maxCommands: 25, size: 'medium' }), model), { seed, numRuns: 100, path: found.counterexamplePath });
+  const again = await fc.check(fc.asyncProperty(commandList(incs, { maxCommands: 25, size: 'medium' }), model), {
+    seed,
+    numRuns: 100,
+    path: found.counterexamplePath,
+  });
   assert.equal(again.failed, true);
   assert.equal(fc.stringify(again.counterexample), fc.stringify(found.counterexample), 'the same counterexample');
   // The cause of "got wrong path": a path of fc.commands walks shrinks of commands that have not run.
@@ -55,7 +67,15 @@ test('a model\'s command list replays from its seed and path alone (fc.commands 
 test('a request naming records made earlier in its test says so and carries their requests', () => {
   const rec = new Recorder();
   const x = (method: string, url: string, status: number, requestBody?: unknown, responseBody?: unknown): Exchange => ({
-    method, url, requestHeaders: {}, requestBody, status, responseHeaders: {}, responseBody, durationMs: 1, curl: `curl -sS -X ${method} "${url}"`,
+    method,
+    url,
+    requestHeaders: {},
+    requestBody,
+    status,
+    responseHeaders: {},
+    responseBody,
+    durationMs: 1,
+    curl: `curl -sS -X ${method} "${url}"`,
   });
   const api = 'http://127.0.0.1:9/developer_api/v1';
   rec.exchanges.push(x('POST', `${api}/companies`, 200, { name: 'Acme' }, { id: 71, name: 'Acme' }));
@@ -73,7 +93,11 @@ test('a request naming records made earlier in its test says so and carries thei
     text,
     /replay: curl -sS -X DELETE "[^"]+\/people\/7004\/related"\n {2}depends on records made earlier in this test: 71 made by POST \S+\/companies → 200; 7004 made by POST \S+\/people → 200; 7004 changed by PUT \S+\/people\/7004 → 200\. Replay these first/,
   );
-  assert.match(text, /\n {4}curl -sS -X POST "[^"]+\/companies"\n {4}curl -sS -X POST "[^"]+\/people"\n {4}curl -sS -X PUT "[^"]+\/people\/7004"$/, 'in the order they were sent');
+  assert.match(
+    text,
+    /\n {4}curl -sS -X POST "[^"]+\/companies"\n {4}curl -sS -X POST "[^"]+\/people"\n {4}curl -sS -X PUT "[^"]+\/people\/7004"$/,
+    'in the order they were sent',
+  );
   assert.doesNotMatch(text, /pipelines/, 'a request it does not depend on is left out');
   assert.doesNotMatch(describeExchange(rec.exchanges[0]), /depends on/, 'the first request depends on nothing');
 });

@@ -57,9 +57,13 @@ test('without the failing tests the verdict is CONFORMANT', () => {
 
 test('run warnings count the answers of every test, passed or not', () => {
   const base = syntheticOutcomes()[3];
-  const many = (statuses: Record<string, number>, status = 'passed') => Array.from({ length: 12 }, (_, i) => ({ ...base, title: `t${i}`, status, statuses, requests: Object.values(statuses).reduce((a, b) => a + b, 0) }));
+  const many = (statuses: Record<string, number>, status = 'passed') =>
+    Array.from({ length: 12 }, (_, i) => ({ ...base, title: `t${i}`, status, statuses, requests: Object.values(statuses).reduce((a, b) => a + b, 0) }));
   assert.match(runWarnings(many({ '401': 3, '200': 1 })).join('\n'), /401\/403: check the credentials/);
-  assert.match(runWarnings(many({ '404': 3, '200': 1 }), 'http://x.example').join('\n'), /404: check CRM_BASE_URL \(requests go to http:\/\/x\.example\/developer_api\/v1\)/);
+  assert.match(
+    runWarnings(many({ '404': 3, '200': 1 }), 'http://x.example').join('\n'),
+    /404: check CRM_BASE_URL \(requests go to http:\/\/x\.example\/developer_api\/v1\)/,
+  );
   assert.match(runWarnings(many({ '0': 2 }, 'failed')).join('\n'), /no usable answer/);
   assert.match(runWarnings(many({ '500': 2 }, 'failed')).join('\n'), /5xx/);
   assert.deepEqual(runWarnings(many({ '200': 5, '401': 1, '404': 1 })), []);
@@ -70,13 +74,19 @@ test('a run warning names the properties a slow target stopped at their time bud
   const base = syntheticOutcomes()[3];
   const note = (title: string, text: string) => ({ ...base, title, notes: [text] });
   const outcomes = [
-    note('SEARCH-4 property: random project sorts', 'property "random projects sorts and pages give what the spec fixes": 64 runs of 300 (time limit reached), seed 7'),
+    note(
+      'SEARCH-4 property: random project sorts',
+      'property "random projects sorts and pages give what the spec fixes": 64 runs of 300 (time limit reached), seed 7',
+    ),
     note('SEARCH-5 property: random task criteria', 'property "random tasks criteria select what the spec\'s model selects": 300 runs of 300, seed 7'),
     note('UPSERT-3 a model of upsert', 'property "upsert/convert model": 41 runs of 150 (time limit reached), seed 9'),
   ];
   const warnings = runWarnings(outcomes);
   assert.equal(warnings.length, 1, warnings.join('\n'));
-  assert.match(warnings[0], /^2 properties stopped at their time budget, the target answering too slowly for all their runs \(SEARCH-4 \(random projects sorts\) 64 of 300, UPSERT-3 \(upsert\/convert model\) 41 of 150 runs\)/);
+  assert.match(
+    warnings[0],
+    /^2 properties stopped at their time budget, the target answering too slowly for all their runs \(SEARCH-4 \(random projects sorts\) 64 of 300, UPSERT-3 \(upsert\/convert model\) 41 of 150 runs\)/,
+  );
   assert.deepEqual(runWarnings(outcomes.slice(1, 2)), [], 'a property that made all its runs is no warning');
 });
 
@@ -142,9 +152,17 @@ test('the page renders offline in Chromium and shows the numbers of conformance.
   }
 });
 
-test('a held repeat counts as failed, in its rule\'s verdict and the run\'s, and the page names the test that failed first', () => {
+test("a held repeat counts as failed, in its rule's verdict and the run's, and the page names the test that failed first", () => {
   const [first] = syntheticOutcomes().filter((o) => o.rules[0] === R.fail.id);
-  const repeat = { ...first, title: `${first.title} (again)`, status: 'failed', expectedStatus: 'passed', held: `a repeat of the failure of "${first.title}"`, repeatOf: first.title, skipReason: `a repeat of the failure of "${first.title}"` };
+  const repeat = {
+    ...first,
+    title: `${first.title} (again)`,
+    status: 'failed',
+    expectedStatus: 'passed',
+    held: `a repeat of the failure of "${first.title}"`,
+    repeatOf: first.title,
+    skipReason: `a repeat of the failure of "${first.title}"`,
+  };
   const report = buildReport([...syntheticOutcomes(), repeat], { target: 't', runId: 'r' });
   assert.equal(report.tests.failed, 2);
   const shown = report.rules.find((r) => r.id === R.fail.id)!.tests.find((t) => t.title === repeat.title)!;
@@ -166,7 +184,10 @@ test('a run that ran no test is INCONCLUSIVE, never CONFORMANT: one line says wh
   assert.equal(none.verdict, 'INCONCLUSIVE');
   assert.equal(none.scope, 'none');
   assert.equal(none.coverage.judged, 0);
-  assert.match(none.verdictReason ?? '', /^no test ran: the filter of this run \(--grep, a file or directory, --project, --shard\) selected no test\. Fix the filter/);
+  assert.match(
+    none.verdictReason ?? '',
+    /^no test ran: the filter of this run \(--grep, a file or directory, --project, --shard\) selected no test\. Fix the filter/,
+  );
   const lines = summaryLines(none, 'reports/conformance.html');
   assert.match(lines[0], /^Conformance: INCONCLUSIVE — /);
   assert.equal(lines.filter((l) => /INCONCLUSIVE/.test(l)).length, 2, 'the verdict and one banner');
@@ -175,19 +196,30 @@ test('a run that ran no test is INCONCLUSIVE, never CONFORMANT: one line says wh
   // The embedded server did not start (global set-up / webServer failed): the error is named.
   const stopped = buildReport([], { target: 't', runId: 'r', stopped: 'Error: Process from config.webServer was not able to start. Exit code: 1' });
   assert.equal(stopped.verdict, 'INCONCLUSIVE');
-  assert.match(stopped.verdictReason ?? '', /^no test ran: the run stopped before any test \(Error: Process from config\.webServer was not able to start\. Exit code: 1\)\. Fix what that error names/);
+  assert.match(
+    stopped.verdictReason ?? '',
+    /^no test ran: the run stopped before any test \(Error: Process from config\.webServer was not able to start\. Exit code: 1\)\. Fix what that error names/,
+  );
   assert.match(renderHtml(stopped), /id="verdict">INCONCLUSIVE</);
 });
 
 test('a run whose every test was skipped judged nothing: INCONCLUSIVE', () => {
-  const skipped = clean().map((o) => ({ ...o, status: 'skipped', expectedStatus: 'skipped', skipReason: 'heavy specs run with CRM_HEAVY=1', warnings: [], unexpectedPass: undefined, expectedFailure: undefined }));
+  const skipped = clean().map((o) => ({
+    ...o,
+    status: 'skipped',
+    expectedStatus: 'skipped',
+    skipReason: 'heavy specs run with CRM_HEAVY=1',
+    warnings: [],
+    unexpectedPass: undefined,
+    expectedFailure: undefined,
+  }));
   const report = buildReport(skipped, { target: 't', runId: 'r' });
   assert.equal(report.verdict, 'INCONCLUSIVE');
   assert.equal(report.scope, 'none');
   assert.match(report.verdictReason ?? '', /^no rule was judged: all 4 tests of this run were skipped \(first reason: heavy specs run with CRM_HEAVY=1\)/);
 });
 
-test('a subset run is CONFORMANT for the rules judged, never bare: JSON scope and counts, the console\'s lines, the page\'s verdict and first card', () => {
+test("a subset run is CONFORMANT for the rules judged, never bare: JSON scope and counts, the console's lines, the page's verdict and first card", () => {
   const report = buildReport(clean(), { target: 't', runId: 'r' });
   assert.equal(report.verdict, 'CONFORMANT');
   assert.equal(report.scope, 'partial');
@@ -200,9 +232,15 @@ test('a subset run is CONFORMANT for the rules judged, never bare: JSON scope an
   assert.equal(report.verdictLine, `CONFORMANT for the 3 rules judged (${c.notJudged} rules not judged in this run)`);
   const lines = summaryLines(report, 'reports/conformance.html', 'passed');
   assert.match(lines[0], new RegExp(`^Conformance: CONFORMANT for the 3 rules judged \\(${c.notJudged} rules not judged in this run\\) — `));
-  assert.match(lines.at(-1)!, new RegExp(`^Partial run: 3 of ${c.judgeable} rules judged, ${c.notJudged} not judged .*This is no verdict on the rules not judged: run the whole suite`));
+  assert.match(
+    lines.at(-1)!,
+    new RegExp(`^Partial run: 3 of ${c.judgeable} rules judged, ${c.notJudged} not judged .*This is no verdict on the rules not judged: run the whole suite`),
+  );
   const html = renderHtml(report);
-  assert.match(html, /data-verdict="CONFORMANT" data-scope="partial" id="verdict">CONFORMANT<span class="qualifier"> for the 3 rules judged \(\d+ rules not judged in this run\)<\/span><\/div>/);
+  assert.match(
+    html,
+    /data-verdict="CONFORMANT" data-scope="partial" id="verdict">CONFORMANT<span class="qualifier"> for the 3 rules judged \(\d+ rules not judged in this run\)<\/span><\/div>/,
+  );
   assert.match(html, /<title>CONFORMANT for the 3 rules judged/);
   assert.match(firstCard(html), /id="coverage" data-scope="partial"/, 'the first card says what was judged');
   assert.match(html, new RegExp(`<span data-coverage="notJudged">${c.notJudged}</span> not judged in this run`));
@@ -217,7 +255,10 @@ test('a whole run is CONFORMANT unqualified; rules skipped for the target are no
   assert.ok(!summaryLines(whole, 'x').some((l) => /^Partial run/.test(l)));
   // A capability the profile does not declare: still complete.
   const [first, ...rest] = all;
-  const capability = buildReport([{ ...first, status: 'skipped', expectedStatus: 'skipped', skipReason: 'the target profile lists no company with activities' }, ...rest], { target: 't', runId: 'r' });
+  const capability = buildReport(
+    [{ ...first, status: 'skipped', expectedStatus: 'skipped', skipReason: 'the target profile lists no company with activities' }, ...rest],
+    { target: 't', runId: 'r' },
+  );
   assert.equal(capability.scope, 'complete');
   assert.equal(capability.verdictLine, 'CONFORMANT');
   assert.equal(capability.coverage.notApplicable, 1);
@@ -236,13 +277,18 @@ test('the reporter: a run with no test fails the run (exit code) even when Playw
   const dir = scratchDir('crm-reporter-');
   const log = console.log;
   const printed: string[] = [];
-  console.log = (...a: unknown[]) => { printed.push(a.join(' ')); };
+  console.log = (...a: unknown[]) => {
+    printed.push(a.join(' '));
+  };
   try {
     const none = new ConformanceReporter({ outputDir: dir });
     none.onBegin({ rootDir: ROOT, shard: null } as never, {} as never);
     none.onError({ message: 'Error: Process from config.webServer was not able to start. Exit code: 1' });
     assert.deepEqual(await none.onEnd({ status: 'passed' } as never), { status: 'failed' }, '--pass-with-no-tests: still no verdict');
-    assert.match(printed.join('\n'), /INCONCLUSIVE, nothing was judged: no test ran: the run stopped before any test \(Error: Process from config\.webServer was not able to start/);
+    assert.match(
+      printed.join('\n'),
+      /INCONCLUSIVE, nothing was judged: no test ran: the run stopped before any test \(Error: Process from config\.webServer was not able to start/,
+    );
   } finally {
     console.log = log;
   }
@@ -277,39 +323,75 @@ test('an untagged failure of a combined test still counts against every rule it 
 
 test('a failure naming several rules counts against those whose own tests did not all pass (all of them when each passed, or none ran)', () => {
   const rule = (id: string) => RULES.find((r) => r.id === id)!;
-  const model = (breaks: string[]): TestOutcome => outcome(rule('UPSERT-3'), { title: 'UPSERT-3 model', rules: ['UPSERT-3', 'UPSERT-8'], status: 'failed', error: `x [breaks ${breaks.join(', ')}]`, brokenRules: breaks });
+  const model = (breaks: string[]): TestOutcome =>
+    outcome(rule('UPSERT-3'), {
+      title: 'UPSERT-3 model',
+      rules: ['UPSERT-3', 'UPSERT-8'],
+      status: 'failed',
+      error: `x [breaks ${breaks.join(', ')}]`,
+      brokenRules: breaks,
+    });
   const own = (id: string, status: string) => outcome(rule(id), { title: `${id} own`, status, ...(status === 'failed' ? { error: 'no' } : {}) });
   const narrowed = buildReport([model(['UPSERT-3', 'UPSERT-8']), own('UPSERT-3', 'passed'), own('UPSERT-8', 'failed')], { target: 't', runId: 'r' });
   assert.equal(narrowed.rules.find((r) => r.id === 'UPSERT-3')!.verdict, 'PASS');
   assert.equal(narrowed.rules.find((r) => r.id === 'UPSERT-8')!.verdict, 'FAIL');
   const both = buildReport([model(['UPSERT-3', 'UPSERT-8']), own('UPSERT-3', 'passed'), own('UPSERT-8', 'passed')], { target: 't', runId: 'r' });
-  assert.deepEqual(both.rules.filter((r) => r.verdict === 'FAIL').map((r) => r.id), ['UPSERT-3', 'UPSERT-8']);
+  assert.deepEqual(
+    both.rules.filter((r) => r.verdict === 'FAIL').map((r) => r.id),
+    ['UPSERT-3', 'UPSERT-8'],
+  );
   const alone = buildReport([model(['UPSERT-3', 'UPSERT-8'])], { target: 't', runId: 'r' });
-  assert.deepEqual(alone.rules.filter((r) => r.verdict === 'FAIL').map((r) => r.id), ['UPSERT-3', 'UPSERT-8']);
+  assert.deepEqual(
+    alone.rules.filter((r) => r.verdict === 'FAIL').map((r) => r.id),
+    ['UPSERT-3', 'UPSERT-8'],
+  );
 });
 
 test('the reporter reads the rule a failure names ([breaks …]) from the failure message', async () => {
   withTarget();
   const { outcomeOf } = await import('../reporting/conformance-reporter.js');
   const testCase = {
-    title: 'UPSERT-3 a model of upsert and convert', annotations: [{ type: 'rule', description: 'UPSERT-3' }, { type: 'rule', description: 'CONVERT-2' }, { type: 'level', description: 'MUST' }],
-    location: { file: join(ROOT, 'specs/leads/upsert.model.spec.ts'), line: 34, column: 1 }, expectedStatus: 'passed', parent: { project: () => undefined },
+    title: 'UPSERT-3 a model of upsert and convert',
+    annotations: [
+      { type: 'rule', description: 'UPSERT-3' },
+      { type: 'rule', description: 'CONVERT-2' },
+      { type: 'level', description: 'MUST' },
+    ],
+    location: { file: join(ROOT, 'specs/leads/upsert.model.spec.ts'), line: 34, column: 1 },
+    expectedStatus: 'passed',
+    parent: { project: () => undefined },
   };
   const result = (message: string) => ({ status: 'failed', errors: [{ message }], attachments: [], duration: 5, annotations: [] });
-  const tagged = outcomeOf(testCase as never, result('Error: upsert/convert model: counterexample (seed 1, path 0):\nupsert by name#1 {name#0}: … a converted Lead [breaks CONVERT-2]\nPUT … → 200\n  got: {"note":"[breaks UPSERT-9]"}') as never, ROOT);
-  assert.deepEqual(tagged.brokenRules, ['CONVERT-2'], 'the first marker, the model\'s own line');
+  const tagged = outcomeOf(
+    testCase as never,
+    result(
+      'Error: upsert/convert model: counterexample (seed 1, path 0):\nupsert by name#1 {name#0}: … a converted Lead [breaks CONVERT-2]\nPUT … → 200\n  got: {"note":"[breaks UPSERT-9]"}',
+    ) as never,
+    ROOT,
+  );
+  assert.deepEqual(tagged.brokenRules, ['CONVERT-2'], "the first marker, the model's own line");
   assert.equal(outcomeOf(testCase as never, result('TransportError: no answer within 15 s') as never, ROOT).brokenRules, undefined);
   assert.equal(outcomeOf(testCase as never, result('x [breaks NOPE-1]') as never, ROOT).brokenRules, undefined, 'an unknown rule is no attribution');
 });
 
-test('a test whose time limit ran out is not judged, never a rule failure: the report says how long, the target\'s latency and the machine\'s load', async () => {
+test("a test whose time limit ran out is not judged, never a rule failure: the report says how long, the target's latency and the machine's load", async () => {
   withTarget();
   const { outcomeOf, timeLimitNote } = await import('../reporting/conformance-reporter.js');
   const testCase = {
-    title: 'OAUTH-11 the access token works', annotations: [{ type: 'rule', description: 'OAUTH-11' }, { type: 'level', description: 'MUST' }],
-    location: { file: join(ROOT, 'specs/oauth/token.spec.ts'), line: 23, column: 1 }, expectedStatus: 'passed', parent: { project: () => undefined },
+    title: 'OAUTH-11 the access token works',
+    annotations: [
+      { type: 'rule', description: 'OAUTH-11' },
+      { type: 'level', description: 'MUST' },
+    ],
+    location: { file: join(ROOT, 'specs/oauth/token.spec.ts'), line: 23, column: 1 },
+    expectedStatus: 'passed',
+    parent: { project: () => undefined },
   };
-  const o = outcomeOf(testCase as never, { status: 'timedOut', errors: [{ message: 'Test timeout of 30000ms exceeded.' }], attachments: [], duration: 30_012, annotations: [] } as never, ROOT);
+  const o = outcomeOf(
+    testCase as never,
+    { status: 'timedOut', errors: [{ message: 'Test timeout of 30000ms exceeded.' }], attachments: [], duration: 30_012, annotations: [] } as never,
+    ROOT,
+  );
   assert.equal(o.status, 'skipped');
   assert.match(o.notJudged ?? '', /^not judged: the test's time limit ran out after 30\.0 s/);
   const report = buildReport([o], { target: 't', runId: 'r' });

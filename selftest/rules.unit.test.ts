@@ -24,10 +24,16 @@ function sections(): Map<string, string[]> {
   const out = new Map<string, string[]>();
   let heading = '';
   let body: string[] = [];
-  const flush = () => { if (heading) out.set(heading, [...(out.get(heading) ?? []), normaliseSpecText(body.join('\n'))]); };
+  const flush = () => {
+    if (heading) out.set(heading, [...(out.get(heading) ?? []), normaliseSpecText(body.join('\n'))]);
+  };
   for (const line of spec.split('\n')) {
     const m = /^#+\s+(.+)$/.exec(line);
-    if (m) { flush(); heading = m[1].trim(); body = []; } else body.push(line);
+    if (m) {
+      flush();
+      heading = m[1].trim();
+      body = [];
+    } else body.push(line);
   }
   flush();
   return out;
@@ -55,10 +61,17 @@ test('rules/rules.json is valid against its schema, keys in the documented order
     const parsed = RuleRecord.safeParse(record);
     assert.ok(parsed.success, `record ${i} (${String(record.id)}): ${parsed.success ? '' : parsed.error.message}`);
     const keys = Object.keys(record);
-    assert.deepEqual(keys, order.filter((k) => keys.includes(k)), `record ${i} (${String(record.id)}): keys in the order ${order.join(', ')}`);
+    assert.deepEqual(
+      keys,
+      order.filter((k) => keys.includes(k)),
+      `record ${i} (${String(record.id)}): keys in the order ${order.join(', ')}`,
+    );
   }
   assert.deepEqual(RULES, raw, 'RULES is the file, record for record, unchanged by loading');
-  assert.ok(RULES.every((r) => /^\d+\.\d+\.\d+$/.test(r.since)), 'every rule says since which release');
+  assert.ok(
+    RULES.every((r) => /^\d+\.\d+\.\d+$/.test(r.since)),
+    'every rule says since which release',
+  );
 });
 
 test('a broken record stops the load with a message naming the file, the record and the problem (fast)', () => {
@@ -69,7 +82,12 @@ test('a broken record stops the load with a message naming the file, the record 
     [[good[0], good[0]], /record 1 \(WIRE-1\): duplicate id WIRE-1/],
     [[{ ...good[0], rfc: 'RFC 6749 §4.1.2', reading: undefined }], /record 0 \(WIRE-1\).*reading/],
   ];
-  for (const [data, message] of cases) assert.throws(() => parseRules(data), (e: Error) => e instanceof CatalogError && message.test(e.message), String(message));
+  for (const [data, message] of cases)
+    assert.throws(
+      () => parseRules(data),
+      (e: Error) => e instanceof CatalogError && message.test(e.message),
+      String(message),
+    );
 });
 
 test('rule ids are unique and of the form AREA-N', () => {
@@ -92,7 +110,10 @@ test('every rule has a source: a heading of the spec and a quote found, verbatim
   for (const r of RULES) {
     assert.ok(bySection.has(r.section), `${r.id}: section "${r.section}" is not a heading of the spec`);
     assert.ok(r.quote.trim().length >= 10, `${r.id} quotes the spec`);
-    assert.ok(quoted(r.quote, bySection.get(r.section)!), `${r.id}: the quote is not in § ${r.section} (whitespace-normalised, table rows as "cell | cell"): "${r.quote}"`);
+    assert.ok(
+      quoted(r.quote, bySection.get(r.section)!),
+      `${r.id}: the quote is not in § ${r.section} (whitespace-normalised, table rows as "cell | cell"): "${r.quote}"`,
+    );
     if (r.item) assert.match(r.item, /\S/, `${r.id}: an empty item`);
     if (r.rfc) assert.match(r.rfc, /^RFC \d+( §\d+(\.\d+)*)?(, §\d+(\.\d+)*)*$/, `${r.id}: rfc "${r.rfc}" is of the form "RFC 6749 §4.1.2"`);
     if (r.rfc) assert.ok(r.reading, `${r.id}: a rule that follows an RFC says how it reads the spec`);
@@ -171,7 +192,8 @@ test('the generated list (docs/conformance/, npm run rules:list): an index, a pa
     const page = pages.get(areaPage(r.area))!;
     const row = page.split('\n').find((l) => l.startsWith(`| ${r.id} | ${r.level} | ${r.since} |`));
     assert.ok(row, `${r.id} has its row on ${areaPage(r.area)}`);
-    for (const t of tests.filter((x) => x.rules.includes(r.id))) assert.ok(row.includes(`\`${t.file}:${t.line}\``), `${r.id}: its row names its test ${t.file}:${t.line}`);
+    for (const t of tests.filter((x) => x.rules.includes(r.id)))
+      assert.ok(row.includes(`\`${t.file}:${t.line}\``), `${r.id}: its row names its test ${t.file}:${t.line}`);
     if (!tests.some((x) => x.rules.includes(r.id))) assert.ok(row.includes('untestable: '), `${r.id}: its row says why it is untestable`);
     assert.ok(pages.get(INDEX_PAGE)!.includes(`[${r.id}](${areaPage(r.area)})`), `${r.id} is linked from the index`);
   }

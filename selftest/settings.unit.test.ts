@@ -42,18 +42,25 @@ test('a base URL that ends with the API path is taken as its base: requests do n
 
 test('credentials in a URL are refused, and the password is never shown', () => {
   for (const name of ['CRM_BASE_URL', 'CRM_AUTH_URL', 'CRM_PUBLIC_URL']) {
-    assert.throws(() => parse({ ...base, [name]: 'https://alice:s3cr3t-pw@127.0.0.1:8443', CRM_ALLOW_WRITES: '1' }), (e: unknown) => {
-      assert.ok(e instanceof ConfigError);
-      assert.match(e.message, new RegExp(`${name}=.*must not hold a user or password.*credentials go in headers`));
-      assert.doesNotMatch(e.message, /s3cr3t-pw|alice/, 'neither the user nor the password is echoed');
-      return true;
-    }, name);
+    assert.throws(
+      () => parse({ ...base, [name]: 'https://alice:s3cr3t-pw@127.0.0.1:8443', CRM_ALLOW_WRITES: '1' }),
+      (e: unknown) => {
+        assert.ok(e instanceof ConfigError);
+        assert.match(e.message, new RegExp(`${name}=.*must not hold a user or password.*credentials go in headers`));
+        assert.doesNotMatch(e.message, /s3cr3t-pw|alice/, 'neither the user nor the password is echoed');
+        return true;
+      },
+      name,
+    );
   }
 });
 
-test('settings of a server of the user\'s without CRM_BASE_URL stop the run instead of testing the embedded server', () => {
+test("settings of a server of the user's without CRM_BASE_URL stop the run instead of testing the embedded server", () => {
   const env: NodeJS.ProcessEnv = { CRM_ACCESS_TOKEN: 'their-token', CRM_USER_EMAIL: 'me@their.example', CRM_PROFILE: 'crm-profile.json' };
-  refused(() => prepareEmbeddedEnvironment(env), /CRM_BASE_URL is not set, so this run would test the suite's own embedded reference server, but CRM_PROFILE, CRM_ACCESS_TOKEN, CRM_USER_EMAIL describe a server of yours/);
+  refused(
+    () => prepareEmbeddedEnvironment(env),
+    /CRM_BASE_URL is not set, so this run would test the suite's own embedded reference server, but CRM_PROFILE, CRM_ACCESS_TOKEN, CRM_USER_EMAIL describe a server of yours/,
+  );
   assert.equal(env.CRM_EMBEDDED, undefined, 'nothing prepared');
   const meant: NodeJS.ProcessEnv = { ...env, CRM_EMBEDDED: '1' };
   prepareEmbeddedEnvironment(meant);
@@ -75,10 +82,17 @@ test('crm-profile.json in the working directory is the profile when CRM_PROFILE 
 
 test('under CRM_PUBLIC_URL the webhook and OAuth callback receivers never share a port silently', () => {
   const pub = { ...base, CRM_PUBLIC_URL: 'http://127.0.0.1:23999', CRM_CLIENT_ID: 'client' };
-  refused(() => parse({ ...pub, CRM_RECEIVER_PORT: '23999' }), /webhook receiver \(CRM_RECEIVER_PORT=23999\) and the OAuth callback receiver \(CRM_CALLBACK_PORT unset \(the port of CRM_PUBLIC_URL\)\) would both listen on local port 23999/);
+  refused(
+    () => parse({ ...pub, CRM_RECEIVER_PORT: '23999' }),
+    /webhook receiver \(CRM_RECEIVER_PORT=23999\) and the OAuth callback receiver \(CRM_CALLBACK_PORT unset \(the port of CRM_PUBLIC_URL\)\) would both listen on local port 23999/,
+  );
   refused(() => parse(pub), /both listen on local port 23999/);
   assert.deepEqual(parse({ ...pub, CRM_CALLBACK_PORT: '24000' }).receivers, { webhookPort: 23999, callbackPort: 24000 });
-  assert.deepEqual(parse({ ...base, CRM_PUBLIC_URL: 'http://127.0.0.1:23999' }).receivers, { webhookPort: 23999, callbackPort: 23999 }, 'without OAuth only the webhook receiver listens');
+  assert.deepEqual(
+    parse({ ...base, CRM_PUBLIC_URL: 'http://127.0.0.1:23999' }).receivers,
+    { webhookPort: 23999, callbackPort: 23999 },
+    'without OAuth only the webhook receiver listens',
+  );
 });
 
 test('npx playwright test with a misspelt variable stops before any test with the fix', async () => {

@@ -66,7 +66,13 @@ export function syntheticOutcomes(): TestOutcome[] {
       replay: 'curl -sS -X POST "http://127.0.0.1:4010/developer_api/v1/projects/search" --data-raw \'{"page_size": 2,\'',
       statuses: { '500': 1, '200': 1 },
     }),
-    outcome(R.skip, { status: 'skipped', expectedStatus: 'skipped', skipReason: 'the target profile lists no company with activities', requests: 0, statuses: {} }),
+    outcome(R.skip, {
+      status: 'skipped',
+      expectedStatus: 'skipped',
+      skipReason: 'the target profile lists no company with activities',
+      requests: 0,
+      statuses: {},
+    }),
     outcome(R.pass, { statuses: { '200': 3 }, requests: 3 }),
     outcome(R.known, {
       title: `${R.known.id} synthetic test listed as a known failure`,
@@ -74,7 +80,10 @@ export function syntheticOutcomes(): TestOutcome[] {
       error: 'Known failure, CRM_EXPECTATIONS rule: upsert matching is not implemented yet\n\nexpected status 422, got 200',
       exchanges: [exchange(200, { id: 1 })],
     }),
-    outcome(R.unexpected, { title: `${R.unexpected.id} synthetic test that passes although listed`, unexpectedPass: 'passed although CRM_EXPECTATIONS lists it (rule: fixed?): remove the entry' }),
+    outcome(R.unexpected, {
+      title: `${R.unexpected.id} synthetic test that passes although listed`,
+      unexpectedPass: 'passed although CRM_EXPECTATIONS lists it (rule: fixed?): remove the entry',
+    }),
   ];
 }
 
@@ -108,9 +117,20 @@ export function leftBehindOutcomes(options: { tagged?: boolean } = {}): TestOutc
     error: `Error: upsert/convert model: counterexample (seed 1, path 0:1):\nupsert by name#1 {name#0}: no Lead matches, expected a new Lead, got the existing id 1214, a converted Lead${tagged ? ' [breaks CONVERT-2]' : ''}\nPUT http://127.0.0.1:4010/developer_api/v1/leads/upsert → 200`,
     ...(tagged ? { brokenRules: ['CONVERT-2'] } : {}),
   });
-  const own = (id: string, status: 'passed' | 'failed') => outcome(rule(id), {
-    title: `${id} dedicated test`, file: `specs/leads/${rule(id).area}.spec.ts`, status,
-    ...(status === 'failed' ? { error: `${id}: expected a new Lead` } : {}),
-  });
-  return [model, own('UPSERT-2', 'passed'), own('UPSERT-3', 'passed'), own('UPSERT-4', 'passed'), own('CONVERT-2', 'failed'), own('CONVERT-14', 'failed'), own('CONVERT-15', 'failed')];
+  const own = (id: string, status: 'passed' | 'failed') =>
+    outcome(rule(id), {
+      title: `${id} dedicated test`,
+      file: `specs/leads/${rule(id).area}.spec.ts`,
+      status,
+      ...(status === 'failed' ? { error: `${id}: expected a new Lead` } : {}),
+    });
+  return [
+    model,
+    own('UPSERT-2', 'passed'),
+    own('UPSERT-3', 'passed'),
+    own('UPSERT-4', 'passed'),
+    own('CONVERT-2', 'failed'),
+    own('CONVERT-14', 'failed'),
+    own('CONVERT-15', 'failed'),
+  ];
 }

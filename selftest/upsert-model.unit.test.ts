@@ -19,7 +19,13 @@ const T = 1_700_000_000;
 
 /** `left-behind`: as `null`, but a conversion leaves the Lead in place (reference fault `convert-lead-left-behind`). */
 type Choice = 'null' | 'stores-match-value' | 'wrong-value' | 'left-behind';
-interface Stored { id: number; name: string | null; email: string | null; ref: string | null; details: string | null }
+interface Stored {
+  id: number;
+  name: string | null;
+  email: string | null;
+  ref: string | null;
+  details: string | null;
+}
 
 /** A fake server: upsert and convert as the spec says, with `choice` for the unset match member. */
 function fakeSystem(choice: Choice, crowdName: string): UpsertSystem & { crowdIds: string[] } {
@@ -27,12 +33,33 @@ function fakeSystem(choice: Choice, crowdName: string): UpsertSystem & { crowdId
   const leads: Stored[] = [];
   for (let i = 0; i < CROWD; i++) leads.push({ id: next++, name: crowdName, email: null, ref: null, details: null });
   const lead = (l: Stored) => ({
-    id: l.id, name: l.name ?? '', prefix: null, first_name: null, middle_name: null, last_name: null, suffix: null, title: null,
-    address: null, assignee_id: null, company_name: null, customer_source_id: null, details: l.details,
-    email: l.email === null ? null : { email: l.email, category: 'work' }, phone_numbers: [], socials: [], websites: [],
-    status: 'New', status_id: 1, monetary_unit: null, monetary_value: null, tags: [],
+    id: l.id,
+    name: l.name ?? '',
+    prefix: null,
+    first_name: null,
+    middle_name: null,
+    last_name: null,
+    suffix: null,
+    title: null,
+    address: null,
+    assignee_id: null,
+    company_name: null,
+    customer_source_id: null,
+    details: l.details,
+    email: l.email === null ? null : { email: l.email, category: 'work' },
+    phone_numbers: [],
+    socials: [],
+    websites: [],
+    status: 'New',
+    status_id: 1,
+    monetary_unit: null,
+    monetary_value: null,
+    tags: [],
     custom_fields: l.ref === null ? [] : [{ custom_field_definition_id: REF.definitionId, value: l.ref }],
-    interaction_count: 0, date_created: T, date_modified: T, date_last_contacted: null,
+    interaction_count: 0,
+    date_created: T,
+    date_modified: T,
+    date_last_contacted: null,
   });
   const read = (field: string) => (l: Stored) => (field === 'name' ? l.name : field === 'email' ? l.email : l.ref);
   const member = (field: string) => (field === 'name' ? 'name' : field === 'email' ? 'email' : 'ref') as 'name' | 'email' | 'ref';
@@ -40,7 +67,7 @@ function fakeSystem(choice: Choice, crowdName: string): UpsertSystem & { crowdId
     const out: Partial<Stored> = {};
     if ('name' in p) out.name = p.name as string;
     if ('email' in p) out.email = (p.email as { email: string }).email;
-    if ('custom_fields' in p) out.ref = ((p.custom_fields as { value: string }[])[0]?.value) ?? null;
+    if ('custom_fields' in p) out.ref = (p.custom_fields as { value: string }[])[0]?.value ?? null;
     if ('details' in p) out.details = p.details as string;
     return out;
   };
@@ -57,7 +84,8 @@ function fakeSystem(choice: Choice, crowdName: string): UpsertSystem & { crowdId
       }
       const created: Stored = { id: next++, name: null, email: null, ref: null, details: null, ...fromProps(properties) };
       const k = member(match.field_name);
-      if (created[k] === null && choice !== 'null' && choice !== 'left-behind') created[k] = choice === 'stores-match-value' ? String(match.field_value) : `${String(match.field_value)}-other`;
+      if (created[k] === null && choice !== 'null' && choice !== 'left-behind')
+        created[k] = choice === 'stores-match-value' ? String(match.field_value) : `${String(match.field_value)}-other`;
       leads.push(created);
       return { status: 201, body: lead(created) };
     },
@@ -70,9 +98,29 @@ function fakeSystem(choice: Choice, crowdName: string): UpsertSystem & { crowdId
         status: 200,
         body: {
           person: {
-            id: next++, name, prefix: null, first_name: null, middle_name: null, last_name: null, suffix: null, title: null, address: null,
-            assignee_id: null, company_id: null, company_name: null, contact_type_id: null, details: null, emails: [], phone_numbers: [],
-            socials: [], websites: [], tags: [], custom_fields: [], interaction_count: 0, date_created: T, date_modified: T,
+            id: next++,
+            name,
+            prefix: null,
+            first_name: null,
+            middle_name: null,
+            last_name: null,
+            suffix: null,
+            title: null,
+            address: null,
+            assignee_id: null,
+            company_id: null,
+            company_name: null,
+            contact_type_id: null,
+            details: null,
+            emails: [],
+            phone_numbers: [],
+            socials: [],
+            websites: [],
+            tags: [],
+            custom_fields: [],
+            interaction_count: 0,
+            date_created: T,
+            date_modified: T,
           },
         },
       };
@@ -89,7 +137,10 @@ async function runModel(choice: Choice, numRuns: number, seed = 42): Promise<fc.
   const property = fc.asyncProperty(fc.commands(upsertCommands({ withRef: true, tags: [] }), { maxCommands: 25, size: 'medium' }), async (commands) => {
     run++;
     const real = fakeSystem(choice, crowdName);
-    const setup = () => ({ model: { pools: makePools(`run ${run}`), leads: [], converted: [], crowd: { name: crowdName, ids: real.crowdIds } } as UpsertModel, real });
+    const setup = () => ({
+      model: { pools: makePools(`run ${run}`), leads: [], converted: [], crowd: { name: crowdName, ids: real.crowdIds } } as UpsertModel,
+      real,
+    });
     await fc.asyncModelRun(setup, commands);
   });
   return fc.check(property, { numRuns, seed }) as Promise<fc.RunDetails<unknown>>;
@@ -126,7 +177,11 @@ test('a Lead left behind by a conversion is credited to the conversion rules, ne
     const message = (d.errorInstance as Error).message;
     const rules = brokenRulesOf(message);
     assert.ok(rules.length > 0, `seed ${seed}: the failure names a rule: ${message}`);
-    assert.deepEqual(rules.filter((r) => !/^CONVERT-(2|14|15)$/.test(r)), [], `seed ${seed}: ${message}`);
+    assert.deepEqual(
+      rules.filter((r) => !/^CONVERT-(2|14|15)$/.test(r)),
+      [],
+      `seed ${seed}: ${message}`,
+    );
     rules.forEach((r) => named.add(r));
   }
   assert.ok(named.has('CONVERT-2') || named.has('CONVERT-15'), `the Lead left behind is named: ${[...named].join(', ')}`);

@@ -38,14 +38,24 @@ test('ids-only notifications that carry no value at all: EVENT-5 skips with the 
   mkdirSync(resolve(ROOT, DIR), { recursive: true });
   const path = resolve(ROOT, DIR, 'profile-no-lead-options.json');
   writeFileSync(path, JSON.stringify(profile));
-  const { res, rule, out } = await verdictOf('specs/events/computed-values.spec.ts', 'EVENT-5', { REFERENCE_CHOICES: 'webhook.payload=ids-only', CRM_PROFILE: path, CRM_EMBEDDED: '1' }, 'ids-only-nothing-carried');
+  const { res, rule, out } = await verdictOf(
+    'specs/events/computed-values.spec.ts',
+    'EVENT-5',
+    { REFERENCE_CHOICES: 'webhook.payload=ids-only', CRM_PROFILE: path, CRM_EMBEDDED: '1' },
+    'ids-only-nothing-carried',
+  );
   assert.equal(rule.verdict, 'SKIP', out);
   assert.match(rule.reasons.join('\n'), /no notification carries a value of custom fields/);
   assert.equal(res.code, 0, out);
 });
 
 test('a server that stores the match value on a Lead created by upsert passes the upsert model', async () => {
-  const { res, rule, out } = await verdictOf('specs/leads/upsert.model.spec.ts', 'UPSERT-3', { REFERENCE_CHOICES: 'upsert.created-lead=stores-match-value', CRM_FC_RUNS: '60' }, 'stores-match-value');
+  const { res, rule, out } = await verdictOf(
+    'specs/leads/upsert.model.spec.ts',
+    'UPSERT-3',
+    { REFERENCE_CHOICES: 'upsert.created-lead=stores-match-value', CRM_FC_RUNS: '60' },
+    'stores-match-value',
+  );
   assert.equal(rule.verdict, 'PASS', `${rule.reasons.join('; ')}\n${out}`);
   assert.equal(res.code, 0, out);
 });

@@ -12,7 +12,8 @@ test('a held notification is answered on release, and one reaching a released pr
   const recording = new Recording('key');
   const server = createServer(recording.handle);
   const port = await listen(server, 0);
-  const post = (path: string) => fetch(`http://127.0.0.1:${port}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"id":1}' });
+  const post = (path: string) =>
+    fetch(`http://127.0.0.1:${port}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"id":1}' });
   try {
     const first = post('/hooks/held/t1/slow');
     for (let i = 0; i < 100 && !recording.requests('/hooks/held/t1').length; i++) await new Promise((r) => setTimeout(r, 10));
@@ -25,7 +26,7 @@ test('a held notification is answered on release, and one reaching a released pr
     assert.equal(recording.requests('/hooks/held/t1').at(-1)?.answeredAt !== undefined, true);
     const other = post('/hooks/held/t2/slow');
     for (let i = 0; i < 100 && !recording.requests('/hooks/held/t2').length; i++) await new Promise((r) => setTimeout(r, 10));
-    assert.equal(recording.requests('/hooks/held/t2')[0]?.answeredAt, undefined, 'another test\'s channel is still held');
+    assert.equal(recording.requests('/hooks/held/t2')[0]?.answeredAt, undefined, "another test's channel is still held");
     recording.releaseAll();
     await other;
   } finally {

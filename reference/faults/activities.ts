@@ -22,16 +22,29 @@ const parentIsAuthor = (a: unknown) => {
 
 export const ACTIVITIES_FAULTS: Fault[] = [
   {
-    name: 'activity-parent-wrong', rules: ['COMPANY-4'], description: 'an Activity\'s parent is its author ({ id: user_id, type: "user" }) instead of the record it is attached to',
-    routes: ['GET /activities/{activity_id}', 'PUT /activities/{activity_id}', 'POST /companies/{company_id}/activities']
-      .map((route) => ({ route, respond: onSuccess((b) => eachRecord(b, parentIsAuthor)) })),
+    name: 'activity-parent-wrong',
+    rules: ['COMPANY-4'],
+    description: 'an Activity\'s parent is its author ({ id: user_id, type: "user" }) instead of the record it is attached to',
+    routes: ['GET /activities/{activity_id}', 'PUT /activities/{activity_id}', 'POST /companies/{company_id}/activities'].map((route) => ({
+      route,
+      respond: onSuccess((b) => eachRecord(b, parentIsAuthor)),
+    })),
   },
   {
-    name: 'activity-update-not-saved', rules: ['ACT-3'], description: 'PUT /activities/{id} answers the updated Activity but does not store the change',
+    name: 'activity-update-not-saved',
+    rules: ['ACT-3'],
+    description: 'PUT /activities/{id} answers the updated Activity but does not store the change',
     seam: { 'activities.update': <T>({ rec, patch }: { rec: Rec; patch: Partial<Rec> }) => ({ ...rec, ...patch }) as T },
   },
   {
-    name: 'activity-update-date-ignored', rules: ['ACT-2'], description: 'PUT /activities/{id} updates details but ignores activity_date',
-    at: { 'activities.update.patch': (patch) => { const { activity_date: _, ...rest } = patch; return rest; } },
+    name: 'activity-update-date-ignored',
+    rules: ['ACT-2'],
+    description: 'PUT /activities/{id} updates details but ignores activity_date',
+    at: {
+      'activities.update.patch': (patch) => {
+        const { activity_date: _, ...rest } = patch;
+        return rest;
+      },
+    },
   },
 ];

@@ -17,23 +17,41 @@ const FETCH = 'GET /companies/{company_id}';
 
 export const COMPANIES_FAULTS: Fault[] = [
   {
-    name: 'company-fetch-missing-primary-contact', rules: ['COMPANY-3'], description: 'GET /companies/{id} leaves primary_contact_id out of the answer',
-    routes: [{ route: FETCH, respond: onSuccess((b) => { const { primary_contact_id: _, ...rest } = b as Record<string, unknown>; return rest; }) }],
+    name: 'company-fetch-missing-primary-contact',
+    rules: ['COMPANY-3'],
+    description: 'GET /companies/{id} leaves primary_contact_id out of the answer',
+    routes: [
+      {
+        route: FETCH,
+        respond: onSuccess((b) => {
+          const { primary_contact_id: _, ...rest } = b as Record<string, unknown>;
+          return rest;
+        }),
+      },
+    ],
   },
   {
-    name: 'company-address-dropped', rules: ['COMPANY-1', 'COMPANY-2'], description: 'the address sent on company create is not stored (comes back null)',
+    name: 'company-address-dropped',
+    rules: ['COMPANY-1', 'COMPANY-2'],
+    description: 'the address sent on company create is not stored (comes back null)',
     at: { 'companies.create.fields': (fields) => ({ ...fields, address: null }) },
   },
   {
-    name: 'company-websites-null', rules: ['COMPANY-6', 'WIRE-3'], description: 'a Company without websites has websites: null instead of []',
+    name: 'company-websites-null',
+    rules: ['COMPANY-6', 'WIRE-3'],
+    description: 'a Company without websites has websites: null instead of []',
     routes: [CREATE, FETCH].map((route) => ({ route, respond: onSuccess((b) => emptyListsTo(b, ['websites'])) })),
   },
   {
-    name: 'company-absent-field-missing', rules: ['COMPANY-6', 'WIRE-3'], description: 'the serializer drops null members of a Company on create',
+    name: 'company-absent-field-missing',
+    rules: ['COMPANY-6', 'WIRE-3'],
+    description: 'the serializer drops null members of a Company on create',
     routes: [{ route: CREATE, respond: onSuccess(dropNulls) }],
   },
   {
-    name: 'company-activities-filter-ignored', rules: ['COMPANY-5'], description: 'POST /companies/{id}/activities ignores activity_types and answers every activity',
+    name: 'company-activities-filter-ignored',
+    rules: ['COMPANY-5'],
+    description: 'POST /companies/{id}/activities ignores activity_types and answers every activity',
     at: { 'companies.activities.found': (_found, { all }) => all },
   },
 ];

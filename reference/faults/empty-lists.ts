@@ -14,27 +14,52 @@ const isObj = (v: unknown): v is Record<string, unknown> => !!v && typeof v === 
 /** A presented record (not a failed bulk entry `{ success: false, … }`). */
 const record = (v: unknown) => (isObj(v) && 'id' in v ? emptyListsTo(v) : v);
 /** Reshapes the named members of a convert answer (`person`, `company`, `opportunity`, candidates). */
-const members = (...names: string[]) => (body: unknown) => {
-  if (!isObj(body)) return body;
-  const out = { ...body };
-  for (const n of names) if (n in out) out[n] = eachRecord(out[n], record);
-  return out;
-};
+const members =
+  (...names: string[]) =>
+  (body: unknown) => {
+    if (!isObj(body)) return body;
+    const out = { ...body };
+    for (const n of names) if (n in out) out[n] = eachRecord(out[n], record);
+    return out;
+  };
 const whole = (body: unknown) => eachRecord(body, record);
 
 const CONVERT = 'POST /leads/{lead_id}/convert';
 
 /** Routes that present records of each kind, and where in the answer they are. */
 const PRESENTING: Record<Kind, [string, (body: unknown) => unknown][]> = {
-  projects: [['POST /projects', whole], ['POST /projects/search', whole]],
-  tasks: [['POST /tasks', whole], ['POST /tasks/search', whole]],
-  people: [['POST /people', whole], [CONVERT, members('person')]],
-  companies: [['POST /companies', whole], ['GET /companies/{company_id}', whole], [CONVERT, members('company', 'company_candidates')]],
+  projects: [
+    ['POST /projects', whole],
+    ['POST /projects/search', whole],
+  ],
+  tasks: [
+    ['POST /tasks', whole],
+    ['POST /tasks/search', whole],
+  ],
+  people: [
+    ['POST /people', whole],
+    [CONVERT, members('person')],
+  ],
+  companies: [
+    ['POST /companies', whole],
+    ['GET /companies/{company_id}', whole],
+    [CONVERT, members('company', 'company_candidates')],
+  ],
   leads: [['PUT /leads/upsert', whole]],
-  opportunities: [['POST /opportunities/bulk_create', whole], [CONVERT, members('opportunity')]],
+  opportunities: [
+    ['POST /opportunities/bulk_create', whole],
+    [CONVERT, members('opportunity')],
+  ],
 };
 
-const NOUN: Record<Kind, string> = { projects: 'a Project', tasks: 'a Task', people: 'a Person', companies: 'a Company', leads: 'a Lead', opportunities: 'an Opportunity' };
+const NOUN: Record<Kind, string> = {
+  projects: 'a Project',
+  tasks: 'a Task',
+  people: 'a Person',
+  companies: 'a Company',
+  leads: 'a Lead',
+  opportunities: 'an Opportunity',
+};
 
 export const EMPTY_LIST_FAULTS: Fault[] = (Object.keys(PRESENTING) as Kind[]).map((kind) => ({
   name: `empty-list-null-${kind}`,

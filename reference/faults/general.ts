@@ -16,6 +16,16 @@ declare module './types.js' {
 }
 
 export const GENERAL_FAULTS: Fault[] = [
-  { name: 'credentials-not-checked', rules: ['AUTH-3', 'AUTH-4', 'AUTH-6', 'AUTH-7'], description: 'API requests are served whatever their credentials', at: { 'auth.credentials': () => true } },
-  { name: 'user-email-not-checked', rules: ['AUTH-5'], description: 'X-SVC-UserEmail is not compared with the owner of the access token', at: { 'auth.user-email': () => true } },
+  {
+    name: 'credentials-not-checked',
+    rules: ['AUTH-3', 'AUTH-4', 'AUTH-6', 'AUTH-7'],
+    description: 'API requests are served whatever their credentials',
+    at: { 'auth.credentials': () => true },
+  },
+  {
+    name: 'user-email-not-checked',
+    rules: ['AUTH-5'],
+    description: 'X-SVC-UserEmail is not compared with the owner of the access token',
+    at: { 'auth.user-email': () => true },
+  },
 ];

@@ -51,129 +51,219 @@ function rawCustomFields(app: App, shown: unknown, collection: string): unknown 
 
 export const LEADS_FAULTS: Fault[] = [
   {
-    name: 'upsert-duplicate-on-match', rules: ['UPSERT-3'], description: 'an upsert matching exactly one Lead creates a new Lead instead of updating it',
+    name: 'upsert-duplicate-on-match',
+    rules: ['UPSERT-3'],
+    description: 'an upsert matching exactly one Lead creates a new Lead instead of updating it',
     at: { 'upsert.matches': (m) => (m.length === 1 ? [] : m) },
   },
   {
-    name: 'upsert-update-first-of-many', rules: ['UPSERT-4'], description: 'an upsert matching 2..30 Leads updates the first of them instead of answering 422',
+    name: 'upsert-update-first-of-many',
+    rules: ['UPSERT-4'],
+    description: 'an upsert matching 2..30 Leads updates the first of them instead of answering 422',
     at: { 'upsert.matches': (m) => (m.length > 1 && m.length <= UPSERT_MAX_IDS ? [m[0]] : m) },
   },
   {
-    name: 'upsert-422-without-ids', rules: ['UPSERT-4'], description: 'an upsert matching 2..30 Leads answers 422 without the ids of the matches',
+    name: 'upsert-422-without-ids',
+    rules: ['UPSERT-4'],
+    description: 'an upsert matching 2..30 Leads answers 422 without the ids of the matches',
     at: { 'upsert.ambiguous-ids': (ids, { matches }) => (matches.length <= UPSERT_MAX_IDS ? undefined : ids) },
   },
   {
-    name: 'upsert-ids-over-30', rules: ['UPSERT-5'], description: 'an upsert matching more than 30 Leads answers 422 listing all their ids',
+    name: 'upsert-ids-over-30',
+    rules: ['UPSERT-5'],
+    description: 'an upsert matching more than 30 Leads answers 422 listing all their ids',
     at: { 'upsert.ambiguous-ids': (ids, { matches }) => (matches.length > UPSERT_MAX_IDS ? matches.map((l) => l.id) : ids) },
   },
   {
-    name: 'upsert-no-ids-at-30', rules: ['UPSERT-4'], description: 'off by one: 30 matches already answer 422 without ids',
+    name: 'upsert-no-ids-at-30',
+    rules: ['UPSERT-4'],
+    description: 'off by one: 30 matches already answer 422 without ids',
     at: { 'upsert.ambiguous-ids': (ids, { matches }) => (matches.length === UPSERT_MAX_IDS ? undefined : ids) },
   },
   {
-    name: 'upsert-not-atomic', rules: ['UPSERT-1'], description: 'an await (simulated storage round trip) between the match check and the create: concurrent upserts create duplicates',
+    name: 'upsert-not-atomic',
+    rules: ['UPSERT-1'],
+    description: 'an await (simulated storage round trip) between the match check and the create: concurrent upserts create duplicates',
     seam: { 'upsert.create': (_ctx, next) => tick(40).then(next) },
   },
   {
-    name: 'upsert-update-not-atomic', rules: ['UPSERT-1'], description: 'an update reads the Lead, awaits, then writes the stale copy back with its properties: concurrent updates are lost',
-    seam: { 'upsert.update': ({ lead, patch }, next, app) => {
-      const snapshot = { ...lead };
-      return tick(40).then(() => { leadsOf(app).insert({ ...snapshot, ...patch, id: snapshot.id }); return next(); });
-    } },
+    name: 'upsert-update-not-atomic',
+    rules: ['UPSERT-1'],
+    description: 'an update reads the Lead, awaits, then writes the stale copy back with its properties: concurrent updates are lost',
+    seam: {
+      'upsert.update': ({ lead, patch }, next, app) => {
+        const snapshot = { ...lead };
+        return tick(40).then(() => {
+          leadsOf(app).insert({ ...snapshot, ...patch, id: snapshot.id });
+          return next();
+        });
+      },
+    },
   },
   {
-    name: 'upsert-status-not-new', rules: ['UPSERT-6'], description: 'a Lead created by upsert gets status Contacted',
+    name: 'upsert-status-not-new',
+    rules: ['UPSERT-6'],
+    description: 'a Lead created by upsert gets status Contacted',
     at: { 'upsert.new-lead': (lead) => ({ ...lead, status: LEAD_STATUSES[1].name, status_id: LEAD_STATUSES[1].id }) },
   },
   {
-    name: 'upsert-update-clears-unsent', rules: ['UPSERT-12'], description: 'an update rebuilds the Lead from properties: fields not sent become null',
-    at: { 'upsert.patch': (_patch, { properties }, app) => {
-      const { date_created: _created, status: _s, status_id: _sid, ...rest } = makeLead(app, properties) as Rec;
-      return rest as Partial<Rec>;
-    } },
+    name: 'upsert-update-clears-unsent',
+    rules: ['UPSERT-12'],
+    description: 'an update rebuilds the Lead from properties: fields not sent become null',
+    at: {
+      'upsert.patch': (_patch, { properties }, app) => {
+        const { date_created: _created, status: _s, status_id: _sid, ...rest } = makeLead(app, properties) as Rec;
+        return rest as Partial<Rec>;
+      },
+    },
   },
   {
-    name: 'upsert-email-match-ignored', rules: ['UPSERT-8'], description: 'match on email never finds a Lead (always creates)',
+    name: 'upsert-email-match-ignored',
+    rules: ['UPSERT-8'],
+    description: 'match on email never finds a Lead (always creates)',
     at: { 'upsert.matches': (m, { fieldName }) => (fieldName === 'email' ? [] : m) },
   },
   {
-    name: 'upsert-custom-field-match-ignored', rules: ['UPSERT-9'], description: 'match on a custom field never finds a Lead (always creates)',
+    name: 'upsert-custom-field-match-ignored',
+    rules: ['UPSERT-9'],
+    description: 'match on a custom field never finds a Lead (always creates)',
     at: { 'upsert.matches': (m, { fieldName }) => (fieldName.startsWith('custom_field_') ? [] : m) },
   },
   {
-    name: 'upsert-computed-values-off', rules: ['UPSERT-10'], description: 'the upsert answer carries option ids instead of option names',
+    name: 'upsert-computed-values-off',
+    rules: ['UPSERT-10'],
+    description: 'the upsert answer carries option ids instead of option names',
     routes: [{ route: 'PUT /leads/upsert', respond: (res, _ctx, app) => (ok(res) ? { ...res, body: rawCustomFields(app, res.body, C.leads) } : res) }],
   },
   {
-    name: 'upsert-update-answers-id', rules: ['UPSERT-11'], description: 'an update by upsert answers only { id } instead of the Lead',
-    routes: [{ route: 'PUT /leads/upsert', around: async (_ctx, next, app) => {
-      const before = leadsOf(app).size;
-      const res = await next();
-      return ok(res) && leadsOf(app).size === before ? { ...res, body: { id: (res.body as Rec).id } } : res;
-    } }],
+    name: 'upsert-update-answers-id',
+    rules: ['UPSERT-11'],
+    description: 'an update by upsert answers only { id } instead of the Lead',
+    routes: [
+      {
+        route: 'PUT /leads/upsert',
+        around: async (_ctx, next, app) => {
+          const before = leadsOf(app).size;
+          const res = await next();
+          return ok(res) && leadsOf(app).size === before ? { ...res, body: { id: (res.body as Rec).id } } : res;
+        },
+      },
+    ],
   },
   {
-    name: 'upsert-422-still-writes', rules: ['UPSERT-13'], description: 'an ambiguous upsert answers 422 but updates the first match anyway',
-    at: { 'upsert.ambiguous-ids': (ids, { matches, properties }, app) => {
-      if (matches.length <= UPSERT_MAX_IDS) leadsOf(app).update(matches[0].id, leadPatch(app, matches[0], properties));
-      return ids;
-    } },
+    name: 'upsert-422-still-writes',
+    rules: ['UPSERT-13'],
+    description: 'an ambiguous upsert answers 422 but updates the first match anyway',
+    at: {
+      'upsert.ambiguous-ids': (ids, { matches, properties }, app) => {
+        if (matches.length <= UPSERT_MAX_IDS) leadsOf(app).update(matches[0].id, leadPatch(app, matches[0], properties));
+        return ids;
+      },
+    },
   },
   {
-    name: 'convert-lead-left-behind', rules: ['CONVERT-2', 'CONVERT-14'], description: 'the converted Lead is not deleted (converting it again succeeds)',
-    routes: [{ route: 'POST /leads/{lead_id}/convert', around: async (ctx, next, app) => {
-      const kept = leadsOf(app).get(Number(ctx.params.lead_id));
-      const res = await next();
-      if (ok(res) && kept && !leadsOf(app).get(kept.id)) leadsOf(app).insert(kept);
-      return res;
-    } }],
+    name: 'convert-lead-left-behind',
+    rules: ['CONVERT-2', 'CONVERT-14'],
+    description: 'the converted Lead is not deleted (converting it again succeeds)',
+    routes: [
+      {
+        route: 'POST /leads/{lead_id}/convert',
+        around: async (ctx, next, app) => {
+          const kept = leadsOf(app).get(Number(ctx.params.lead_id));
+          const res = await next();
+          if (ok(res) && kept && !leadsOf(app).get(kept.id)) leadsOf(app).insert(kept);
+          return res;
+        },
+      },
+    ],
   },
   {
-    name: 'convert-missing-lead-ok', rules: ['CONVERT-14'], description: 'converting a Lead id that does not exist answers 200 with a new Person',
-    at: { 'convert.lead': (lead, { id, person }, app) => lead ?? ({ id, ...makeLead(app, { name: typeof person.name === 'string' ? person.name : 'Unknown' }) } as Rec) },
+    name: 'convert-missing-lead-ok',
+    rules: ['CONVERT-14'],
+    description: 'converting a Lead id that does not exist answers 200 with a new Person',
+    at: {
+      'convert.lead': (lead, { id, person }, app) =>
+        lead ?? ({ id, ...makeLead(app, { name: typeof person.name === 'string' ? person.name : 'Unknown' }) } as Rec),
+    },
   },
   {
-    name: 'convert-person-name-ignored', rules: ['CONVERT-3'], description: 'details.person.name is ignored: the Person takes the Lead name',
+    name: 'convert-person-name-ignored',
+    rules: ['CONVERT-3'],
+    description: 'details.person.name is ignored: the Person takes the Lead name',
     at: { 'convert.person-name': (_name, { lead }) => lead.name },
   },
   {
-    name: 'convert-company-id-ignored', rules: ['CONVERT-4'], description: 'details.company.id is ignored: the Person joins no Company',
+    name: 'convert-company-id-ignored',
+    rules: ['CONVERT-4'],
+    description: 'details.company.id is ignored: the Person joins no Company',
     at: { 'convert.company-plan': (plan, { company }) => (company.id !== undefined && company.id !== null ? {} : plan) },
   },
   {
-    name: 'convert-second-company-for-name', rules: ['CONVERT-5'], description: 'the name of an existing Company creates a second Company of that name',
+    name: 'convert-second-company-for-name',
+    rules: ['CONVERT-5'],
+    description: 'the name of an existing Company creates a second Company of that name',
     at: { 'convert.company-plan': (plan, { company, existing }) => (existing && typeof company.name === 'string' ? { newName: company.name } : plan) },
   },
   {
-    name: 'convert-new-company-not-joined', rules: ['CONVERT-6'], description: 'a new Company is created but the Person does not join it',
+    name: 'convert-new-company-not-joined',
+    rules: ['CONVERT-6'],
+    description: 'a new Company is created but the Person does not join it',
     at: { 'convert.joined-company': (joined, { created }) => (created ? undefined : joined) },
   },
   {
-    name: 'convert-empty-name-creates-company', rules: ['CONVERT-7'], description: 'an empty company name creates a Company with an empty name',
+    name: 'convert-empty-name-creates-company',
+    rules: ['CONVERT-7'],
+    description: 'an empty company name creates a Company with an empty name',
     at: { 'convert.company-plan': (plan, { company }) => (company.name === '' ? { newName: '' } : plan) },
   },
   {
-    name: 'convert-opportunity-when-omitted', rules: ['CONVERT-10', 'CONVERT-1'], description: 'an Opportunity is created although details.opportunity is omitted',
-    at: { 'convert.opportunity-plan': (plan, { opportunity, pipelines }) => (opportunity ? plan : { pipelineId: pipelines[0].id, stageId: firstStage(pipelines[0].id) ?? undefined }) },
+    name: 'convert-opportunity-when-omitted',
+    rules: ['CONVERT-10', 'CONVERT-1'],
+    description: 'an Opportunity is created although details.opportunity is omitted',
+    at: {
+      'convert.opportunity-plan': (plan, { opportunity, pipelines }) =>
+        opportunity ? plan : { pipelineId: pipelines[0].id, stageId: firstStage(pipelines[0].id) ?? undefined },
+    },
   },
   {
-    name: 'convert-stage-not-first', rules: ['CONVERT-11'], description: 'without pipeline_stage_id the Opportunity lands in the last stage of the pipeline',
-    at: { 'convert.opportunity-plan': (plan, { opportunity, pipelines }) => {
-      if (!opportunity || (opportunity.pipeline_stage_id !== undefined && opportunity.pipeline_stage_id !== null)) return plan;
-      const stages = pipelines.find((p) => p.id === plan.pipelineId)?.stages ?? [];
-      return { ...plan, stageId: stages[stages.length - 1]?.id };
-    } },
+    name: 'convert-stage-not-first',
+    rules: ['CONVERT-11'],
+    description: 'without pipeline_stage_id the Opportunity lands in the last stage of the pipeline',
+    at: {
+      'convert.opportunity-plan': (plan, { opportunity, pipelines }) => {
+        if (!opportunity || (opportunity.pipeline_stage_id !== undefined && opportunity.pipeline_stage_id !== null)) return plan;
+        const stages = pipelines.find((p) => p.id === plan.pipelineId)?.stages ?? [];
+        return { ...plan, stageId: stages[stages.length - 1]?.id };
+      },
+    },
   },
   {
-    name: 'convert-opportunity-value-dropped', rules: ['CONVERT-12'], description: 'monetary_value of details.opportunity is not stored',
+    name: 'convert-opportunity-value-dropped',
+    rules: ['CONVERT-12'],
+    description: 'monetary_value of details.opportunity is not stored',
     at: { 'convert.new-opportunity': (o) => ({ ...o, monetary_value: null }) },
   },
   {
-    name: 'convert-computed-values-off', rules: ['CONVERT-13'], description: 'the convert answer carries option ids instead of option names',
-    routes: [{ route: 'POST /leads/{lead_id}/convert', respond: (res, _ctx, app) => {
-      if (!ok(res)) return res;
-      const b = res.body as Record<string, unknown>;
-      return { ...res, body: { ...b, person: rawCustomFields(app, b.person, C.people), ...(b.company ? { company: rawCustomFields(app, b.company, C.companies) } : {}), ...(b.opportunity ? { opportunity: rawCustomFields(app, b.opportunity, C.opportunities) } : {}) } };
-    } }],
+    name: 'convert-computed-values-off',
+    rules: ['CONVERT-13'],
+    description: 'the convert answer carries option ids instead of option names',
+    routes: [
+      {
+        route: 'POST /leads/{lead_id}/convert',
+        respond: (res, _ctx, app) => {
+          if (!ok(res)) return res;
+          const b = res.body as Record<string, unknown>;
+          return {
+            ...res,
+            body: {
+              ...b,
+              person: rawCustomFields(app, b.person, C.people),
+              ...(b.company ? { company: rawCustomFields(app, b.company, C.companies) } : {}),
+              ...(b.opportunity ? { opportunity: rawCustomFields(app, b.opportunity, C.opportunities) } : {}),
+            },
+          };
+        },
+      },
+    ],
   },
 ];

@@ -15,23 +15,33 @@ const CREATE = 'POST /people';
 
 export const PEOPLE_FAULTS: Fault[] = [
   {
-    name: 'timestamps-in-ms', rules: ['WIRE-2'], description: 'every timestamp the server stamps (date_created, date_modified, …) is in milliseconds',
+    name: 'timestamps-in-ms',
+    rules: ['WIRE-2'],
+    description: 'every timestamp the server stamps (date_created, date_modified, …) is in milliseconds',
     at: { 'clock.now': (seconds) => seconds * 1000 },
   },
   {
-    name: 'person-emails-null', rules: ['PEOPLE-3', 'WIRE-3'], description: 'a Person without e-mail addresses has emails: null instead of []',
+    name: 'person-emails-null',
+    rules: ['PEOPLE-3', 'WIRE-3'],
+    description: 'a Person without e-mail addresses has emails: null instead of []',
     routes: [{ route: CREATE, respond: onSuccess((b) => emptyListsTo(b, ['emails'])) }],
   },
   {
-    name: 'person-absent-field-missing', rules: ['PEOPLE-3', 'WIRE-3'], description: 'the serializer drops null members of a Person instead of sending null',
+    name: 'person-absent-field-missing',
+    rules: ['PEOPLE-3', 'WIRE-3'],
+    description: 'the serializer drops null members of a Person instead of sending null',
     routes: [{ route: CREATE, respond: onSuccess(dropNulls) }],
   },
   {
-    name: 'person-computed-values-off', rules: ['PEOPLE-4'], description: 'POST /people answers option ids instead of computed option names',
+    name: 'person-computed-values-off',
+    rules: ['PEOPLE-4'],
+    description: 'POST /people answers option ids instead of computed option names',
     at: { 'people.create.computed': () => false },
   },
   {
-    name: 'person-emails-not-list-crash', rules: ['WIRE-5'], description: 'POST /people with emails that is not a list fails with 500 (emails.map is not a function)',
+    name: 'person-emails-not-list-crash',
+    rules: ['WIRE-5'],
+    description: 'POST /people with emails that is not a list fails with 500 (emails.map is not a function)',
     at: {
       'people.create.body': (body) => {
         // "Normalises" the addresses before the checks: a string has no .map → TypeError → 500.

@@ -15,19 +15,27 @@ declare module './types.js' {
 
 export const PROJECTS_FAULTS: Fault[] = [
   {
-    name: 'project-status-not-open', rules: ['PROJ-2'], description: 'a created Project gets status "New" instead of Open',
+    name: 'project-status-not-open',
+    rules: ['PROJ-2'],
+    description: 'a created Project gets status "New" instead of Open',
     at: { 'projects.create.fields': (fields) => ({ ...fields, status: 'New' }) },
   },
   {
-    name: 'project-name-not-required', rules: ['PROJ-3'], description: 'POST /projects without a name creates a Project with an empty name',
+    name: 'project-name-not-required',
+    rules: ['PROJ-3'],
+    description: 'POST /projects without a name creates a Project with an empty name',
     at: { 'projects.create.name-required': () => false },
   },
   {
-    name: 'project-create-raw-custom-fields', rules: ['PROJ-4'], description: 'POST /projects answers option ids instead of computed option names',
+    name: 'project-create-raw-custom-fields',
+    rules: ['PROJ-4'],
+    description: 'POST /projects answers option ids instead of computed option names',
     at: { 'projects.create.computed': () => false },
   },
   {
-    name: 'project-create-drops-details', rules: ['PROJ-1'], description: 'POST /projects does not store details and related_resource (they come back null)',
+    name: 'project-create-drops-details',
+    rules: ['PROJ-1'],
+    description: 'POST /projects does not store details and related_resource (they come back null)',
     at: { 'projects.create.fields': (fields) => ({ ...fields, details: null, related_resource: null }) },
   },
 ];

@@ -19,26 +19,39 @@ type Ctx = { own: Collection<Rec>; rec: Rec; others: Collection<Rec>; other: Rec
 
 export const RELATIONSHIPS_FAULTS: Fault[] = [
   {
-    name: 'relationship-removal-deletes-record', rules: ['REL-2'], description: 'removing a relationship deletes the related resource (e.g. the Company) instead of the link',
+    name: 'relationship-removal-deletes-record',
+    rules: ['REL-2'],
+    description: 'removing a relationship deletes the related resource (e.g. the Company) instead of the link',
     seam: { 'relationships.remove': <T>({ others, other }: Ctx, next: () => T) => (other ? (others.delete(other.id) as T) : next()) },
   },
   {
-    name: 'relationship-removal-deletes-entity', rules: ['REL-2'], description: 'removing a relationship deletes the entity record of the path (e.g. the Person)',
+    name: 'relationship-removal-deletes-entity',
+    rules: ['REL-2'],
+    description: 'removing a relationship deletes the entity record of the path (e.g. the Person)',
     seam: { 'relationships.remove': <T>({ own, rec }: Ctx) => own.delete(rec.id) as T },
   },
   {
-    name: 'relationship-answer-missing-resource', rules: ['REL-1', 'REL-3'], description: 'the answer is { removed } without resource',
+    name: 'relationship-answer-missing-resource',
+    rules: ['REL-1', 'REL-3'],
+    description: 'the answer is { removed } without resource',
     routes: [{ route: ROUTE, respond: onSuccess((b) => ({ removed: (b as { removed: unknown }).removed })) }],
   },
   {
-    name: 'relationship-answer-names-entity', rules: ['REL-3'], description: 'the answer names the entity of the path instead of the resource sent',
-    routes: [{
-      route: ROUTE,
-      respond: (res, ctx) => onSuccess((b) => ({ ...(b as object), resource: { id: Number(ctx.params.entity_id), type: ENTITIES[ctx.params.entity]?.type } }))(res),
-    }],
+    name: 'relationship-answer-names-entity',
+    rules: ['REL-3'],
+    description: 'the answer names the entity of the path instead of the resource sent',
+    routes: [
+      {
+        route: ROUTE,
+        respond: (res, ctx) =>
+          onSuccess((b) => ({ ...(b as object), resource: { id: Number(ctx.params.entity_id), type: ENTITIES[ctx.params.entity]?.type } }))(res),
+      },
+    ],
   },
   {
-    name: 'relationship-not-removed', rules: ['REL-4'], description: 'the answer says removed: true but the link is kept',
+    name: 'relationship-not-removed',
+    rules: ['REL-4'],
+    description: 'the answer says removed: true but the link is kept',
     seam: { 'relationships.remove': <T>() => undefined as T },
   },
 ];

@@ -25,5 +25,7 @@ export function eachRecord(body: unknown, f: (rec: unknown) => unknown): unknown
 }
 
 /** A post-processor that reshapes the body of a successful (2xx) answer only. */
-export const onSuccess = (f: (body: unknown) => unknown) => <R extends { status: number; body?: unknown }>(res: R): R =>
-  res.status >= 200 && res.status < 300 ? { ...res, body: f(res.body) } : res;
+export const onSuccess =
+  (f: (body: unknown) => unknown) =>
+  <R extends { status: number; body?: unknown }>(res: R): R =>
+    res.status >= 200 && res.status < 300 ? { ...res, body: f(res.body) } : res;

@@ -50,9 +50,17 @@ async function answerAfterDeliveries<T>(next: () => T | Promise<T>): Promise<T> 
 }
 function deliverInRequest(job: DeliveryJob): void {
   const sent = fetch(job.target, {
-    method: 'POST', headers: { 'content-type': 'application/json', 'user-agent': 'reference-hooks/1', ...job.headers }, body: job.body,
-    redirect: 'manual', signal: AbortSignal.timeout(DELIVERY_TIMEOUT_MS),
-  }).then((r) => r.arrayBuffer()).then(() => undefined, () => undefined);
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'user-agent': 'reference-hooks/1', ...job.headers },
+    body: job.body,
+    redirect: 'manual',
+    signal: AbortSignal.timeout(DELIVERY_TIMEOUT_MS),
+  })
+    .then((r) => r.arrayBuffer())
+    .then(
+      () => undefined,
+      () => undefined,
+    );
   causedBy?.getStore()?.push(sent);
 }
 
@@ -66,99 +74,189 @@ const createdAtMs = (res: Presented): Presented => {
 
 export const WEBHOOKS_FAULTS: Fault[] = [
   {
-    name: 'webhook-target-unchecked', rules: ['HOOK-3'], description: 'an invalid target URL is accepted',
+    name: 'webhook-target-unchecked',
+    rules: ['HOOK-3'],
+    description: 'an invalid target URL is accepted',
     at: { 'webhook.accepts': (accepted, { member }) => accepted || member === 'target' },
   },
   {
-    name: 'webhook-422-without-success', rules: ['HOOK-3'], description: 'the 422 body of an invalid target lacks success: false',
-    routes: [{ route: 'POST /webhooks', respond: (res) => {
-      if (res.status === 422 && body(res) && 'success' in body(res)) { const { success: _s, ...rest } = body(res); res.body = rest; }
-      return res;
-    } }],
+    name: 'webhook-422-without-success',
+    rules: ['HOOK-3'],
+    description: 'the 422 body of an invalid target lacks success: false',
+    routes: [
+      {
+        route: 'POST /webhooks',
+        respond: (res) => {
+          if (res.status === 422 && body(res) && 'success' in body(res)) {
+            const { success: _s, ...rest } = body(res);
+            res.body = rest;
+          }
+          return res;
+        },
+      },
+    ],
   },
   {
-    name: 'webhook-required-unchecked', rules: ['HOOK-4'], description: 'a subscription without target, type or event is created with defaults',
+    name: 'webhook-required-unchecked',
+    rules: ['HOOK-4'],
+    description: 'a subscription without target, type or event is created with defaults',
     at: { 'webhook.create-body': (b) => ({ ...b, target: b.target ?? 'https://example.invalid/', type: b.type ?? 'lead', event: b.event ?? 'new' }) },
   },
   {
-    name: 'webhook-type-unchecked', rules: ['HOOK-5'], description: 'a type outside the six entity types is accepted',
+    name: 'webhook-type-unchecked',
+    rules: ['HOOK-5'],
+    description: 'a type outside the six entity types is accepted',
     at: { 'webhook.accepts': (accepted, { member }) => accepted || member === 'type' },
   },
   {
-    name: 'webhook-event-unchecked', rules: ['HOOK-6'], description: 'an event outside new, update, delete is accepted',
+    name: 'webhook-event-unchecked',
+    rules: ['HOOK-6'],
+    description: 'an event outside new, update, delete is accepted',
     at: { 'webhook.accepts': (accepted, { member }) => accepted || member === 'event' },
   },
   {
-    name: 'webhook-secret-not-echoed', rules: ['HOOK-2'], description: 'POST /webhooks answers secret: null whatever was sent',
-    routes: [{ route: 'POST /webhooks', respond: (res) => { if (ok(res)) res.body = { ...body(res), secret: null }; return res; } }],
+    name: 'webhook-secret-not-echoed',
+    rules: ['HOOK-2'],
+    description: 'POST /webhooks answers secret: null whatever was sent',
+    routes: [
+      {
+        route: 'POST /webhooks',
+        respond: (res) => {
+          if (ok(res)) res.body = { ...body(res), secret: null };
+          return res;
+        },
+      },
+    ],
   },
   {
-    name: 'webhook-created-at-ms', rules: ['HOOK-1'], description: 'created_at is in milliseconds',
-    routes: [{ route: 'POST /webhooks', respond: createdAtMs }, { route: 'GET /webhooks/{webhook_id}', respond: createdAtMs }],
+    name: 'webhook-created-at-ms',
+    rules: ['HOOK-1'],
+    description: 'created_at is in milliseconds',
+    routes: [
+      { route: 'POST /webhooks', respond: createdAtMs },
+      { route: 'GET /webhooks/{webhook_id}', respond: createdAtMs },
+    ],
   },
   {
-    name: 'webhook-get-stale', rules: ['HOOK-7'], description: 'GET /webhooks/{id} answers custom_field_computed_values false whatever was sent',
-    routes: [{ route: 'GET /webhooks/{webhook_id}', respond: (res) => { if (ok(res)) res.body = { ...body(res), custom_field_computed_values: false }; return res; } }],
+    name: 'webhook-get-stale',
+    rules: ['HOOK-7'],
+    description: 'GET /webhooks/{id} answers custom_field_computed_values false whatever was sent',
+    routes: [
+      {
+        route: 'GET /webhooks/{webhook_id}',
+        respond: (res) => {
+          if (ok(res)) res.body = { ...body(res), custom_field_computed_values: false };
+          return res;
+        },
+      },
+    ],
   },
   {
-    name: 'webhook-delete-without-id', rules: ['HOOK-8'], description: 'DELETE /webhooks/{id} answers { deleted: true } without the id',
-    routes: [{ route: 'DELETE /webhooks/{webhook_id}', respond: (res) => { if (ok(res)) res.body = { deleted: true }; return res; } }],
+    name: 'webhook-delete-without-id',
+    rules: ['HOOK-8'],
+    description: 'DELETE /webhooks/{id} answers { deleted: true } without the id',
+    routes: [
+      {
+        route: 'DELETE /webhooks/{webhook_id}',
+        respond: (res) => {
+          if (ok(res)) res.body = { deleted: true };
+          return res;
+        },
+      },
+    ],
   },
   {
-    name: 'webhook-get-after-delete', rules: ['HOOK-9'], description: 'a deleted subscription is only flagged: GET still answers it',
-    routes: [{ route: 'DELETE /webhooks/{webhook_id}', around: async (ctx, next, app) => {
-      const subs = app.store.collection<Subscription>(C.webhooks);
-      const marks = flagged.get(app) ?? flagged.set(app, new Set()).get(app)!;
-      const id = Number(ctx.params.webhook_id);
-      if (marks.has(id)) return { status: 404, body: { success: false, status: 404, message: 'webhook subscription not found' } };
-      const kept = subs.get(id);
-      const res = await next();
-      if (ok(res) && kept) { subs.insert(kept); marks.add(id); }
-      return res;
-    } }],
+    name: 'webhook-get-after-delete',
+    rules: ['HOOK-9'],
+    description: 'a deleted subscription is only flagged: GET still answers it',
+    routes: [
+      {
+        route: 'DELETE /webhooks/{webhook_id}',
+        around: async (ctx, next, app) => {
+          const subs = app.store.collection<Subscription>(C.webhooks);
+          const marks = flagged.get(app) ?? flagged.set(app, new Set()).get(app)!;
+          const id = Number(ctx.params.webhook_id);
+          if (marks.has(id)) return { status: 404, body: { success: false, status: 404, message: 'webhook subscription not found' } };
+          const kept = subs.get(id);
+          const res = await next();
+          if (ok(res) && kept) {
+            subs.insert(kept);
+            marks.add(id);
+          }
+          return res;
+        },
+      },
+    ],
   },
   {
-    name: 'webhook-secret-stringified', rules: ['EVENT-4'], description: 'notifications carry the secret values JSON-encoded a second time',
+    name: 'webhook-secret-stringified',
+    rules: ['EVENT-4'],
+    description: 'notifications carry the secret values JSON-encoded a second time',
     at: { 'webhook.secret': (pairs) => Object.fromEntries(Object.entries(pairs).map(([k, v]) => [k, JSON.stringify(v)])) },
   },
   {
-    name: 'webhook-secret-key-dropped', rules: ['EVENT-4'], description: 'notifications carry the secret without its last key',
-    at: { 'webhook.secret': (pairs) => { const keys = Object.keys(pairs); return keys.length > 1 ? Object.fromEntries(keys.slice(0, -1).map((k) => [k, pairs[k]])) : pairs; } },
+    name: 'webhook-secret-key-dropped',
+    rules: ['EVENT-4'],
+    description: 'notifications carry the secret without its last key',
+    at: {
+      'webhook.secret': (pairs) => {
+        const keys = Object.keys(pairs);
+        return keys.length > 1 ? Object.fromEntries(keys.slice(0, -1).map((k) => [k, pairs[k]])) : pairs;
+      },
+    },
   },
   {
-    name: 'webhook-computed-values-ignored', rules: ['EVENT-5'], description: 'notifications carry option ids even with custom_field_computed_values true',
+    name: 'webhook-computed-values-ignored',
+    rules: ['EVENT-5'],
+    description: 'notifications carry option ids even with custom_field_computed_values true',
     at: { 'webhook.computed': () => false },
   },
   {
-    name: 'webhook-type-ignored', rules: ['EVENT-6'], description: 'a notification goes to every subscription of its event kind, whatever the type',
+    name: 'webhook-type-ignored',
+    rules: ['EVENT-6'],
+    description: 'a notification goes to every subscription of its event kind, whatever the type',
     at: { 'webhook.targets': (_found, { event, lookup }) => WEBHOOK_TYPES.flatMap((t) => lookup(t, event)) },
   },
   {
-    name: 'webhook-event-ignored', rules: ['EVENT-6'], description: 'a notification goes to every subscription of its type, whatever the event kind',
+    name: 'webhook-event-ignored',
+    rules: ['EVENT-6'],
+    description: 'a notification goes to every subscription of its type, whatever the event kind',
     at: { 'webhook.targets': (_found, { type, lookup }) => WEBHOOK_EVENTS.flatMap((e) => lookup(type, e)) },
   },
   {
-    name: 'webhook-notify-after-delete', rules: ['EVENT-7'], description: 'the delivery index is not updated by DELETE: notifications continue',
+    name: 'webhook-notify-after-delete',
+    rules: ['EVENT-7'],
+    description: 'the delivery index is not updated by DELETE: notifications continue',
     seam: { 'webhook.unindex': () => undefined as never },
   },
   {
-    name: 'webhook-update-not-sent', rules: ['EVENT-2'], description: 'update events are not delivered',
+    name: 'webhook-update-not-sent',
+    rules: ['EVENT-2'],
+    description: 'update events are not delivered',
     at: { 'webhook.targets': (found, { event }) => (event === 'update' ? [] : found) },
   },
   {
-    name: 'webhook-new-not-sent', rules: ['EVENT-1'], description: 'new events of people are not delivered',
+    name: 'webhook-new-not-sent',
+    rules: ['EVENT-1'],
+    description: 'new events of people are not delivered',
     at: { 'webhook.targets': (found, { type, event }) => (event === 'new' && type === 'person' ? [] : found) },
   },
   {
-    name: 'webhook-none-sent', rules: ['EVENT-2'], description: 'subscriptions are stored but no notification is ever delivered',
+    name: 'webhook-none-sent',
+    rules: ['EVENT-2'],
+    description: 'subscriptions are stored but no notification is ever delivered',
     at: { 'webhook.targets': () => [] },
   },
   {
-    name: 'webhook-convert-no-delete', rules: ['EVENT-8'], description: 'a converted Lead sends no delete notification',
+    name: 'webhook-convert-no-delete',
+    rules: ['EVENT-8'],
+    description: 'a converted Lead sends no delete notification',
     at: { 'webhook.targets': (found, { type, event }) => (event === 'delete' && type === 'lead' ? [] : found) },
   },
   {
-    name: 'webhook-delivery-blocking', rules: ['EVENT-9'], description: 'notifications are delivered inside the API call, which waits for the receiver',
+    name: 'webhook-delivery-blocking',
+    rules: ['EVENT-9'],
+    description: 'notifications are delivered inside the API call, which waits for the receiver',
     handling: answerAfterDeliveries,
     seam: { 'webhook.deliver': ({ job }) => deliverInRequest(job) as never },
   },

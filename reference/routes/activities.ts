@@ -37,9 +37,28 @@ export function seedActivities(app: App): void {
   const c = app.store.collection<Rec>(C.activities);
   const [me, colleague] = FIXTURES.users.map((u) => u.id);
   const company = FIXTURES.company_with_activities.company_id;
-  const add = (id: number, parent: number, type: { id: number; category: string }, daysAgo: number, details: string, user = me, values: [unknown, unknown] = [null, null]) => {
+  const add = (
+    id: number,
+    parent: number,
+    type: { id: number; category: string },
+    daysAgo: number,
+    details: string,
+    user = me,
+    values: [unknown, unknown] = [null, null],
+  ) => {
     const when = app.at('clock.now', nowSeconds() - daysAgo * DAY, undefined); // a past moment of the server's clock
-    c.insert({ id, parent: { id: parent, type: 'company' }, type: { ...type }, user_id: user, details, activity_date: when, old_value: values[0], new_value: values[1], date_created: when, date_modified: when });
+    c.insert({
+      id,
+      parent: { id: parent, type: 'company' },
+      type: { ...type },
+      user_id: user,
+      details,
+      activity_date: when,
+      old_value: values[0],
+      new_value: values[1],
+      date_created: when,
+      date_modified: when,
+    });
   };
   add(411, company, ACTIVITY_TYPES.note, 30, 'Kick-off notes');
   add(412, company, ACTIVITY_TYPES.note, 21, 'Follow-up notes', colleague);
@@ -77,7 +96,8 @@ export const activities: AreaModule = {
       const b = ctx.body;
       if (!b || typeof b !== 'object' || Array.isArray(b)) return invalid(app, 'the body must be a JSON object');
       const { activity_date: date, details } = b as Record<string, unknown>;
-      if (date !== undefined && !(typeof date === 'number' && Number.isInteger(date))) invalid(app, 'activity_date must be a Unix timestamp in seconds', 'activity_date');
+      if (date !== undefined && !(typeof date === 'number' && Number.isInteger(date)))
+        invalid(app, 'activity_date must be a Unix timestamp in seconds', 'activity_date');
       if (details !== undefined && typeof details !== 'string') invalid(app, 'details must be a string', 'details');
       if (app.choice('activities.update-members') === 'both-required') {
         if (date === undefined || details === undefined) invalid(app, 'activity_date and details are required');

@@ -36,11 +36,20 @@ export const arr = <T = unknown>(v: unknown): T[] => (Array.isArray(v) ? (v as T
  * An error whose body the spec does not show, in the shape of the open choice `errors.body`
  * (`code` and `field` appear only in the errors-list shape). Throw it: `throw refusal(app, 404, '…')`.
  */
-export function refusal(app: App, status: number, message: string, detail: { code?: string; field?: string } = {}, headers: Record<string, string> = {}): HttpError {
+export function refusal(
+  app: App,
+  status: number,
+  message: string,
+  detail: { code?: string; field?: string } = {},
+  headers: Record<string, string> = {},
+): HttpError {
   const shape = app.choice('errors.body');
-  const body = shape === 'errors-list' ? { errors: [{ ...(detail.code ? { code: detail.code } : {}), field: detail.field ?? null, detail: message }] }
-    : shape === 'error-string' ? { error: message }
-    : { success: false, status, message };
+  const body =
+    shape === 'errors-list'
+      ? { errors: [{ ...(detail.code ? { code: detail.code } : {}), field: detail.field ?? null, detail: message }] }
+      : shape === 'error-string'
+        ? { error: message }
+        : { success: false, status, message };
   return new HttpError(status, body, headers);
 }
 

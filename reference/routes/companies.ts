@@ -32,7 +32,10 @@ export const companies: AreaModule = {
   seed(app) {
     const c = app.store.collection<Rec>(C.companies);
     const id = FIXTURES.company_with_activities.company_id;
-    c.insert({ ...makeCompany(app, { name: 'Seeded Activities Inc.', email_domain: 'activities.example', details: 'Seeded: has activities and an attached file' }), id });
+    c.insert({
+      ...makeCompany(app, { name: 'Seeded Activities Inc.', email_domain: 'activities.example', details: 'Seeded: has activities and an attached file' }),
+      id,
+    });
     c.insert({ ...makeCompany(app, { name: 'Seeded Neighbour Ltd.', email_domain: 'neighbour.example' }), id: NEIGHBOUR_COMPANY_ID });
   },
   api(router, app) {
@@ -68,12 +71,15 @@ export const companies: AreaModule = {
         const parent = a.parent as { id: number; type: string };
         return parent.type === 'company' && parent.id === company.id;
       });
-      const selected = wanted.length === 0
-        ? (app.choice('companies.activities-empty-filter') === 'all' ? ofCompany : [])
-        : ofCompany.filter((a) => {
-          const t = a.type as { id: number; category: string };
-          return wanted.some((w) => String(w.id) === String(t.id) && w.category === t.category);
-        });
+      const selected =
+        wanted.length === 0
+          ? app.choice('companies.activities-empty-filter') === 'all'
+            ? ofCompany
+            : []
+          : ofCompany.filter((a) => {
+              const t = a.type as { id: number; category: string };
+              return wanted.some((w) => String(w.id) === String(t.id) && w.category === t.category);
+            });
       const found = app.at('companies.activities.found', selected, { all: ofCompany });
       const dir = app.choice('companies.activities-order') === 'oldest-first' ? 1 : -1;
       found.sort((x, y) => dir * ((x.activity_date as number) - (y.activity_date as number)) || x.id - y.id);

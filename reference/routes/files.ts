@@ -70,7 +70,7 @@ const same = (a: string, b: string) => a.length === b.length && timingSafeEqual(
 /** An unknown entity_type or a non-numeric id (`files.refusal-status`). */
 function refuse(app: App, what: 'type' | 'id', message: string): never {
   const typeFirst = app.choice('files.refusal-status') === 'type-404-id-400';
-  throw refusal(app, what === 'type' ? (typeFirst ? 404 : 400) : (typeFirst ? 400 : 404), message);
+  throw refusal(app, what === 'type' ? (typeFirst ? 404 : 400) : typeFirst ? 400 : 404, message);
 }
 
 function entityType(app: App, raw: string): string {
@@ -92,7 +92,10 @@ function entityRecord(app: App, type: string, id: number): Rec | undefined {
 }
 
 /** A multipart/form-data body → fields and files. */
-export function parseMultipart(raw: Buffer, contentType: string): { fields: Record<string, string>; files: Record<string, { filename: string; contentType: string; data: Buffer }> } {
+export function parseMultipart(
+  raw: Buffer,
+  contentType: string,
+): { fields: Record<string, string>; files: Record<string, { filename: string; contentType: string; data: Buffer }> } {
   const m = /boundary=(?:"([^"]+)"|([^;\s]+))/i.exec(contentType);
   if (!m) throw new HttpError(400, { success: false, status: 400, message: 'multipart/form-data without boundary' });
   const boundary = Buffer.from(`--${m[1] ?? m[2]}`);
@@ -114,7 +117,8 @@ export function parseMultipart(raw: Buffer, contentType: string): { fields: Reco
     const name = /\bname="([^"]*)"/i.exec(disposition)?.[1];
     const filename = /\bfilename="([^"]*)"/i.exec(disposition)?.[1];
     if (name !== undefined) {
-      if (filename !== undefined) files[name] = { filename, contentType: /content-type:\s*([^\r\n]+)/i.exec(head)?.[1]?.trim() ?? 'application/octet-stream', data: Buffer.from(data) };
+      if (filename !== undefined)
+        files[name] = { filename, contentType: /content-type:\s*([^\r\n]+)/i.exec(head)?.[1]?.trim() ?? 'application/octet-stream', data: Buffer.from(data) };
       else fields[name] = data.toString('utf8');
     }
     pos = next;
@@ -122,7 +126,11 @@ export function parseMultipart(raw: Buffer, contentType: string): { fields: Reco
   return { fields, files };
 }
 
-const xml = (status: number, body: string) => ({ status, raw: `<?xml version="1.0" encoding="UTF-8"?>\n${body}`, headers: { 'content-type': 'application/xml' } });
+const xml = (status: number, body: string) => ({
+  status,
+  raw: `<?xml version="1.0" encoding="UTF-8"?>\n${body}`,
+  headers: { 'content-type': 'application/xml' },
+});
 const s3Error = (status: number, code: string, message: string) => xml(status, `<Error><Code>${code}</Code><Message>${message}</Message></Error>`);
 
 export const files: AreaModule = {
@@ -131,8 +139,16 @@ export const files: AreaModule = {
     const t = app.at('clock.now', nowSeconds() - 40 * 86_400, undefined);
     const file = FIXTURES.attached_file;
     app.store.collection<Rec>(C.files).insert({
-      id: file.file_id, _entity_type: file.entity_type, _entity_id: file.entity_id, is_deleted: false, file_name: 'service-agreement.pdf', file_size: 48_213,
-      content_type: 'application/pdf', creator_id: FIXTURES.users[1].id, date_created: t, date_modified: t,
+      id: file.file_id,
+      _entity_type: file.entity_type,
+      _entity_id: file.entity_id,
+      is_deleted: false,
+      file_name: 'service-agreement.pdf',
+      file_size: 48_213,
+      content_type: 'application/pdf',
+      creator_id: FIXTURES.users[1].id,
+      date_created: t,
+      date_modified: t,
     });
   },
   api(router, app) {
@@ -150,18 +166,40 @@ export const files: AreaModule = {
       const key = `attachments/${type}/${id}/${randomUUID()}`;
       const token = randomBytes(24).toString('base64url');
       const expires = Date.now() + POLICY_LIFETIME_S * 1000;
-      const policy = Buffer.from(JSON.stringify({
-        expiration: new Date(expires).toISOString(),
-        conditions: [{ bucket: BUCKET }, { key }, { acl }, { success_action_status: status }, { 'x-storage-security-token': token }, ['content-length-range', 0, maxUpload]],
-      })).toString('base64');
+      const policy = Buffer.from(
+        JSON.stringify({
+          expiration: new Date(expires).toISOString(),
+          conditions: [
+            { bucket: BUCKET },
+            { key },
+            { acl },
+            { success_action_status: status },
+            { 'x-storage-security-token': token },
+            ['content-length-range', 0, maxUpload],
+          ],
+        }),
+      ).toString('base64');
       const signature = sign(st.signingKey, policy);
       st.issued.set(key, { key, policy, token, acl, status, accessKeyId: st.accessKeyId, expires, entity: { type, id } });
       const url = `${app.publicBaseUrl}${uploadPath(app)}`;
       const body: Record<string, unknown> = {
-        policy, signature, storage_access_key_id: st.accessKeyId, security_token: token, key, acl,
+        policy,
+        signature,
+        storage_access_key_id: st.accessKeyId,
+        security_token: token,
+        key,
+        acl,
         success_action_status: app.choice('files.success-action-status-type') === 'number' ? Number(status) : status,
       };
-      const form = [['key', key], ['acl', acl], ['success_action_status', status], ['policy', policy], ['storage_access_key_id', st.accessKeyId], ['signature', signature], ['x-storage-security-token', token]];
+      const form = [
+        ['key', key],
+        ['acl', acl],
+        ['success_action_status', status],
+        ['policy', policy],
+        ['storage_access_key_id', st.accessKeyId],
+        ['signature', signature],
+        ['x-storage-security-token', token],
+      ];
       const sampleCurl = `curl -X POST ${url} ${form.map(([k, v]) => `-F "${k}=${v}"`).join(' ')} -F "file=@./your-file.pdf"`;
       return { method: 'POST', url, body, sample_curl: sampleCurl, ...(extra ? { expires_in: POLICY_LIFETIME_S } : {}) };
     });
@@ -192,17 +230,22 @@ export const files: AreaModule = {
       if (!issued) return s3Error(403, 'AccessDenied', 'no upload was signed for this key');
       if (Date.now() > issued.expires) return s3Error(403, 'AccessDenied', 'the policy has expired');
       const signed = app.at('files.signed-text', fields.policy, { key: fields.key });
-      if (!same(fields.policy, issued.policy) || !same(fields.signature, sign(st.signingKey, signed))) return s3Error(403, 'SignatureDoesNotMatch', 'the signature does not match the policy');
+      if (!same(fields.policy, issued.policy) || !same(fields.signature, sign(st.signingKey, signed)))
+        return s3Error(403, 'SignatureDoesNotMatch', 'the signature does not match the policy');
       if (!same(fields['x-storage-security-token'], issued.token)) return s3Error(403, 'InvalidToken', 'the security token does not match');
       if (fields.storage_access_key_id !== issued.accessKeyId) return s3Error(403, 'InvalidAccessKeyId', 'unknown access key id');
-      if (fields.acl !== issued.acl || fields.success_action_status !== issued.status) return s3Error(403, 'AccessDenied', 'a form field does not satisfy the policy conditions');
+      if (fields.acl !== issued.acl || fields.success_action_status !== issued.status)
+        return s3Error(403, 'AccessDenied', 'a form field does not satisfy the policy conditions');
       const file = parts.file;
       if (!file) return s3Error(400, 'InvalidArgument', 'the form has no file');
       if (file.data.length > maxUpload) return s3Error(400, 'EntityTooLarge', `the file is larger than ${maxUpload} bytes`);
       st.uploads.set(issued.key, { file_name: file.filename, content_type: file.contentType, size: file.data.length, entity: issued.entity });
       if (issued.status === '201') {
         const location = `${app.publicBaseUrl}/_storage/${BUCKET}/${encodeURI(issued.key)}`;
-        return xml(201, `<PostResponse><Location>${location}</Location><Bucket>${BUCKET}</Bucket><Key>${issued.key}</Key><ETag>"${randomBytes(16).toString('hex')}"</ETag></PostResponse>`);
+        return xml(
+          201,
+          `<PostResponse><Location>${location}</Location><Bucket>${BUCKET}</Bucket><Key>${issued.key}</Key><ETag>"${randomBytes(16).toString('hex')}"</ETag></PostResponse>`,
+        );
       }
       return { status: Number(issued.status), raw: '' };
     });

@@ -19,4 +19,18 @@ import { tasks } from './tasks.js';
 import { webhooks } from './webhooks.js';
 
 /** Every area, in the order their fixtures are seeded and their routes registered. */
-export const AREA_MODULES: AreaModule[] = [account, pipelines, webhooks, oauth, people, companies, activities, relationships, files, leads, opportunities, projects, tasks];
+export const AREA_MODULES: AreaModule[] = [
+  account,
+  pipelines,
+  webhooks,
+  oauth,
+  people,
+  companies,
+  activities,
+  relationships,
+  files,
+  leads,
+  opportunities,
+  projects,
+  tasks,
+];

@@ -51,8 +51,25 @@ const CONTENTION_HOLD_MS = 20;
 
 /** Lead members an upsert may set (besides custom_fields and status). */
 const LEAD_KEYS = [
-  'name', 'prefix', 'first_name', 'middle_name', 'last_name', 'suffix', 'title', 'address', 'assignee_id', 'company_name',
-  'customer_source_id', 'details', 'email', 'phone_numbers', 'socials', 'websites', 'monetary_unit', 'monetary_value', 'tags',
+  'name',
+  'prefix',
+  'first_name',
+  'middle_name',
+  'last_name',
+  'suffix',
+  'title',
+  'address',
+  'assignee_id',
+  'company_name',
+  'customer_source_id',
+  'details',
+  'email',
+  'phone_numbers',
+  'socials',
+  'websites',
+  'monetary_unit',
+  'monetary_value',
+  'tags',
 ] as const;
 
 const isObj = (v: unknown): v is Record<string, unknown> => !!v && typeof v === 'object' && !Array.isArray(v);
@@ -96,15 +113,23 @@ function checkUpsert(app: App, body: unknown): { properties: Record<string, unkn
   const match = b.match as Record<string, unknown>;
   if (typeof match.field_name !== 'string') invalid(app, 'match.field_name must be a string', 'match.field_name');
   const fv = match.field_value;
-  if (typeof fv !== 'string' && typeof fv !== 'number' && typeof fv !== 'boolean') invalid(app, 'match.field_value must be a string, a number or a boolean', 'match.field_value');
+  if (typeof fv !== 'string' && typeof fv !== 'number' && typeof fv !== 'boolean')
+    invalid(app, 'match.field_value must be a string, a number or a boolean', 'match.field_value');
   const p = b.properties as Record<string, unknown>;
   for (const k of ['name', 'prefix', 'first_name', 'middle_name', 'last_name', 'suffix', 'title', 'company_name', 'details', 'monetary_unit']) {
     if (p[k] !== undefined && p[k] !== null && typeof p[k] !== 'string') invalid(app, `properties.${k} must be a string`, k);
   }
-  if (p.email !== undefined && p.email !== null && (!isObj(p.email) || typeof p.email.email !== 'string')) invalid(app, 'properties.email must be { email, category }', 'email');
-  if (p.monetary_value !== undefined && p.monetary_value !== null && typeof p.monetary_value !== 'number') invalid(app, 'properties.monetary_value must be a number', 'monetary_value');
-  if (p.tags !== undefined && p.tags !== null && (!Array.isArray(p.tags) || p.tags.some((t) => typeof t !== 'string'))) invalid(app, 'properties.tags must be a list of strings', 'tags');
-  if (p.custom_fields !== undefined && p.custom_fields !== null && (!Array.isArray(p.custom_fields) || p.custom_fields.some((c) => !isObj(c) || !isId(c.custom_field_definition_id)))) {
+  if (p.email !== undefined && p.email !== null && (!isObj(p.email) || typeof p.email.email !== 'string'))
+    invalid(app, 'properties.email must be { email, category }', 'email');
+  if (p.monetary_value !== undefined && p.monetary_value !== null && typeof p.monetary_value !== 'number')
+    invalid(app, 'properties.monetary_value must be a number', 'monetary_value');
+  if (p.tags !== undefined && p.tags !== null && (!Array.isArray(p.tags) || p.tags.some((t) => typeof t !== 'string')))
+    invalid(app, 'properties.tags must be a list of strings', 'tags');
+  if (
+    p.custom_fields !== undefined &&
+    p.custom_fields !== null &&
+    (!Array.isArray(p.custom_fields) || p.custom_fields.some((c) => !isObj(c) || !isId(c.custom_field_definition_id)))
+  ) {
     invalid(app, 'properties.custom_fields must be a list of { custom_field_definition_id, value }', 'custom_fields');
   }
   return { properties: p, fieldName: match.field_name as string, fieldValue: fv };
@@ -117,7 +142,8 @@ function checkUpsert(app: App, body: unknown): { properties: Record<string, unkn
 function createdProperties(app: App, properties: Record<string, unknown>, fieldName: string, fieldValue: unknown): Record<string, unknown> {
   if (app.choice('upsert.created-lead') === 'properties-only') return properties;
   if (fieldName === 'name') return properties.name == null && typeof fieldValue === 'string' ? { ...properties, name: fieldValue } : properties;
-  if (fieldName === 'email') return properties.email == null && typeof fieldValue === 'string' ? { ...properties, email: { email: fieldValue, category: 'work' } } : properties;
+  if (fieldName === 'email')
+    return properties.email == null && typeof fieldValue === 'string' ? { ...properties, email: { email: fieldValue, category: 'work' } } : properties;
   const def = customFieldOf(fieldName)!;
   const sent = Array.isArray(properties.custom_fields) ? (properties.custom_fields as Record<string, unknown>[]) : [];
   if (sent.some((c) => Number(c.custom_field_definition_id) === def.id)) return properties;
@@ -149,9 +175,15 @@ function ambiguous(app: App, ids: number[] | undefined, count: number): never {
 
 const opportunityPipelines = (app: App) => app.store.collection<PipelineRecord>('pipelines').filter((p) => p.type === 'opportunity');
 /** How a conversion treats the Company: join `joinId`, or create `newName`, or neither. */
-export interface CompanyPlan { joinId?: number; newName?: string }
+export interface CompanyPlan {
+  joinId?: number;
+  newName?: string;
+}
 /** Where a converted Lead's Opportunity goes (none when `pipelineId` is undefined). */
-export interface OpportunityPlan { pipelineId?: number; stageId?: number }
+export interface OpportunityPlan {
+  pipelineId?: number;
+  stageId?: number;
+}
 
 export const leads: AreaModule = {
   name: 'leads',
@@ -168,7 +200,13 @@ export const leads: AreaModule = {
     const held = new Set<string>();
     router.add('PUT', '/leads/upsert', async (ctx) => {
       const { properties, fieldName, fieldValue } = checkUpsert(app, ctx.body);
-      const read = matcher(fieldName) ?? invalid(app, `match.field_name "${fieldName}" is not a supported criterion (name, email, custom_field_<id> of a Lead custom field)`, 'match.field_name');
+      const read =
+        matcher(fieldName) ??
+        invalid(
+          app,
+          `match.field_name "${fieldName}" is not a supported criterion (name, email, custom_field_<id> of a Lead custom field)`,
+          'match.field_name',
+        );
       if (app.choice('upsert.contention') === 'serialized') return upsertNow(properties, fieldName, fieldValue, read);
       // The match is held for a storage round trip; the check and the write after it stay atomic.
       const key = `${fieldName}\u0000${matchIgnoresCase ? JSON.stringify(fieldValue).toLowerCase() : JSON.stringify(fieldValue)}`;
@@ -218,14 +256,18 @@ export const leads: AreaModule = {
       const details = (body as Record<string, unknown>).details ?? {};
       if (!isObj(details)) invalid(app, 'details must be an object { person?, company?, opportunity? }', 'details');
       const d = details as Record<string, unknown>;
-      for (const k of ['person', 'company', 'opportunity']) if (d[k] !== undefined && d[k] !== null && !isObj(d[k])) invalid(app, `details.${k} must be an object`, k);
+      for (const k of ['person', 'company', 'opportunity'])
+        if (d[k] !== undefined && d[k] !== null && !isObj(d[k])) invalid(app, `details.${k} must be an object`, k);
       const person = (d.person ?? {}) as Record<string, unknown>;
       const company = d.company as Record<string, unknown> | undefined | null;
       const opp = d.opportunity as Record<string, unknown> | undefined | null;
 
-      if (person.name !== undefined && person.name !== null && typeof person.name !== 'string') invalid(app, 'details.person.name must be a string', 'person.name');
-      for (const k of ['contact_type_id', 'assignee_id']) if (person[k] !== undefined && person[k] !== null && !isId(person[k])) invalid(app, `details.person.${k} must be an identifier`, `person.${k}`);
-      if (person.contact_type_id !== undefined && person.contact_type_id !== null && !CONTACT_TYPES.some((c) => c.id === Number(person.contact_type_id))) invalid(app, `contact type ${String(person.contact_type_id)} does not exist`, 'person.contact_type_id');
+      if (person.name !== undefined && person.name !== null && typeof person.name !== 'string')
+        invalid(app, 'details.person.name must be a string', 'person.name');
+      for (const k of ['contact_type_id', 'assignee_id'])
+        if (person[k] !== undefined && person[k] !== null && !isId(person[k])) invalid(app, `details.person.${k} must be an identifier`, `person.${k}`);
+      if (person.contact_type_id !== undefined && person.contact_type_id !== null && !CONTACT_TYPES.some((c) => c.id === Number(person.contact_type_id)))
+        invalid(app, `contact type ${String(person.contact_type_id)} does not exist`, 'person.contact_type_id');
 
       const byName = (name: string) => companies.all().find((c) => sameText(companyIgnoresCase, c.name, name));
       let plan: CompanyPlan = {};
@@ -234,7 +276,8 @@ export const leads: AreaModule = {
         const hasId = company.id !== undefined && company.id !== null;
         const hasName = company.name !== undefined && company.name !== null;
         if (hasId && hasName) invalid(app, 'details.company takes id or name, not both', 'company');
-        if (company.exact_match !== undefined && typeof company.exact_match !== 'boolean') invalid(app, 'details.company.exact_match must be a boolean', 'company.exact_match');
+        if (company.exact_match !== undefined && typeof company.exact_match !== 'boolean')
+          invalid(app, 'details.company.exact_match must be a boolean', 'company.exact_match');
         if (hasId && (!isId(company.id) || !companies.get(company.id as number))) invalid(app, `company ${String(company.id)} does not exist`, 'company.id');
         if (hasName && typeof company.name !== 'string') invalid(app, 'details.company.name must be a string', 'company.name');
         const name = hasName ? (company.name as string) : undefined;
@@ -243,28 +286,40 @@ export const leads: AreaModule = {
         plan = app.at('convert.company-plan', plan, { company, existing });
         if (name && company.exact_match !== true) {
           const lower = name.toLowerCase();
-          candidates = companies.filter((c) => c.id !== existing?.id && typeof c.name === 'string' && c.name !== ''
-            && (c.name.toLowerCase().includes(lower) || lower.includes(c.name.toLowerCase())));
+          candidates = companies.filter(
+            (c) =>
+              c.id !== existing?.id &&
+              typeof c.name === 'string' &&
+              c.name !== '' &&
+              (c.name.toLowerCase().includes(lower) || lower.includes(c.name.toLowerCase())),
+          );
         }
       }
 
       let oppPlan: OpportunityPlan = {};
       const pipelines = opportunityPipelines(app);
       if (opp) {
-        if (opp.name !== undefined && opp.name !== null && typeof opp.name !== 'string') invalid(app, 'details.opportunity.name must be a string', 'opportunity.name');
-        if (opp.monetary_value !== undefined && opp.monetary_value !== null && typeof opp.monetary_value !== 'number') invalid(app, 'details.opportunity.monetary_value must be a number', 'opportunity.monetary_value');
-        if (opp.assignee_id !== undefined && opp.assignee_id !== null && !isId(opp.assignee_id)) invalid(app, 'details.opportunity.assignee_id must be an identifier', 'opportunity.assignee_id');
+        if (opp.name !== undefined && opp.name !== null && typeof opp.name !== 'string')
+          invalid(app, 'details.opportunity.name must be a string', 'opportunity.name');
+        if (opp.monetary_value !== undefined && opp.monetary_value !== null && typeof opp.monetary_value !== 'number')
+          invalid(app, 'details.opportunity.monetary_value must be a number', 'opportunity.monetary_value');
+        if (opp.assignee_id !== undefined && opp.assignee_id !== null && !isId(opp.assignee_id))
+          invalid(app, 'details.opportunity.assignee_id must be an identifier', 'opportunity.assignee_id');
         const pipeline = opp.pipeline_id === undefined || opp.pipeline_id === null ? pipelines[0] : pipelines.find((p) => p.id === Number(opp.pipeline_id));
         if (!pipeline) invalid(app, `pipeline ${String(opp.pipeline_id)} is not an opportunity pipeline`, 'opportunity.pipeline_id');
         const givenStage = opp.pipeline_stage_id !== undefined && opp.pipeline_stage_id !== null;
         const stage = givenStage ? pipeline!.stages.find((s) => s.id === Number(opp.pipeline_stage_id)) : undefined;
-        if (givenStage && !stage) invalid(app, `stage ${String(opp.pipeline_stage_id)} is not a stage of pipeline ${pipeline!.id}`, 'opportunity.pipeline_stage_id');
+        if (givenStage && !stage)
+          invalid(app, `stage ${String(opp.pipeline_stage_id)} is not a stage of pipeline ${pipeline!.id}`, 'opportunity.pipeline_stage_id');
         oppPlan = { pipelineId: pipeline!.id, stageId: stage?.id ?? firstStage(pipeline!.id) ?? pipeline!.stages[0]?.id };
       }
       oppPlan = app.at('convert.opportunity-plan', oppPlan, { opportunity: opp ?? undefined, pipelines });
 
-      const lead = app.at('convert.lead', leadsC.get(leadId), { id: leadId, person })
-        ?? (() => { throw refusal(app, Number(app.choice('convert.missing-lead')), `lead ${leadId} not found`, { code: 'lead_unknown' }); })();
+      const lead =
+        app.at('convert.lead', leadsC.get(leadId), { id: leadId, person }) ??
+        (() => {
+          throw refusal(app, Number(app.choice('convert.missing-lead')), `lead ${leadId} not found`, { code: 'lead_unknown' });
+        })();
       if (!company && app.choice('convert.company-default') === 'from-lead' && typeof lead.company_name === 'string' && lead.company_name !== '') {
         const existing = byName(lead.company_name);
         plan = existing ? { joinId: existing.id } : { newName: lead.company_name };
@@ -281,32 +336,40 @@ export const leads: AreaModule = {
       const joined = app.at('convert.joined-company', companyRec, { created: createdCompany });
       const personCustom = (lead.custom_fields as CustomFieldValue[]).filter((c) => definition(c.custom_field_definition_id)?.available_on.includes('person'));
       const personName = app.at('convert.person-name', typeof person.name === 'string' && person.name !== '' ? person.name : lead.name, { lead });
-      const personRec = people.insert(makePerson(app, {
-        ...lead,
-        name: personName,
-        contact_type_id: person.contact_type_id ?? null,
-        assignee_id: person.assignee_id ?? lead.assignee_id,
-        company_id: joined?.id ?? null,
-        company_name: joined?.name ?? null,
-        emails: lead.email ? [lead.email] : [],
-        custom_fields: personCustom,
-      }));
+      const personRec = people.insert(
+        makePerson(app, {
+          ...lead,
+          name: personName,
+          contact_type_id: person.contact_type_id ?? null,
+          assignee_id: person.assignee_id ?? lead.assignee_id,
+          company_id: joined?.id ?? null,
+          company_name: joined?.name ?? null,
+          emails: lead.email ? [lead.email] : [],
+          custom_fields: personCustom,
+        }),
+      );
       if (createdCompany && companyRec) companyRec = companies.update(companyRec.id, { primary_contact_id: personRec.id } as Partial<Rec>);
       let oppRec: Rec | undefined;
       if (oppPlan.pipelineId !== undefined) {
         const o = opp ?? {};
-        oppRec = opportunities.insert(app.at('convert.new-opportunity', makeOpportunity(app, {
-          name: typeof o.name === 'string' && o.name !== '' ? o.name : lead.name,
-          pipeline_id: oppPlan.pipelineId,
-          pipeline_stage_id: oppPlan.stageId,
-          monetary_value: o.monetary_value ?? lead.monetary_value,
-          assignee_id: o.assignee_id ?? person.assignee_id ?? lead.assignee_id,
-          primary_contact_id: personRec.id,
-          company_id: joined?.id ?? null,
-          company_name: joined?.name ?? null,
-          customer_source_id: lead.customer_source_id,
-          tags: lead.tags,
-        }), undefined));
+        oppRec = opportunities.insert(
+          app.at(
+            'convert.new-opportunity',
+            makeOpportunity(app, {
+              name: typeof o.name === 'string' && o.name !== '' ? o.name : lead.name,
+              pipeline_id: oppPlan.pipelineId,
+              pipeline_stage_id: oppPlan.stageId,
+              monetary_value: o.monetary_value ?? lead.monetary_value,
+              assignee_id: o.assignee_id ?? person.assignee_id ?? lead.assignee_id,
+              primary_contact_id: personRec.id,
+              company_id: joined?.id ?? null,
+              company_name: joined?.name ?? null,
+              customer_source_id: lead.customer_source_id,
+              tags: lead.tags,
+            }),
+            undefined,
+          ),
+        );
       }
       leadsC.delete(lead.id);
 
@@ -321,7 +384,8 @@ export const leads: AreaModule = {
       if (oppRec) answer.opportunity = out(oppRec);
       else if (app.choice('convert.no-opportunity') === 'null') answer.opportunity = null;
       if (candidates.length) {
-        if (app.choice('convert.fuzzy-candidates') === 'fuzzy-company-matches') answer.fuzzy_company_matches = candidates.map((c) => ({ id: c.id, name: c.name }));
+        if (app.choice('convert.fuzzy-candidates') === 'fuzzy-company-matches')
+          answer.fuzzy_company_matches = candidates.map((c) => ({ id: c.id, name: c.name }));
         else answer.company_candidates = candidates.map((c) => out(c));
       }
       return answer;

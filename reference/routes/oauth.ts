@@ -52,8 +52,23 @@ const TXN_TTL_MS = 30 * 60_000;
 /** Request parameters whose check the faults may skip. */
 export type OAuthParam = 'response_type' | 'scope' | 'client_secret' | 'grant_type' | 'redirect_uri';
 
-interface Txn { clientId: string; redirectUri: string; scope: string; state?: string; query: string; sessionId?: string; expires: number }
-interface CodeGrant { clientId: string; redirectUri: string; scope: string; user: string; expires: number; used: boolean }
+interface Txn {
+  clientId: string;
+  redirectUri: string;
+  scope: string;
+  state?: string;
+  query: string;
+  sessionId?: string;
+  expires: number;
+}
+interface CodeGrant {
+  clientId: string;
+  redirectUri: string;
+  scope: string;
+  user: string;
+  expires: number;
+  used: boolean;
+}
 
 const esc = (s: string) => s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
 
@@ -72,13 +87,21 @@ ${body}
 }
 
 function errorPage(status: number, message: string): Reply {
-  return page('Authorization error', `<main><h1>Authorization error</h1><p class="error" role="alert">${esc(message)}</p><p>Return to the application and try again.</p></main>`, status);
+  return page(
+    'Authorization error',
+    `<main><h1>Authorization error</h1><p class="error" role="alert">${esc(message)}</p><p>Return to the application and try again.</p></main>`,
+    status,
+  );
 }
 
 /** RFC 8252 § 7.3-style loopback redirect registration (see the header comment). */
 export function isRegisteredRedirect(uri: string): boolean {
   let u: URL;
-  try { u = new URL(uri); } catch { return false; }
+  try {
+    u = new URL(uri);
+  } catch {
+    return false;
+  }
   if (u.protocol !== 'http:' && u.protocol !== 'https:') return false;
   const host = u.hostname.replace(/^\[|\]$/g, '');
   const loopback = host === 'localhost' || host === '::1' || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(host);
@@ -106,34 +129,62 @@ const one = (q: URLSearchParams, name: string): string | undefined => {
 };
 
 /** The login page's wording and markup (REFERENCE_LOGIN_PAGE; see the header). */
-interface LoginWording { user: string; password: string; userName: string; passwordName: string; login: string; next: string; button: (text: string) => string }
+interface LoginWording {
+  user: string;
+  password: string;
+  userName: string;
+  passwordName: string;
+  login: string;
+  next: string;
+  button: (text: string) => string;
+}
 const LOGIN_PAGES = ['default', 'email', 'username', 'ambiguous'] as const;
 
 export function loginWording(name: string | undefined): LoginWording {
   const button = (text: string) => `<button type="submit">${esc(text)}</button>`;
   switch (name || 'default') {
-    case 'default': return {
-      user: `<label for="email">E-mail</label>\n  <input id="email" name="email" type="email" autocomplete="username" required>`,
-      password: `<label for="password">Password</label>\n  <input id="password" name="password" type="password" autocomplete="current-password" required>`,
-      userName: 'email', passwordName: 'password', login: 'Log in', next: 'Next', button,
-    };
-    case 'email': return {
-      user: `<label for="user_email">Email</label>\n  <input id="user_email" name="user[email]" type="email" required>`,
-      password: `<label for="user_password">Your password</label>\n  <input id="user_password" name="user[password]" type="password" required>`,
-      userName: 'user[email]', passwordName: 'user[password]', login: 'Sign in', next: 'Continue', button,
-    };
-    case 'username': return {
-      user: `<label for="f1">Username</label>\n  <input id="f1" name="username" type="text" autocomplete="off" required>`,
-      password: `<input name="pw" type="password" aria-label="Secret" required>`,
-      userName: 'username', passwordName: 'pw', login: 'Continue', next: 'Continue',
-      button: (text) => `<input type="submit" value="${esc(text)}">`,
-    };
-    case 'ambiguous': return {
-      user: `<label for="f1">Workspace</label>\n  <input id="f1" name="f1" type="text">\n  <label for="f2">Account</label>\n  <input id="f2" name="f2" type="text" required>`,
-      password: `<label for="f3">Passphrase</label>\n  <input id="f3" name="f3" type="password" required>`,
-      userName: 'f2', passwordName: 'f3', login: 'Continue', next: 'Continue', button,
-    };
-    default: throw new Error(`REFERENCE_LOGIN_PAGE=${name}: unknown; one of ${LOGIN_PAGES.join(', ')}`);
+    case 'default':
+      return {
+        user: `<label for="email">E-mail</label>\n  <input id="email" name="email" type="email" autocomplete="username" required>`,
+        password: `<label for="password">Password</label>\n  <input id="password" name="password" type="password" autocomplete="current-password" required>`,
+        userName: 'email',
+        passwordName: 'password',
+        login: 'Log in',
+        next: 'Next',
+        button,
+      };
+    case 'email':
+      return {
+        user: `<label for="user_email">Email</label>\n  <input id="user_email" name="user[email]" type="email" required>`,
+        password: `<label for="user_password">Your password</label>\n  <input id="user_password" name="user[password]" type="password" required>`,
+        userName: 'user[email]',
+        passwordName: 'user[password]',
+        login: 'Sign in',
+        next: 'Continue',
+        button,
+      };
+    case 'username':
+      return {
+        user: `<label for="f1">Username</label>\n  <input id="f1" name="username" type="text" autocomplete="off" required>`,
+        password: `<input name="pw" type="password" aria-label="Secret" required>`,
+        userName: 'username',
+        passwordName: 'pw',
+        login: 'Continue',
+        next: 'Continue',
+        button: (text) => `<input type="submit" value="${esc(text)}">`,
+      };
+    case 'ambiguous':
+      return {
+        user: `<label for="f1">Workspace</label>\n  <input id="f1" name="f1" type="text">\n  <label for="f2">Account</label>\n  <input id="f2" name="f2" type="text" required>`,
+        password: `<label for="f3">Passphrase</label>\n  <input id="f3" name="f3" type="password" required>`,
+        userName: 'f2',
+        passwordName: 'f3',
+        login: 'Continue',
+        next: 'Continue',
+        button,
+      };
+    default:
+      throw new Error(`REFERENCE_LOGIN_PAGE=${name}: unknown; one of ${LOGIN_PAGES.join(', ')}`);
   }
 }
 
@@ -160,45 +211,68 @@ export const oauth: AreaModule = {
 
     /** The page that returns the user to redirect_uri by a POST. */
     const backToClient = (redirectUri: string, fields: Record<string, string | undefined>): Reply => {
-      const entries = app.at('oauth.callback-fields', Object.entries(fields).filter((e): e is [string, string] => e[1] !== undefined), undefined);
+      const entries = app.at(
+        'oauth.callback-fields',
+        Object.entries(fields).filter((e): e is [string, string] => e[1] !== undefined),
+        undefined,
+      );
       return app.at('oauth.back-to-client', formPost(redirectUri, entries), { redirectUri, entries });
     };
     const formPost = (redirectUri: string, entries: [string, string][]): Reply => {
       // `oauth.state-place` = query: state rides in the query of the URL posted to, not in the form.
       const inQuery = app.choice('oauth.state-place') === 'query' ? entries.filter(([k]) => k === 'state') : [];
       const action = inQuery.length ? `${redirectUri}${redirectUri.includes('?') ? '&' : '?'}${new URLSearchParams(inQuery).toString()}` : redirectUri;
-      const inputs = entries.filter((e) => !inQuery.includes(e)).map(([k, val]) => `<input type="hidden" name="${esc(k)}" value="${esc(val)}">`).join('\n  ');
-      return page('Returning to the application', `<main><p>Returning to the application…</p>
+      const inputs = entries
+        .filter((e) => !inQuery.includes(e))
+        .map(([k, val]) => `<input type="hidden" name="${esc(k)}" value="${esc(val)}">`)
+        .join('\n  ');
+      return page(
+        'Returning to the application',
+        `<main><p>Returning to the application…</p>
 <form method="post" action="${esc(action)}">
   ${inputs}
   <noscript><button type="submit">Continue</button></noscript>
 </form>
-<script>document.forms[0].submit();</script></main>`);
+<script>document.forms[0].submit();</script></main>`,
+      );
     };
 
     const wording = loginWording(process.env.REFERENCE_LOGIN_PAGE);
     const EMAIL_FIELD = wording.user;
     const PASSWORD_FIELD = wording.password;
     /** A login page: its heading, fields and button, an error above the form (401 or 200: `oauth.login-failure-status`). */
-    const loginForm = (txnId: string, heading: string, fields: string, button: string, error?: string): Reply => page('Log in', `<main>
+    const loginForm = (txnId: string, heading: string, fields: string, button: string, error?: string): Reply =>
+      page(
+        'Log in',
+        `<main>
 <h1>${esc(heading)}</h1>
 ${error ? `<p class="error" role="alert">${esc(error)}</p>` : ''}
 <form method="post" action="/oauth/login">
   <input type="hidden" name="txn" value="${esc(txnId)}">
   ${fields}
   ${wording.button(button)}
-</form></main>`, error && app.choice('oauth.login-failure-status') === '401' ? 401 : 200);
+</form></main>`,
+        error && app.choice('oauth.login-failure-status') === '401' ? 401 : 200,
+      );
     // `oauth.login-steps` = email-first: the e-mail alone with Next, then the password on a page of its own.
     const emailFirst = () => app.choice('oauth.login-steps') === 'email-first';
     const emailStep = (txnId: string, error?: string): Reply => loginForm(txnId, 'Log in to your CRM account', EMAIL_FIELD, wording.next, error);
     const passwordStep = (txnId: string, email: string, error?: string): Reply =>
-      loginForm(txnId, `Log in as ${email}`, `<input type="hidden" name="${esc(wording.userName)}" value="${esc(email)}">\n  ${PASSWORD_FIELD}`, wording.login, error);
+      loginForm(
+        txnId,
+        `Log in as ${email}`,
+        `<input type="hidden" name="${esc(wording.userName)}" value="${esc(email)}">\n  ${PASSWORD_FIELD}`,
+        wording.login,
+        error,
+      );
     const loginPage = (txnId: string, error?: string): Reply =>
-      (emailFirst() ? emailStep(txnId, error) : loginForm(txnId, 'Log in to your CRM account', `${EMAIL_FIELD}\n  ${PASSWORD_FIELD}`, wording.login, error));
+      emailFirst() ? emailStep(txnId, error) : loginForm(txnId, 'Log in to your CRM account', `${EMAIL_FIELD}\n  ${PASSWORD_FIELD}`, wording.login, error);
 
     const consentPage = (txnId: string, txn: Txn): Reply => {
       const name = app.at('oauth.application-name', APPLICATION_NAME, undefined);
-      return page(`Authorize ${name}`, `<main>
+      return page(
+        `Authorize ${name}`,
+        `<main>
 <h1>${esc(name)} wants to access your CRM account</h1>
 <p>${esc(name)} asks for these permissions:</p>
 <ul><li><code>${esc(txn.scope)}</code>: read and write every record of the CRM Developer API (version 1) on your behalf</li></ul>
@@ -206,98 +280,142 @@ ${error ? `<p class="error" role="alert">${esc(error)}</p>` : ''}
   <input type="hidden" name="txn" value="${esc(txnId)}">
   <button type="submit" name="decision" value="authorize">Authorize</button>
   <button type="submit" name="decision" value="deny">Deny</button>
-</form></main>`);
+</form></main>`,
+      );
     };
 
     const fresh = <T extends { expires: number }>(m: Map<string, T>, id: string | undefined): T | undefined => {
       const x = id ? m.get(id) : undefined;
-      if (x && x.expires < Date.now()) { m.delete(id!); return undefined; }
+      if (x && x.expires < Date.now()) {
+        m.delete(id!);
+        return undefined;
+      }
       return x;
     };
 
-    router.add('GET', '/oauth/authorize', (ctx) => {
-      const q = ctx.query;
-      const clientId = one(q, 'client_id');
-      const redirectUri = one(q, 'redirect_uri');
-      if (!knownClient(clientId)) return errorPage(400, 'Unknown application (client_id).');
-      if (!redirectUri || !isRegisteredRedirect(redirectUri)) return errorPage(400, 'The redirect_uri is not registered for this application.');
-      const state = one(q, 'state');
-      const fail = (error: string, description: string) => (app.choice('oauth.request-error') === 'error-page' ? errorPage(400, description) : backToClient(redirectUri, { error, error_description: description, state }));
-      if (!accepts('response_type', one(q, 'response_type') === 'code')) return fail('unsupported_response_type', 'response_type must be code');
-      if (!accepts('scope', one(q, 'scope') === OAUTH_SCOPE)) return fail('invalid_scope', `scope must be ${OAUTH_SCOPE}`);
-      const txnId = randomBytes(16).toString('hex');
-      const sid = sessionOf(ctx);
-      const txn: Txn = { clientId: clientId!, redirectUri, scope: OAUTH_SCOPE, state, query: q.toString(), sessionId: sid, expires: Date.now() + TXN_TTL_MS };
-      txns.set(txnId, txn);
-      return sid ? consentPage(txnId, txn) : loginPage(txnId);
-    }, { auth: false });
+    router.add(
+      'GET',
+      '/oauth/authorize',
+      (ctx) => {
+        const q = ctx.query;
+        const clientId = one(q, 'client_id');
+        const redirectUri = one(q, 'redirect_uri');
+        if (!knownClient(clientId)) return errorPage(400, 'Unknown application (client_id).');
+        if (!redirectUri || !isRegisteredRedirect(redirectUri)) return errorPage(400, 'The redirect_uri is not registered for this application.');
+        const state = one(q, 'state');
+        const fail = (error: string, description: string) =>
+          app.choice('oauth.request-error') === 'error-page'
+            ? errorPage(400, description)
+            : backToClient(redirectUri, { error, error_description: description, state });
+        if (!accepts('response_type', one(q, 'response_type') === 'code')) return fail('unsupported_response_type', 'response_type must be code');
+        if (!accepts('scope', one(q, 'scope') === OAUTH_SCOPE)) return fail('invalid_scope', `scope must be ${OAUTH_SCOPE}`);
+        const txnId = randomBytes(16).toString('hex');
+        const sid = sessionOf(ctx);
+        const txn: Txn = { clientId: clientId!, redirectUri, scope: OAUTH_SCOPE, state, query: q.toString(), sessionId: sid, expires: Date.now() + TXN_TTL_MS };
+        txns.set(txnId, txn);
+        return sid ? consentPage(txnId, txn) : loginPage(txnId);
+      },
+      { auth: false },
+    );
 
-    router.add('POST', '/oauth/login', (ctx) => {
-      const form = (ctx.body ?? {}) as Record<string, string>;
-      const txnId = String(form.txn ?? '');
-      const txn = fresh(txns, txnId);
-      if (!txn) return errorPage(400, 'This authorization request has expired. Start again from the application.');
-      const email = String(form[wording.userName] ?? '');
-      const emailOk = email.toLowerCase() === credentials.loginEmail.toLowerCase();
-      if (emailFirst() && form[wording.passwordName] === undefined) return emailOk ? passwordStep(txnId, email) : emailStep(txnId, 'No account with that e-mail.');
-      const passwordOk = safeEqual(String(form[wording.passwordName] ?? ''), credentials.loginPassword);
-      if (emailFirst() && emailOk && !passwordOk) return passwordStep(txnId, email, 'Wrong password.');
-      if (!emailOk || !passwordOk) return loginPage(txnId, 'Wrong e-mail or password.');
-      const sid = randomBytes(24).toString('hex');
-      sessions.set(sid, { email: credentials.loginEmail });
-      const cookie = `${cookieName}=${sid}; Path=/oauth; HttpOnly; SameSite=Lax`;
-      if (app.at('oauth.after-login', app.choice('oauth.after-login'), undefined) === 'consent-at-once') {
-        // The consent screen right away, on the login's answer.
-        txn.sessionId = sid;
-        const r = consentPage(txnId, txn);
-        return { ...r, headers: { ...r.headers, 'set-cookie': cookie } };
-      }
-      // Back to the authorization request, which now finds the session.
-      txns.delete(txnId);
-      return { status: 303, raw: '', headers: { location: `/oauth/authorize?${txn.query}`, 'set-cookie': cookie, 'cache-control': 'no-store' } };
-    }, { auth: false });
+    router.add(
+      'POST',
+      '/oauth/login',
+      (ctx) => {
+        const form = (ctx.body ?? {}) as Record<string, string>;
+        const txnId = String(form.txn ?? '');
+        const txn = fresh(txns, txnId);
+        if (!txn) return errorPage(400, 'This authorization request has expired. Start again from the application.');
+        const email = String(form[wording.userName] ?? '');
+        const emailOk = email.toLowerCase() === credentials.loginEmail.toLowerCase();
+        if (emailFirst() && form[wording.passwordName] === undefined)
+          return emailOk ? passwordStep(txnId, email) : emailStep(txnId, 'No account with that e-mail.');
+        const passwordOk = safeEqual(String(form[wording.passwordName] ?? ''), credentials.loginPassword);
+        if (emailFirst() && emailOk && !passwordOk) return passwordStep(txnId, email, 'Wrong password.');
+        if (!emailOk || !passwordOk) return loginPage(txnId, 'Wrong e-mail or password.');
+        const sid = randomBytes(24).toString('hex');
+        sessions.set(sid, { email: credentials.loginEmail });
+        const cookie = `${cookieName}=${sid}; Path=/oauth; HttpOnly; SameSite=Lax`;
+        if (app.at('oauth.after-login', app.choice('oauth.after-login'), undefined) === 'consent-at-once') {
+          // The consent screen right away, on the login's answer.
+          txn.sessionId = sid;
+          const r = consentPage(txnId, txn);
+          return { ...r, headers: { ...r.headers, 'set-cookie': cookie } };
+        }
+        // Back to the authorization request, which now finds the session.
+        txns.delete(txnId);
+        return { status: 303, raw: '', headers: { location: `/oauth/authorize?${txn.query}`, 'set-cookie': cookie, 'cache-control': 'no-store' } };
+      },
+      { auth: false },
+    );
 
-    router.add('POST', '/oauth/decision', (ctx) => {
-      const form = (ctx.body ?? {}) as Record<string, string>;
-      const txnId = String(form.txn ?? '');
-      const txn = fresh(txns, txnId);
-      if (!txn) return errorPage(400, 'This authorization request has expired. Start again from the application.');
-      const sid = cookies(ctx.req)[cookieName];
-      if (!sid || !sessions.has(sid) || (txn.sessionId && txn.sessionId !== sid)) return loginPage(txnId);
-      txns.delete(txnId);
-      const authorize = app.at('oauth.authorized', form.decision === 'authorize', undefined);
-      if (!authorize) return backToClient(txn.redirectUri, { error: app.choice('oauth.denial-error'), state: txn.state });
-      const code = newCode();
-      codes.set(code, { clientId: txn.clientId, redirectUri: txn.redirectUri, scope: txn.scope, user: sessions.get(sid)!.email, expires: Date.now() + CODE_TTL_MS, used: false });
-      return backToClient(txn.redirectUri, { code, state: txn.state });
-    }, { auth: false });
+    router.add(
+      'POST',
+      '/oauth/decision',
+      (ctx) => {
+        const form = (ctx.body ?? {}) as Record<string, string>;
+        const txnId = String(form.txn ?? '');
+        const txn = fresh(txns, txnId);
+        if (!txn) return errorPage(400, 'This authorization request has expired. Start again from the application.');
+        const sid = cookies(ctx.req)[cookieName];
+        if (!sid || !sessions.has(sid) || (txn.sessionId && txn.sessionId !== sid)) return loginPage(txnId);
+        txns.delete(txnId);
+        const authorize = app.at('oauth.authorized', form.decision === 'authorize', undefined);
+        if (!authorize) return backToClient(txn.redirectUri, { error: app.choice('oauth.denial-error'), state: txn.state });
+        const code = newCode();
+        codes.set(code, {
+          clientId: txn.clientId,
+          redirectUri: txn.redirectUri,
+          scope: txn.scope,
+          user: sessions.get(sid)!.email,
+          expires: Date.now() + CODE_TTL_MS,
+          used: false,
+        });
+        return backToClient(txn.redirectUri, { code, state: txn.state });
+      },
+      { auth: false },
+    );
 
     const tokenError = (status: number, error: string, description: string): never => {
-      if (app.choice('oauth.token-error') === 'errors-list') throw new HttpError(status === 401 ? 403 : 400, { errors: [{ code: error, detail: description }] }, { 'cache-control': 'no-store' });
+      if (app.choice('oauth.token-error') === 'errors-list')
+        throw new HttpError(status === 401 ? 403 : 400, { errors: [{ code: error, detail: description }] }, { 'cache-control': 'no-store' });
       throw new HttpError(status, { error, error_description: description }, { 'cache-control': 'no-store', pragma: 'no-cache' });
     };
 
-    router.add('POST', '/oauth/token', (ctx) => {
-      if (!String(ctx.headers['content-type'] ?? '').toLowerCase().startsWith('application/x-www-form-urlencoded')) {
-        tokenError(400, 'invalid_request', 'the token request must be application/x-www-form-urlencoded');
-      }
-      const form = new URLSearchParams(ctx.rawBody.toString('utf8'));
-      const p = (name: string) => one(form, name);
-      const clientId = p('client_id');
-      if (!clientId || clientId !== credentials.clientId) tokenError(401, 'invalid_client', 'unknown client');
-      if (!accepts('client_secret', safeEqual(p('client_secret') ?? '', credentials.clientSecret))) tokenError(401, 'invalid_client', 'client authentication failed');
-      if (!accepts('grant_type', p('grant_type') === 'authorization_code')) tokenError(400, 'unsupported_grant_type', 'grant_type must be authorization_code');
-      const code = p('code') ?? '';
-      const grant = fresh(codes, code);
-      if (!grant || grant.clientId !== clientId || app.at('oauth.code-spent', grant.used, undefined)) tokenError(400, 'invalid_grant', 'the authorization code is invalid, expired or already used');
-      if (!accepts('redirect_uri', p('redirect_uri') === grant!.redirectUri)) tokenError(400, 'invalid_grant', 'redirect_uri differs from the authorization request');
-      // Read-check-write without await: a code is exchanged at most once even under concurrency.
-      grant!.used = true;
-      const accessToken = newToken();
-      app.seam('oauth.register-token', { token: accessToken }, () => app.issuedTokens.add(accessToken));
-      const answer: Record<string, unknown> = { access_token: accessToken, token_type: 'Bearer', scope: grant!.scope };
-      if (app.choice('general.extra-fields') === 'extra-members') answer.created_at = Math.floor(Date.now() / 1000);
-      return { status: 200, body: answer, headers: { 'cache-control': 'no-store', pragma: 'no-cache' } };
-    }, { auth: false });
+    router.add(
+      'POST',
+      '/oauth/token',
+      (ctx) => {
+        if (
+          !String(ctx.headers['content-type'] ?? '')
+            .toLowerCase()
+            .startsWith('application/x-www-form-urlencoded')
+        ) {
+          tokenError(400, 'invalid_request', 'the token request must be application/x-www-form-urlencoded');
+        }
+        const form = new URLSearchParams(ctx.rawBody.toString('utf8'));
+        const p = (name: string) => one(form, name);
+        const clientId = p('client_id');
+        if (!clientId || clientId !== credentials.clientId) tokenError(401, 'invalid_client', 'unknown client');
+        if (!accepts('client_secret', safeEqual(p('client_secret') ?? '', credentials.clientSecret)))
+          tokenError(401, 'invalid_client', 'client authentication failed');
+        if (!accepts('grant_type', p('grant_type') === 'authorization_code'))
+          tokenError(400, 'unsupported_grant_type', 'grant_type must be authorization_code');
+        const code = p('code') ?? '';
+        const grant = fresh(codes, code);
+        if (!grant || grant.clientId !== clientId || app.at('oauth.code-spent', grant.used, undefined))
+          tokenError(400, 'invalid_grant', 'the authorization code is invalid, expired or already used');
+        if (!accepts('redirect_uri', p('redirect_uri') === grant!.redirectUri))
+          tokenError(400, 'invalid_grant', 'redirect_uri differs from the authorization request');
+        // Read-check-write without await: a code is exchanged at most once even under concurrency.
+        grant!.used = true;
+        const accessToken = newToken();
+        app.seam('oauth.register-token', { token: accessToken }, () => app.issuedTokens.add(accessToken));
+        const answer: Record<string, unknown> = { access_token: accessToken, token_type: 'Bearer', scope: grant!.scope };
+        if (app.choice('general.extra-fields') === 'extra-members') answer.created_at = Math.floor(Date.now() / 1000);
+        return { status: 200, body: answer, headers: { 'cache-control': 'no-store', pragma: 'no-cache' } };
+      },
+      { auth: false },
+    );
   },
 };

@@ -91,7 +91,11 @@ const CLOSE_DATE: Record<string, (d: { y: number; m: number; d: number }) => str
 function rateLimitBody(app: App): unknown {
   const message = `rate limit: at most ${BULK_RATE} bulk requests per second`;
   const shape = app.choice('bulk.rate-limit-body');
-  return shape === 'errors-list' ? { errors: [{ code: 'rate_limited', detail: message }] } : shape === 'empty' ? undefined : { success: false, status: 429, message };
+  return shape === 'errors-list'
+    ? { errors: [{ code: 'rate_limited', detail: message }] }
+    : shape === 'empty'
+      ? undefined
+      : { success: false, status: 429, message };
 }
 
 export const opportunities: AreaModule = {
@@ -114,7 +118,9 @@ export const opportunities: AreaModule = {
     /** Checks one entry: the failure map, or undefined when it can be created. */
     function check(entry: unknown): Failure | undefined {
       const fail: Failure = {};
-      const add = (field: string, code: string) => { (fail[field] ??= []).push({ error: code }); };
+      const add = (field: string, code: string) => {
+        (fail[field] ??= []).push({ error: code });
+      };
       if (!isObj(entry)) return { opportunity: [{ error: wrongType }] };
       const e = entry;
       if (e.name === undefined || e.name === null || e.name === '') add('name', required);
@@ -129,11 +135,18 @@ export const opportunities: AreaModule = {
         if (!isId(e.pipeline_stage_id) || !p?.stages.some((s) => s.id === Number(e.pipeline_stage_id))) add('pipeline_stage_id', 'invalid');
       }
       for (const k of ['details', 'priority', 'status']) if (e[k] !== undefined && e[k] !== null && typeof e[k] !== 'string') add(k, wrongType);
-      for (const k of ['monetary_value', 'win_probability']) if (e[k] !== undefined && e[k] !== null && (typeof e[k] !== 'number' || !Number.isFinite(e[k]))) add(k, wrongType);
+      for (const k of ['monetary_value', 'win_probability'])
+        if (e[k] !== undefined && e[k] !== null && (typeof e[k] !== 'number' || !Number.isFinite(e[k]))) add(k, wrongType);
       for (const k of ['assignee_id', 'primary_contact_id', 'customer_source_id']) if (e[k] !== undefined && e[k] !== null && !isId(e[k])) add(k, 'invalid');
       if (e.tags !== undefined && e.tags !== null && (!Array.isArray(e.tags) || e.tags.some((t) => typeof t !== 'string'))) add('tags', 'invalid');
-      if (e.custom_fields !== undefined && e.custom_fields !== null && (!Array.isArray(e.custom_fields) || e.custom_fields.some((c) => !isObj(c) || !isId(c.custom_field_definition_id)))) add('custom_fields', 'invalid');
-      if (e.close_date !== undefined && e.close_date !== null && !parseCloseDate(e.close_date, app.choice('bulk.close-date-input'))) add('close_date', 'invalid');
+      if (
+        e.custom_fields !== undefined &&
+        e.custom_fields !== null &&
+        (!Array.isArray(e.custom_fields) || e.custom_fields.some((c) => !isObj(c) || !isId(c.custom_field_definition_id)))
+      )
+        add('custom_fields', 'invalid');
+      if (e.close_date !== undefined && e.close_date !== null && !parseCloseDate(e.close_date, app.choice('bulk.close-date-input')))
+        add('close_date', 'invalid');
       return Object.keys(fail).length ? fail : undefined;
     }
 
@@ -143,7 +156,10 @@ export const opportunities: AreaModule = {
       const pipeline = pipelines.get(pipelineId as number)!;
       const stage = e.pipeline_stage_id ?? app.at('bulk.default-stage', firstStage(pipeline.id) ?? pipeline.stages[0]?.id, { pipeline });
       const date = parseCloseDate(e.close_date, app.choice('bulk.close-date-input'));
-      const rec = store.insert({ ...makeOpportunity(app, { ...e, pipeline_id: pipeline.id, pipeline_stage_id: stage }), close_date: date ? closeDate(date) : null });
+      const rec = store.insert({
+        ...makeOpportunity(app, { ...e, pipeline_id: pipeline.id, pipeline_stage_id: stage }),
+        close_date: date ? closeDate(date) : null,
+      });
       app.emit('opportunity', 'new', present(app, rec));
       return {
         ...present(app, rec, { computed: true }),
@@ -167,9 +183,10 @@ export const opportunities: AreaModule = {
       const entries = (b as { opportunities: unknown[] }).opportunities;
       const limit = entriesLimit(app);
       if (entries.length > app.at('bulk.limit', limit, undefined)) {
-        const error = app.choice('bulk.too-large-message') === 'count-first'
-          ? `Too many opportunities in one request (${entries.length}); limit is ${limit}`
-          : `Request too large: the limit is ${limit} entries per request`;
+        const error =
+          app.choice('bulk.too-large-message') === 'count-first'
+            ? `Too many opportunities in one request (${entries.length}); limit is ${limit}`
+            : `Request too large: the limit is ${limit} entries per request`;
         throw new HttpError(422, { error });
       }
       const checks = app.at('bulk.checks', entries.map(check), undefined);

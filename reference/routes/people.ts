@@ -52,7 +52,8 @@ export function checkRecordBody(app: App, body: unknown, shape: BodyShape, skip:
     if (!isObj(b.address)) invalid(app, 'address must be an object', 'address');
     for (const [k, v] of Object.entries(b.address)) if (v !== null && typeof v !== 'string') invalid(app, `address.${k} must be a string`, 'address');
   }
-  if (b.tags !== undefined && b.tags !== null && (!Array.isArray(b.tags) || b.tags.some((t) => typeof t !== 'string'))) invalid(app, 'tags must be a list of strings', 'tags');
+  if (b.tags !== undefined && b.tags !== null && (!Array.isArray(b.tags) || b.tags.some((t) => typeof t !== 'string')))
+    invalid(app, 'tags must be a list of strings', 'tags');
   if (b.custom_fields !== undefined && b.custom_fields !== null) {
     if (!Array.isArray(b.custom_fields) || b.custom_fields.some((c) => !isObj(c) || !isId(c.custom_field_definition_id))) {
       invalid(app, 'custom_fields must be a list of { custom_field_definition_id, value }', 'custom_fields');

@@ -14,15 +14,37 @@ export interface PipelineRecord {
 
 /** Seeded pipelines; other modules use them (first stage defaults, bulk fields). */
 export const PIPELINES: PipelineRecord[] = [
-  { id: 101, name: 'Sales', type: 'opportunity', is_revenue: true, stages: [
-    { id: 1011, name: 'Qualified', win_probability: 10 }, { id: 1012, name: 'Proposal', win_probability: 50 }, { id: 1013, name: 'Negotiation', win_probability: 80 },
-  ] },
-  { id: 102, name: 'Partners', type: 'opportunity', is_revenue: false, stages: [
-    { id: 1021, name: 'Introduced', win_probability: 5 }, { id: 1022, name: 'Signed', win_probability: 100 },
-  ] },
-  { id: 103, name: 'Delivery', type: 'project', is_revenue: false, stages: [
-    { id: 1031, name: 'Planned', win_probability: 0 }, { id: 1032, name: 'Running', win_probability: 0 },
-  ] },
+  {
+    id: 101,
+    name: 'Sales',
+    type: 'opportunity',
+    is_revenue: true,
+    stages: [
+      { id: 1011, name: 'Qualified', win_probability: 10 },
+      { id: 1012, name: 'Proposal', win_probability: 50 },
+      { id: 1013, name: 'Negotiation', win_probability: 80 },
+    ],
+  },
+  {
+    id: 102,
+    name: 'Partners',
+    type: 'opportunity',
+    is_revenue: false,
+    stages: [
+      { id: 1021, name: 'Introduced', win_probability: 5 },
+      { id: 1022, name: 'Signed', win_probability: 100 },
+    ],
+  },
+  {
+    id: 103,
+    name: 'Delivery',
+    type: 'project',
+    is_revenue: false,
+    stages: [
+      { id: 1031, name: 'Planned', win_probability: 0 },
+      { id: 1032, name: 'Running', win_probability: 0 },
+    ],
+  },
   { id: 104, name: 'Inventory', type: 'item', is_revenue: false, stages: [{ id: 1041, name: 'In stock', win_probability: 0 }] },
 ];
 

@@ -29,7 +29,8 @@ export function checkWorkBody(app: App, body: unknown, what: string, requireName
   const b = asObject(body);
   if (requireName && typeof b.name !== 'string') invalid(app, `name is required on ${what} create and must be a string`, 'name');
   for (const k of strings) if (given(b[k]) && typeof b[k] !== 'string') invalid(app, `${k} must be a string`, k);
-  for (const k of numbers) if (given(b[k]) && !(typeof b[k] === 'number' && Number.isInteger(b[k]))) invalid(app, `${k} must be a Unix timestamp in seconds`, k);
+  for (const k of numbers)
+    if (given(b[k]) && !(typeof b[k] === 'number' && Number.isInteger(b[k]))) invalid(app, `${k} must be a Unix timestamp in seconds`, k);
   if (given(b.assignee_id) && !isId(b.assignee_id)) invalid(app, 'assignee_id must be an identifier', 'assignee_id');
   if (given(b.related_resource)) {
     const rr = b.related_resource;
@@ -84,7 +85,8 @@ export const projects: AreaModule = {
     router.add('POST', '/projects', (ctx) => {
       const sent = ctx.body;
       // Open choice projects.numeric-name: a name that is a number is refused, or read as its text.
-      const body = isObj(sent) && typeof sent.name === 'number' && app.choice('projects.numeric-name') === 'as-text' ? { ...sent, name: String(sent.name) } : sent;
+      const body =
+        isObj(sent) && typeof sent.name === 'number' && app.choice('projects.numeric-name') === 'as-text' ? { ...sent, name: String(sent.name) } : sent;
       const b = checkWorkBody(app, body, 'project', app.at('projects.create.name-required', true, {}), ['name', 'details']);
       const rec = projects.insert(app.at('projects.create.fields', makeProject(app, b), {}));
       app.emit('project', 'new', present(app, rec));

@@ -28,11 +28,13 @@ const byType = (type: string) => Object.values(ENTITIES).find((e) => e.type === 
 function clearLinks(type: string, rec: Rec, otherType: string, otherId: number): Partial<Rec> | undefined {
   const patch: Partial<Rec> = {};
   const same = (v: unknown) => v !== null && v !== undefined && String(v) === String(otherId);
-  if ((type === 'person' || type === 'opportunity') && otherType === 'company' && same(rec.company_id)) Object.assign(patch, { company_id: null, company_name: null });
+  if ((type === 'person' || type === 'opportunity') && otherType === 'company' && same(rec.company_id))
+    Object.assign(patch, { company_id: null, company_name: null });
   if ((type === 'company' || type === 'opportunity') && otherType === 'person' && same(rec.primary_contact_id)) patch.primary_contact_id = null;
   if (type === 'project' || type === 'task') {
     const rr = rec.related_resource as { id: unknown; type: unknown } | null;
-    if (rr && same(rr.id) && SINGULAR[String(rr.type).toLowerCase()] === otherType) patch.related_resource = type === 'project' ? null : { id: null, type: null };
+    if (rr && same(rr.id) && SINGULAR[String(rr.type).toLowerCase()] === otherType)
+      patch.related_resource = type === 'project' ? null : { id: null, type: null };
   }
   return Object.keys(patch).length ? patch : undefined;
 }
@@ -56,8 +58,10 @@ export const relationships: AreaModule = {
       const resource = (b as { resource?: unknown }).resource;
       if (!resource || typeof resource !== 'object' || Array.isArray(resource)) return invalid(app, 'resource must be an object { id, type }', 'resource');
       const { id: rid, type: rtype } = resource as { id?: unknown; type?: unknown };
-      if (!((typeof rid === 'number' && Number.isInteger(rid)) || (typeof rid === 'string' && /^\d+$/.test(rid)))) return invalid(app, 'resource.id must be an identifier', 'resource.id');
-      if (typeof rtype !== 'string' || !SINGULAR[rtype.toLowerCase()]) return invalid(app, 'resource.type must be a record type (company, person, lead, opportunity, project, task)', 'resource.type');
+      if (!((typeof rid === 'number' && Number.isInteger(rid)) || (typeof rid === 'string' && /^\d+$/.test(rid))))
+        return invalid(app, 'resource.id must be an identifier', 'resource.id');
+      if (typeof rtype !== 'string' || !SINGULAR[rtype.toLowerCase()])
+        return invalid(app, 'resource.type must be a record type (company, person, lead, opportunity, project, task)', 'resource.type');
       const otherType = SINGULAR[rtype.toLowerCase()];
       const otherId = Number(rid);
 

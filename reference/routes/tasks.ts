@@ -93,7 +93,8 @@ export const tasks: AreaModule = {
     // Extension (not in the spec): create a task.
     router.add('POST', '/tasks', (ctx) => {
       const b = checkWorkBody(app, ctx.body, 'task', true, ['name', 'details', 'priority', 'status'], ['due_date', 'reminder_date', 'completed_date']);
-      if (b.status !== undefined && b.status !== null && b.status !== 'Open' && b.status !== 'Completed') invalid(app, 'status must be Open or Completed', 'status');
+      if (b.status !== undefined && b.status !== null && b.status !== 'Open' && b.status !== 'Completed')
+        invalid(app, 'status must be Open or Completed', 'status');
       const rec = tasks.insert(makeTask(app, b));
       app.emit('task', 'new', present(app, rec));
       return created(app, present(app, rec));

@@ -8,7 +8,8 @@
  * - `webhook.payload`: the notification body (`record`, `envelope`, `ids-only` with
  *   `updated_attributes` on update); `webhook.payload-secret`: the secret pairs nested under
  *   `secret` or at the top level of the payload.
- * - `webhook.listing` (GET /webhooks served or not), `webhook.no-secret` (null or {}), `webhook.delete-body`, `webhook.timing` (prompt, or one in twenty 6 s late), `webhook.delivery` (one attempt or
+ * - `webhook.listing` (GET /webhooks served or not), `webhook.no-secret` (null or {}), `webhook.delete-body`,
+ *   `webhook.timing` (prompt, or one in twenty 6 s late), `webhook.delivery` (one attempt or
  *   one retry), `general.create-status`, `general.extra-fields` (`active`, and `field` in the 422).
  * Faults: reference/faults/webhooks.ts (hook points `webhook.*`).
  */
@@ -22,7 +23,12 @@ export const WEBHOOK_EVENTS = ['new', 'update', 'delete'] as const;
 
 /** Store collection of each webhook entity type. */
 const COLLECTION: Record<string, string> = {
-  lead: C.leads, person: C.people, company: C.companies, opportunity: C.opportunities, project: C.projects, task: C.tasks,
+  lead: C.leads,
+  person: C.people,
+  company: C.companies,
+  opportunity: C.opportunities,
+  project: C.projects,
+  task: C.tasks,
 };
 
 export interface Subscription extends Rec {
@@ -44,7 +50,11 @@ const LAG_EVERY = 20;
 const LAG_MS = 6_000;
 const MAX_QUEUED = 10_000;
 
-export interface DeliveryJob { target: string; body: string; headers?: Record<string, string> }
+export interface DeliveryJob {
+  target: string;
+  body: string;
+  headers?: Record<string, string>;
+}
 
 /** A valid http(s) URL with a host. */
 function validTarget(v: unknown): v is string {
@@ -65,8 +75,13 @@ function invalidTarget(app: App, message: string): never {
 
 function subscriptionOut(app: App, s: Subscription): Record<string, unknown> {
   const out: Record<string, unknown> = {
-    id: s.id, target: s.target, type: s.type, event: s.event, secret: s.secret,
-    custom_field_computed_values: s.custom_field_computed_values, created_at: s.created_at,
+    id: s.id,
+    target: s.target,
+    type: s.type,
+    event: s.event,
+    secret: s.secret,
+    custom_field_computed_values: s.custom_field_computed_values,
+    created_at: s.created_at,
   };
   if (app.choice('general.extra-fields') === 'extra-members') out.active = true;
   return out;
@@ -83,8 +98,10 @@ function updatedAttributes(before: Record<string, unknown>, now: Rec, shown: Rec
   for (const [k, v] of Object.entries(shown)) {
     if (k === 'id' || same(before[k], now[k])) continue;
     if (k === 'custom_fields' && Array.isArray(v)) {
-      const old = new Map((Array.isArray(before[k]) ? before[k] as Rec[] : []).map((c) => [String(c.custom_field_definition_id), c.value]));
-      const changed = new Set((now[k] as Rec[]).filter((c) => !same(old.get(String(c.custom_field_definition_id)), c.value)).map((c) => String(c.custom_field_definition_id)));
+      const old = new Map((Array.isArray(before[k]) ? (before[k] as Rec[]) : []).map((c) => [String(c.custom_field_definition_id), c.value]));
+      const changed = new Set(
+        (now[k] as Rec[]).filter((c) => !same(old.get(String(c.custom_field_definition_id)), c.value)).map((c) => String(c.custom_field_definition_id)),
+      );
       out[k] = (v as Rec[]).filter((c) => changed.has(String(c.custom_field_definition_id)));
     } else out[k] = v;
   }
@@ -103,7 +120,8 @@ function changePairs(app: App, before: Record<string, unknown>, now: Rec, comput
     if (k === 'id' || k === 'custom_fields' || same(before[k], now[k])) continue;
     out[k] = [old[k] ?? null, v];
   }
-  const values = (r: Record<string, unknown>) => new Map((Array.isArray(r.custom_fields) ? r.custom_fields as Rec[] : []).map((c) => [String(c.custom_field_definition_id), c.value]));
+  const values = (r: Record<string, unknown>) =>
+    new Map((Array.isArray(r.custom_fields) ? (r.custom_fields as Rec[]) : []).map((c) => [String(c.custom_field_definition_id), c.value]));
   const was = values(old);
   for (const [id, value] of values(cur)) if (!same(was.get(id) ?? null, value)) out[`custom_field_${id}`] = [was.get(id) ?? null, value];
   return out;
@@ -116,16 +134,25 @@ function payload(app: App, s: Subscription, ev: RecordEvent, stored: Rec | undef
   const record = present(app, structuredClone(stored ?? (ev.record as Rec)), { computed });
   const shape = app.choice('webhook.payload');
   const body: Record<string, unknown> =
-    shape === 'envelope' ? { webhook_id: s.id, notification: { kind: `${ev.type}.${ev.event}`, records: [record] } }
-    : shape === 'ids-only' ? {
-      ids: [ev.record.id], type: ev.type, event: ev.event, subscription_id: s.id,
-      ...(ev.event === 'update' && stored ? { updated_attributes: updatedAttributes(ev.previous ?? {}, stored, record) } : {}),
-    }
-    : shape === 'ids-with-changes' ? {
-      ids: [ev.record.id], type: ev.type, event: ev.event, subscription_id: s.id,
-      ...(ev.event === 'update' && stored ? { changes: changePairs(app, ev.previous ?? {}, stored, computed) } : {}),
-    }
-    : { subscription_id: s.id, event: ev.event, type: ev.type, ids: [ev.record.id], record };
+    shape === 'envelope'
+      ? { webhook_id: s.id, notification: { kind: `${ev.type}.${ev.event}`, records: [record] } }
+      : shape === 'ids-only'
+        ? {
+            ids: [ev.record.id],
+            type: ev.type,
+            event: ev.event,
+            subscription_id: s.id,
+            ...(ev.event === 'update' && stored ? { updated_attributes: updatedAttributes(ev.previous ?? {}, stored, record) } : {}),
+          }
+        : shape === 'ids-with-changes'
+          ? {
+              ids: [ev.record.id],
+              type: ev.type,
+              event: ev.event,
+              subscription_id: s.id,
+              ...(ev.event === 'update' && stored ? { changes: changePairs(app, ev.previous ?? {}, stored, computed) } : {}),
+            }
+          : { subscription_id: s.id, event: ev.event, type: ev.type, ids: [ev.record.id], record };
   const where = app.choice('webhook.payload-secret');
   if (where === 'header') return body;
   const secret = secretOf(app, s);
@@ -134,7 +161,10 @@ function payload(app: App, s: Subscription, ev: RecordEvent, stored: Rec | undef
 
 const secretOf = (app: App, s: Subscription): Record<string, unknown> => app.at('webhook.secret', { ...(s.secret ?? {}) }, undefined);
 
-/** Headers of a notification besides the content type: under `webhook.payload-secret` = header, the secret as JSON (non-ASCII escaped: a header value is Latin-1). */
+/**
+ * Headers of a notification besides the content type: under `webhook.payload-secret` = header,
+ * the secret as JSON (non-ASCII escaped: a header value is Latin-1).
+ */
 function notificationHeaders(app: App, s: Subscription): Record<string, string> | undefined {
   if (app.choice('webhook.payload-secret') !== 'header') return undefined;
   return { 'x-webhook-secret': JSON.stringify(secretOf(app, s)).replace(/[\u007f-\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`) };
@@ -160,11 +190,15 @@ export const webhooks: AreaModule = {
       if (!accepts('type', (WEBHOOK_TYPES as readonly unknown[]).includes(type))) invalid(app, `type must be one of ${WEBHOOK_TYPES.join(', ')}`, 'type');
       if (!accepts('event', (WEBHOOK_EVENTS as readonly unknown[]).includes(event))) invalid(app, `event must be one of ${WEBHOOK_EVENTS.join(', ')}`, 'event');
       const secret = b.secret;
-      if (secret !== undefined && secret !== null && (typeof secret !== 'object' || Array.isArray(secret))) invalid(app, 'secret must be a JSON object', 'secret');
+      if (secret !== undefined && secret !== null && (typeof secret !== 'object' || Array.isArray(secret)))
+        invalid(app, 'secret must be a JSON object', 'secret');
       const computed = b.custom_field_computed_values;
-      if (computed !== undefined && computed !== null && typeof computed !== 'boolean') invalid(app, 'custom_field_computed_values must be a boolean', 'custom_field_computed_values');
+      if (computed !== undefined && computed !== null && typeof computed !== 'boolean')
+        invalid(app, 'custom_field_computed_values must be a boolean', 'custom_field_computed_values');
       const s = subs.insert({
-        target: String(target), type: String(type), event: String(event),
+        target: String(target),
+        type: String(type),
+        event: String(event),
         secret: secret ? structuredClone(secret as Record<string, unknown>) : app.choice('webhook.no-secret') === 'empty-object' ? {} : null,
         custom_field_computed_values: computed === true,
         created_at: app.now(),
@@ -177,7 +211,13 @@ export const webhooks: AreaModule = {
 
     const live = (id: number): Subscription => subs.get(id) ?? notFound('webhook subscription');
 
-    if (app.choice('webhook.listing') === 'list') router.add('GET', '/webhooks', () => subs.all().sort((a, b) => a.created_at - b.created_at || a.id - b.id).map((s) => subscriptionOut(app, s)));
+    if (app.choice('webhook.listing') === 'list')
+      router.add('GET', '/webhooks', () =>
+        subs
+          .all()
+          .sort((a, b) => a.created_at - b.created_at || a.id - b.id)
+          .map((s) => subscriptionOut(app, s)),
+      );
 
     router.add('GET', '/webhooks/{webhook_id}', (ctx) => subscriptionOut(app, live(idParam(ctx.params.webhook_id, 'webhook_id'))));
 
@@ -195,7 +235,10 @@ export const webhooks: AreaModule = {
       while (active < MAX_CONCURRENT && queue.length) {
         const job = queue.shift()!;
         active++;
-        void deliver(job).finally(() => { active--; pump(); });
+        void deliver(job).finally(() => {
+          active--;
+          pump();
+        });
       }
     };
     const attempts = app.choice('webhook.delivery') === 'retry' ? 2 : 1;
@@ -221,7 +264,10 @@ export const webhooks: AreaModule = {
     const enqueue = (job: DeliveryJob) => {
       if (queue.length >= MAX_QUEUED) queue.shift();
       if (app.choice('webhook.timing') === 'lagging' && ++sent % LAG_EVERY === 0) {
-        setTimeout(() => { queue.push(job); pump(); }, LAG_MS).unref();
+        setTimeout(() => {
+          queue.push(job);
+          pump();
+        }, LAG_MS).unref();
         return;
       }
       queue.push(job);

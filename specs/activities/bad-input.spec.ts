@@ -14,14 +14,17 @@ const cases: { label: string; body?: unknown; raw?: string }[] = [
 ];
 
 for (const c of cases) {
-  test(...rule('WIRE-5', `PUT /activities/{id} with ${c.label} is refused with a 4xx`, async ({ api, profile }) => {
-    const fixture = profile.fixtures.company_with_activities;
-    test.skip(!fixture, 'the profile names no company_with_activities');
-    const list = await fixtureActivities(api, fixture!);
-    const path = `/activities/${encodeURIComponent(String(list[list.length - 1].id))}`;
-    const res = c.raw !== undefined
-      ? await api.send({ method: 'PUT', path, rawBody: c.raw, headers: { 'Content-Type': 'application/json' } })
-      : await api.put(path, c.body);
-    expect(res).toBeClientError();
-  }));
+  test(
+    ...rule('WIRE-5', `PUT /activities/{id} with ${c.label} is refused with a 4xx`, async ({ api, profile }) => {
+      const fixture = profile.fixtures.company_with_activities;
+      test.skip(!fixture, 'the profile names no company_with_activities');
+      const list = await fixtureActivities(api, fixture!);
+      const path = `/activities/${encodeURIComponent(String(list[list.length - 1].id))}`;
+      const res =
+        c.raw !== undefined
+          ? await api.send({ method: 'PUT', path, rawBody: c.raw, headers: { 'Content-Type': 'application/json' } })
+          : await api.put(path, c.body);
+      expect(res).toBeClientError();
+    }),
+  );
 }

@@ -30,18 +30,37 @@ const WRONG_TOKEN = 'wrong-token-for-conformance';
 const CASES: Case[] = [
   { rule: 'AUTH-3', what: 'a request without credentials', auth: () => 'none' },
   {
-    rule: 'AUTH-4', what: 'a wrong access token',
-    auth: (t) => ({ headers: { 'X-SVC-AccessToken': WRONG_TOKEN, 'X-SVC-Application': 'developer_api', 'X-SVC-UserEmail': t.credentials.userEmail ?? 'nobody@conformance.invalid' } }),
+    rule: 'AUTH-4',
+    what: 'a wrong access token',
+    auth: (t) => ({
+      headers: {
+        'X-SVC-AccessToken': WRONG_TOKEN,
+        'X-SVC-Application': 'developer_api',
+        'X-SVC-UserEmail': t.credentials.userEmail ?? 'nobody@conformance.invalid',
+      },
+    }),
   },
   {
-    rule: 'AUTH-5', what: 'header credentials whose X-SVC-UserEmail is not the token owner',
+    rule: 'AUTH-5',
+    what: 'header credentials whose X-SVC-UserEmail is not the token owner',
     skip: (t) => (t.credentials.accessToken ? undefined : 'no header credentials configured (CRM_ACCESS_TOKEN, CRM_USER_EMAIL)'),
-    auth: (t) => ({ headers: { 'X-SVC-AccessToken': t.credentials.accessToken ?? '', 'X-SVC-Application': 'developer_api', 'X-SVC-UserEmail': 'not-the-owner@conformance.invalid' } }),
+    auth: (t) => ({
+      headers: {
+        'X-SVC-AccessToken': t.credentials.accessToken ?? '',
+        'X-SVC-Application': 'developer_api',
+        'X-SVC-UserEmail': 'not-the-owner@conformance.invalid',
+      },
+    }),
   },
   { rule: 'AUTH-7', what: 'a wrong Bearer token', auth: () => ({ headers: { Authorization: 'Bearer wrong-bearer-for-conformance' } }) },
 ];
 
-interface Ctx { api: ApiClient; ns: Namespace; profile: TargetProfile; hooks: Hooks }
+interface Ctx {
+  api: ApiClient;
+  ns: Namespace;
+  profile: TargetProfile;
+  hooks: Hooks;
+}
 
 const ok = (status: number) => status >= 200 && status < 300;
 
@@ -87,13 +106,22 @@ function harmlessBody(ep: Endpoint, ctx: Ctx, activity?: Activity): unknown {
   const { ns, hooks } = ctx;
   const name = ns.name('refused');
   switch (`${ep.method} ${ep.path}`) {
-    case 'POST /leads/{lead_id}/convert': return { details: { person: { name } } };
-    case 'PUT /leads/upsert': return { properties: { name, tags: ns.tags }, match: { field_name: 'name', field_value: name } };
-    case 'POST /people': case 'POST /companies': case 'POST /projects': return { name, tags: ns.tags };
-    case 'PUT /activities/{activity_id}': return activity ? { activity_date: activity.activity_date, details: activity.details } : ep.sampleBody;
-    case 'DELETE /{entity}/{entity_id}/related': return { resource: { id: 999_999_999, type: 'company' } };
-    case 'POST /webhooks': return { target: hooks.channel('refused').url, type: 'project', event: 'delete' };
-    default: return ep.sampleBody;
+    case 'POST /leads/{lead_id}/convert':
+      return { details: { person: { name } } };
+    case 'PUT /leads/upsert':
+      return { properties: { name, tags: ns.tags }, match: { field_name: 'name', field_value: name } };
+    case 'POST /people':
+    case 'POST /companies':
+    case 'POST /projects':
+      return { name, tags: ns.tags };
+    case 'PUT /activities/{activity_id}':
+      return activity ? { activity_date: activity.activity_date, details: activity.details } : ep.sampleBody;
+    case 'DELETE /{entity}/{entity_id}/related':
+      return { resource: { id: 999_999_999, type: 'company' } };
+    case 'POST /webhooks':
+      return { target: hooks.channel('refused').url, type: 'project', event: 'delete' };
+    default:
+      return ep.sampleBody;
   }
 }
 
@@ -101,52 +129,70 @@ const fill = (path: string, params: Record<string, string>) => path.replace(/\{(
 
 for (const c of CASES) {
   for (const ep of API_ENDPOINTS) {
-    test(...rule(c.rule, `${ep.method} ${ep.path} refuses ${c.what}`, async ({ api, ns, profile, target, hooks }) => {
-      const why = c.skip?.(target);
-      test.skip(!!why, why ?? '');
-      const ctx = { api, ns, profile, hooks };
-      const { params, activity } = await pathParams(ep, ctx);
-      const body = harmlessBody(ep, ctx, activity);
-      const res = await api.send({ method: ep.method, path: fill(ep.path, params), body, auth: c.auth(target) });
-      if (ep.method === 'POST' && ep.path === '/webhooks' && ok(res.status)) hooks.track(res.body as { id: unknown });
-      expect(res).toBeRefused();
-    }));
+    test(
+      ...rule(c.rule, `${ep.method} ${ep.path} refuses ${c.what}`, async ({ api, ns, profile, target, hooks }) => {
+        const why = c.skip?.(target);
+        test.skip(!!why, why ?? '');
+        const ctx = { api, ns, profile, hooks };
+        const { params, activity } = await pathParams(ep, ctx);
+        const body = harmlessBody(ep, ctx, activity);
+        const res = await api.send({ method: ep.method, path: fill(ep.path, params), body, auth: c.auth(target) });
+        if (ep.method === 'POST' && ep.path === '/webhooks' && ok(res.status)) hooks.track(res.body as { id: unknown });
+        expect(res).toBeRefused();
+      }),
+    );
   }
 }
 
 const REFUSALS = CASES.filter((c) => c.rule === 'AUTH-3' || c.rule === 'AUTH-4');
 
 for (const c of REFUSALS) {
-  test(...rule('AUTH-6', `a POST /projects refused for ${c.what} creates no project`, async ({ api, ns, target }) => {
-    const name = ns.name('refused project');
-    const res = await api.post('/projects', { name, tags: ns.tags }, { auth: c.auth(target) });
-    expect(res).toBeRefused();
-    const search = await api.post<Project[]>('/projects/search', { name });
-    expect(search).toHaveStatus(200);
-    const found = (Array.isArray(search.body) ? search.body : []).filter((p) => p.name === name);
-    expect(found.map((p) => p.id), `no project named ${JSON.stringify(name)} exists after the refused create`).toEqual([]);
-  }));
+  test(
+    ...rule('AUTH-6', `a POST /projects refused for ${c.what} creates no project`, async ({ api, ns, target }) => {
+      const name = ns.name('refused project');
+      const res = await api.post('/projects', { name, tags: ns.tags }, { auth: c.auth(target) });
+      expect(res).toBeRefused();
+      const search = await api.post<Project[]>('/projects/search', { name });
+      expect(search).toHaveStatus(200);
+      const found = (Array.isArray(search.body) ? search.body : []).filter((p) => p.name === name);
+      expect(
+        found.map((p) => p.id),
+        `no project named ${JSON.stringify(name)} exists after the refused create`,
+      ).toEqual([]);
+    }),
+  );
 
-  test(...rule('AUTH-6', `a DELETE /webhooks/{id} refused for ${c.what} leaves the subscription in place`, async ({ api, target, hooks }) => {
-    const sub = await hooks.subscribe(hooks.channel('kept'), { type: 'project', event: 'delete' });
-    const path = `/webhooks/${encodeURIComponent(String(sub.id))}`;
-    const res = await api.delete(path, undefined, { auth: c.auth(target) });
-    expect(res).toBeRefused();
-    expect(await api.get(path), 'the subscription still exists after the refused DELETE').toHaveStatus(200);
-  }));
+  test(
+    ...rule('AUTH-6', `a DELETE /webhooks/{id} refused for ${c.what} leaves the subscription in place`, async ({ api, target, hooks }) => {
+      const sub = await hooks.subscribe(hooks.channel('kept'), { type: 'project', event: 'delete' });
+      const path = `/webhooks/${encodeURIComponent(String(sub.id))}`;
+      const res = await api.delete(path, undefined, { auth: c.auth(target) });
+      expect(res).toBeRefused();
+      expect(await api.get(path), 'the subscription still exists after the refused DELETE').toHaveStatus(200);
+    }),
+  );
 }
 
-test(...rule('AUTH-6', 'a PUT /activities/{id} refused for a request without credentials leaves the Activity unchanged', async ({ api, ns, profile, hooks }) => {
-  const before = await fixtureActivity({ api, ns, profile, hooks });
-  test.skip(!before, 'the profile has no company_with_activities fixture with activities');
-  const path = `/activities/${encodeURIComponent(String(before!.id))}`;
-  const res = await api.put(path, { activity_date: (before!.activity_date ?? Math.floor(Date.now() / 1000)) - 86_400, details: `${before!.details} (changed by ${ns.id})` }, { auth: 'none' });
-  const after = await api.get<Activity>(path);
-  if (ok(res.status) || after.body?.details !== before!.details) {
-    // Put the fixture back as it was.
-    await api.put(path, { activity_date: before!.activity_date, details: before!.details });
-  }
-  expect(res).toBeRefused();
-  expect(after).toHaveStatus(200);
-  expect({ details: after.body.details, activity_date: after.body.activity_date }, 'the Activity is unchanged after the refused update').toEqual({ details: before!.details, activity_date: before!.activity_date });
-}));
+test(
+  ...rule('AUTH-6', 'a PUT /activities/{id} refused for a request without credentials leaves the Activity unchanged', async ({ api, ns, profile, hooks }) => {
+    const before = await fixtureActivity({ api, ns, profile, hooks });
+    test.skip(!before, 'the profile has no company_with_activities fixture with activities');
+    const path = `/activities/${encodeURIComponent(String(before!.id))}`;
+    const res = await api.put(
+      path,
+      { activity_date: (before!.activity_date ?? Math.floor(Date.now() / 1000)) - 86_400, details: `${before!.details} (changed by ${ns.id})` },
+      { auth: 'none' },
+    );
+    const after = await api.get<Activity>(path);
+    if (ok(res.status) || after.body?.details !== before!.details) {
+      // Put the fixture back as it was.
+      await api.put(path, { activity_date: before!.activity_date, details: before!.details });
+    }
+    expect(res).toBeRefused();
+    expect(after).toHaveStatus(200);
+    expect({ details: after.body.details, activity_date: after.body.activity_date }, 'the Activity is unchanged after the refused update').toEqual({
+      details: before!.details,
+      activity_date: before!.activity_date,
+    });
+  }),
+);

@@ -15,54 +15,72 @@ import { sameId } from '../support/make.js';
 const kind = (a: Activity) => `${String(a.type?.id)}/${String(a.type?.category)}`;
 const NO_FIXTURE = 'the profile names no company_with_activities (fixtures.company_with_activities)';
 
-test(...rule('COMPANY-4', 'the activities of the profile\'s company are an array of Activity whose parent is that Company', async ({ api, profile }) => {
-  const fixture = profile.fixtures.company_with_activities;
-  test.skip(!fixture, NO_FIXTURE);
-  const res = await postCompanyActivities(api, fixture!.company_id, fixture!.activity_types);
-  expect(res).not.toBeRefused();
-  expectJson(res);
-  expect(res).toMatchContract(ActivityList);
-  expect(res.body.length, `company ${String(fixture!.company_id)} has activities of the profile's types`).toBeGreaterThan(0);
-  for (const a of res.body) {
-    expect(sameId(a.parent.id, fixture!.company_id), `activity ${String(a.id)}: parent.id is the company ${String(fixture!.company_id)}, got ${JSON.stringify(a.parent)}`).toBe(true);
-  }
-}));
-
-test(...rule('COMPANY-4', 'an empty activity_types list answers an array of Activity of that Company (which kinds it selects is not shown)', async ({ api, profile }) => {
-  const fixture = profile.fixtures.company_with_activities;
-  test.skip(!fixture, NO_FIXTURE);
-  const res = await postCompanyActivities(api, fixture!.company_id, []);
-  expect(res).not.toBeRefused();
-  expect(res).toMatchContract(ActivityList);
-  for (const a of res.body) {
-    expect(sameId(a.parent.id, fixture!.company_id), `activity ${String(a.id)}: parent.id is the company, got ${JSON.stringify(a.parent)}`).toBe(true);
-  }
-}));
-
-test(...rule('COMPANY-5', 'filtering by one activity type answers only activities of that type, and each listed type has some', async ({ api, profile }) => {
-  const fixture = profile.fixtures.company_with_activities;
-  test.skip(!fixture, NO_FIXTURE);
-  for (const t of fixture!.activity_types) {
-    const res = await postCompanyActivities(api, fixture!.company_id, [t]);
+test(
+  ...rule('COMPANY-4', "the activities of the profile's company are an array of Activity whose parent is that Company", async ({ api, profile }) => {
+    const fixture = profile.fixtures.company_with_activities;
+    test.skip(!fixture, NO_FIXTURE);
+    const res = await postCompanyActivities(api, fixture!.company_id, fixture!.activity_types);
     expect(res).not.toBeRefused();
+    expectJson(res);
     expect(res).toMatchContract(ActivityList);
-    expect(res.body.length, `the fixture company has activities of type ${String(t.id)}/${t.category}`).toBeGreaterThan(0);
-    const others = res.body.filter((a) => !sameId(a.type.id, t.id) || a.type.category !== t.category);
-    expect(others.map((a) => `${String(a.id)}: ${kind(a)}`), `only activities of type ${String(t.id)}/${t.category} when filtering by it`).toEqual([]);
-  }
-}));
+    expect(res.body.length, `company ${String(fixture!.company_id)} has activities of the profile's types`).toBeGreaterThan(0);
+    for (const a of res.body) {
+      expect(
+        sameId(a.parent.id, fixture!.company_id),
+        `activity ${String(a.id)}: parent.id is the company ${String(fixture!.company_id)}, got ${JSON.stringify(a.parent)}`,
+      ).toBe(true);
+    }
+  }),
+);
 
-test(...rule('COMPANY-5', 'filtering by two types answers the activities of both, as the one-type filters do', async ({ api, profile }) => {
-  const fixture = profile.fixtures.company_with_activities;
-  test.skip(!fixture, NO_FIXTURE);
-  const [a, b] = fixture!.activity_types;
-  const one = await postCompanyActivities(api, fixture!.company_id, [a]);
-  const two = await postCompanyActivities(api, fixture!.company_id, [b]);
-  const both = await postCompanyActivities(api, fixture!.company_id, [a, b]);
-  for (const res of [one, two, both]) {
-    expect(res).not.toBeRefused();
-    expect(res).toMatchContract(ActivityList);
-  }
-  const ids = (list: Activity[]) => list.map((x) => String(x.id)).sort();
-  expect(ids(both.body), 'the two-type filter answers the union of the one-type answers').toEqual([...ids(one.body), ...ids(two.body)].sort());
-}));
+test(
+  ...rule(
+    'COMPANY-4',
+    'an empty activity_types list answers an array of Activity of that Company (which kinds it selects is not shown)',
+    async ({ api, profile }) => {
+      const fixture = profile.fixtures.company_with_activities;
+      test.skip(!fixture, NO_FIXTURE);
+      const res = await postCompanyActivities(api, fixture!.company_id, []);
+      expect(res).not.toBeRefused();
+      expect(res).toMatchContract(ActivityList);
+      for (const a of res.body) {
+        expect(sameId(a.parent.id, fixture!.company_id), `activity ${String(a.id)}: parent.id is the company, got ${JSON.stringify(a.parent)}`).toBe(true);
+      }
+    },
+  ),
+);
+
+test(
+  ...rule('COMPANY-5', 'filtering by one activity type answers only activities of that type, and each listed type has some', async ({ api, profile }) => {
+    const fixture = profile.fixtures.company_with_activities;
+    test.skip(!fixture, NO_FIXTURE);
+    for (const t of fixture!.activity_types) {
+      const res = await postCompanyActivities(api, fixture!.company_id, [t]);
+      expect(res).not.toBeRefused();
+      expect(res).toMatchContract(ActivityList);
+      expect(res.body.length, `the fixture company has activities of type ${String(t.id)}/${t.category}`).toBeGreaterThan(0);
+      const others = res.body.filter((a) => !sameId(a.type.id, t.id) || a.type.category !== t.category);
+      expect(
+        others.map((a) => `${String(a.id)}: ${kind(a)}`),
+        `only activities of type ${String(t.id)}/${t.category} when filtering by it`,
+      ).toEqual([]);
+    }
+  }),
+);
+
+test(
+  ...rule('COMPANY-5', 'filtering by two types answers the activities of both, as the one-type filters do', async ({ api, profile }) => {
+    const fixture = profile.fixtures.company_with_activities;
+    test.skip(!fixture, NO_FIXTURE);
+    const [a, b] = fixture!.activity_types;
+    const one = await postCompanyActivities(api, fixture!.company_id, [a]);
+    const two = await postCompanyActivities(api, fixture!.company_id, [b]);
+    const both = await postCompanyActivities(api, fixture!.company_id, [a, b]);
+    for (const res of [one, two, both]) {
+      expect(res).not.toBeRefused();
+      expect(res).toMatchContract(ActivityList);
+    }
+    const ids = (list: Activity[]) => list.map((x) => String(x.id)).sort();
+    expect(ids(both.body), 'the two-type filter answers the union of the one-type answers').toEqual([...ids(one.body), ...ids(two.body)].sort());
+  }),
+);

@@ -14,12 +14,15 @@ const creates: { label: string; body?: (tags: string[]) => unknown; raw?: string
 ];
 
 for (const c of creates) {
-  test(...rule('WIRE-5', `POST /companies with ${c.label} is refused with a 4xx`, async ({ api, ns }) => {
-    const res = c.raw !== undefined
-      ? await api.send({ method: 'POST', path: '/companies', rawBody: c.raw, headers: { 'Content-Type': 'application/json' } })
-      : await api.post('/companies', c.body!(ns.tags));
-    expect(res).toBeClientError();
-  }));
+  test(
+    ...rule('WIRE-5', `POST /companies with ${c.label} is refused with a 4xx`, async ({ api, ns }) => {
+      const res =
+        c.raw !== undefined
+          ? await api.send({ method: 'POST', path: '/companies', rawBody: c.raw, headers: { 'Content-Type': 'application/json' } })
+          : await api.post('/companies', c.body!(ns.tags));
+      expect(res).toBeClientError();
+    }),
+  );
 }
 
 const filters: { label: string; body?: unknown; raw?: string }[] = [
@@ -30,12 +33,15 @@ const filters: { label: string; body?: unknown; raw?: string }[] = [
 ];
 
 for (const c of filters) {
-  test(...rule('WIRE-5', `POST /companies/{id}/activities with ${c.label} is refused with a 4xx`, async ({ api, ns }) => {
-    const company = await make.company({ api, ns });
-    const path = `/companies/${encodeURIComponent(String(company.id))}/activities`;
-    const res = c.raw !== undefined
-      ? await api.send({ method: 'POST', path, rawBody: c.raw, headers: { 'Content-Type': 'application/json' } })
-      : await api.post(path, c.body);
-    expect(res).toBeClientError();
-  }));
+  test(
+    ...rule('WIRE-5', `POST /companies/{id}/activities with ${c.label} is refused with a 4xx`, async ({ api, ns }) => {
+      const company = await make.company({ api, ns });
+      const path = `/companies/${encodeURIComponent(String(company.id))}/activities`;
+      const res =
+        c.raw !== undefined
+          ? await api.send({ method: 'POST', path, rawBody: c.raw, headers: { 'Content-Type': 'application/json' } })
+          : await api.post(path, c.body);
+      expect(res).toBeClientError();
+    }),
+  );
 }

@@ -44,13 +44,17 @@ async function subscribeAndCreate(ctx: Ctx, hooks: Hooks, plan: ComputedPlan<Ent
   const channel = hooks.channel(`${plan.type}-computed-${kind}`);
   await hooks.subscribe(channel, { type: plan.type, event: kind, custom_field_computed_values: true, secret: { conformance_key: `k-${ctx.ns.id}` } });
   const rec = await MAKERS[plan.type].create(ctx, { custom_fields: plan.create });
-  expect(customFieldValues(rec.res.body, plan.fields[0].id).length, `${MAKERS[plan.type].how} kept the dropdown custom field (precondition)`).toBeGreaterThan(0);
+  expect(customFieldValues(rec.res.body, plan.fields[0].id).length, `${MAKERS[plan.type].how} kept the dropdown custom field (precondition)`).toBeGreaterThan(
+    0,
+  );
   return { channel, rec, about: (r: { body: unknown }) => mentions(r.body, rec.id, rec.name) };
 }
 
 /** A notification whose absence another rule judges: none, and the test skips naming that rule. */
 async function optional(channel: Channel, what: string, about: (r: { body: unknown }) => boolean, otherRule: string): Promise<unknown> {
-  const got = await channel.waitFor(what, about, { optional: true }).catch((err: Error) => skip(`no notification ${what} to judge (whether it comes is ${otherRule}'s to judge): ${err.message.split('\n')[0]}`));
+  const got = await channel
+    .waitFor(what, about, { optional: true })
+    .catch((err: Error) => skip(`no notification ${what} to judge (whether it comes is ${otherRule}'s to judge): ${err.message.split('\n')[0]}`));
   return got.body;
 }
 
@@ -58,31 +62,56 @@ async function optional(channel: Channel, what: string, about: (r: { body: unkno
 function judge(testInfo: TestInfo, plan: ComputedPlan<EntityType>, event: Kind, body: unknown): void {
   const verdict = judgeComputedValues([{ event, body }], plan.fields, plan.held);
   if (verdict.verdict === 'skip') skip(verdict.reason);
-  if (verdict.verdict === 'fail') expect(verdict.problems, `with custom_field_computed_values true, notifications carry option names instead of option ids\n  ${event}: ${JSON.stringify(body).slice(0, 600)}`).toEqual([]);
+  if (verdict.verdict === 'fail')
+    expect(
+      verdict.problems,
+      `with custom_field_computed_values true, notifications carry option names instead of option ids\n  ${event}: ${JSON.stringify(body).slice(0, 600)}`,
+    ).toEqual([]);
   if (verdict.verdict === 'pass') testInfo.annotations.push({ type: 'note', description: `EVENT-5: ${verdict.note}` });
 }
 
-test(...rule('EVENT-5', 'with custom_field_computed_values true, the new notification carries dropdown and multi-select values as option names', async ({ api, ns, profile, hooks }, testInfo) => {
-  const plan = planFor(profile, 'new');
-  const { channel, rec, about } = await subscribeAndCreate({ api, ns, profile }, hooks, plan, 'new');
-  const got = await hooks.needed(channel, `naming the new ${plan.type} ${String(rec.id)}`, about);
-  judge(testInfo, plan, 'new', got.body);
-}, TIMEOUT));
+test(
+  ...rule(
+    'EVENT-5',
+    'with custom_field_computed_values true, the new notification carries dropdown and multi-select values as option names',
+    async ({ api, ns, profile, hooks }, testInfo) => {
+      const plan = planFor(profile, 'new');
+      const { channel, rec, about } = await subscribeAndCreate({ api, ns, profile }, hooks, plan, 'new');
+      const got = await hooks.needed(channel, `naming the new ${plan.type} ${String(rec.id)}`, about);
+      judge(testInfo, plan, 'new', got.body);
+    },
+    TIMEOUT,
+  ),
+);
 
-test(...rule('EVENT-5', 'with custom_field_computed_values true, the update notification of a Lead whose options changed carries them as option names', async ({ api, ns, profile, hooks }, testInfo) => {
-  const plan = planFor(profile, 'update');
-  const changed = plan.update ?? skip('the dropdown has one option and there is no multi-select of two: an update cannot change an option');
-  const ctx = { api, ns, profile };
-  const { channel, rec, about } = await subscribeAndCreate(ctx, hooks, plan, 'update');
-  await updateLead(ctx, rec, { custom_fields: changed });
-  const got = await hooks.needed(channel, `naming the updated lead ${String(rec.id)}`, about);
-  judge(testInfo, plan, 'update', got.body);
-}, TIMEOUT));
+test(
+  ...rule(
+    'EVENT-5',
+    'with custom_field_computed_values true, the update notification of a Lead whose options changed carries them as option names',
+    async ({ api, ns, profile, hooks }, testInfo) => {
+      const plan = planFor(profile, 'update');
+      const changed = plan.update ?? skip('the dropdown has one option and there is no multi-select of two: an update cannot change an option');
+      const ctx = { api, ns, profile };
+      const { channel, rec, about } = await subscribeAndCreate(ctx, hooks, plan, 'update');
+      await updateLead(ctx, rec, { custom_fields: changed });
+      const got = await hooks.needed(channel, `naming the updated lead ${String(rec.id)}`, about);
+      judge(testInfo, plan, 'update', got.body);
+    },
+    TIMEOUT,
+  ),
+);
 
-test(...rule('EVENT-5', 'with custom_field_computed_values true, the delete notification of a converted Lead carries dropdown and multi-select values as option names', async ({ api, ns, profile, hooks }, testInfo) => {
-  const plan = planFor(profile, 'delete');
-  const ctx = { api, ns, profile };
-  const { channel, rec, about } = await subscribeAndCreate(ctx, hooks, plan, 'delete');
-  await convertLead(ctx, rec);
-  judge(testInfo, plan, 'delete', await optional(channel, `naming the converted lead ${String(rec.id)} (delete)`, about, 'EVENT-8'));
-}, TIMEOUT));
+test(
+  ...rule(
+    'EVENT-5',
+    'with custom_field_computed_values true, the delete notification of a converted Lead carries dropdown and multi-select values as option names',
+    async ({ api, ns, profile, hooks }, testInfo) => {
+      const plan = planFor(profile, 'delete');
+      const ctx = { api, ns, profile };
+      const { channel, rec, about } = await subscribeAndCreate(ctx, hooks, plan, 'delete');
+      await convertLead(ctx, rec);
+      judge(testInfo, plan, 'delete', await optional(channel, `naming the converted lead ${String(rec.id)} (delete)`, about, 'EVENT-8'));
+    },
+    TIMEOUT,
+  ),
+);

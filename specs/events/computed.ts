@@ -41,7 +41,8 @@ export type Judgement =
   | { verdict: 'skip'; reason: string };
 
 /** A member named after the definition: `"201"`, `custom_field_201`, `customField201`, `cf_201`. */
-const keyedBy = (key: string, id: Identifier) => key === String(id) || new RegExp(`^(custom_?fields?|cf)[_-]?${String(id).replace(/[^\w-]/g, '')}$`, 'i').test(key);
+const keyedBy = (key: string, id: Identifier) =>
+  key === String(id) || new RegExp(`^(custom_?fields?|cf)[_-]?${String(id).replace(/[^\w-]/g, '')}$`, 'i').test(key);
 
 /** Every value of definition `id` the payload carries (null values are none), with its path. */
 export function carriedValues(payload: unknown, id: Identifier): { at: string; value: unknown }[] {
@@ -66,7 +67,8 @@ export function carriedValues(payload: unknown, id: Identifier): { at: string; v
 /** What is wrong with one carried value of `field` (undefined: it is option names). */
 export function valueProblem(field: OptionField, value: unknown): string | undefined {
   const names = new Set(field.options.map((o) => o.name));
-  const idOf = (x: unknown) => field.options.find((o) => (typeof x === 'string' || typeof x === 'number') && String(o.id) === String(x) && !names.has(String(x)));
+  const idOf = (x: unknown) =>
+    field.options.find((o) => (typeof x === 'string' || typeof x === 'number') && String(o.id) === String(x) && !names.has(String(x)));
   const one = (x: unknown): string | undefined => {
     if (typeof x === 'string' && names.has(x)) return undefined;
     const opt = idOf(x);
@@ -102,9 +104,19 @@ export function judgeComputedValues(notifications: ReceivedNotification[], field
   }
   const kinds = [...new Set(notifications.map((n) => n.event))].join(', ') || 'none';
   if (problems.length) return { verdict: 'fail', carried, problems };
-  if (carried.length) return { verdict: 'pass', carried, note: `option names carried in ${[...new Set(carried.map((c) => c.event))].join(', ')} notifications (${carried.length} value(s))` };
+  if (carried.length)
+    return {
+      verdict: 'pass',
+      carried,
+      note: `option names carried in ${[...new Set(carried.map((c) => c.event))].join(', ')} notifications (${carried.length} value(s))`,
+    };
   const naming = notifications.filter((n) => mentions(n.body, ...heldNames));
-  if (naming.length) return { verdict: 'pass', carried, note: `no custom field entries, but the ${[...new Set(naming.map((n) => n.event))].join(', ')} notification(s) name the options the record holds` };
+  if (naming.length)
+    return {
+      verdict: 'pass',
+      carried,
+      note: `no custom field entries, but the ${[...new Set(naming.map((n) => n.event))].join(', ')} notification(s) name the options the record holds`,
+    };
   return {
     verdict: 'skip',
     reason: `no notification carries a value of custom fields ${fields.map((f) => String(f.id)).join(', ')} (notifications received: ${kinds}); the payload is "not shown", so whether values would be option names cannot be observed`,
@@ -132,7 +144,10 @@ export interface ComputedPlan<T extends string> {
  * created with the last dropdown option and the first and last multi-select options, and updated
  * to the first dropdown option and the second multi-select option.
  */
-export function planComputed<T extends string>(fixtures: { dropdown?: CustomFieldFixture; multi_select?: CustomFieldFixture }, types: readonly T[]): ComputedPlan<T> | { skip: string } {
+export function planComputed<T extends string>(
+  fixtures: { dropdown?: CustomFieldFixture; multi_select?: CustomFieldFixture },
+  types: readonly T[],
+): ComputedPlan<T> | { skip: string } {
   const { dropdown } = fixtures;
   if (!dropdown || dropdown.options.length === 0) return { skip: 'the profile has no dropdown custom field fixture with options' };
   const multi = fixtures.multi_select && fixtures.multi_select.options.length >= 2 ? fixtures.multi_select : undefined;

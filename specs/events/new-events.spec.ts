@@ -10,13 +10,20 @@ import { rule, test } from '../support/fixtures/test.js';
 
 for (const type of Object.keys(MAKERS) as EntityType[]) {
   const maker = MAKERS[type];
-  test(...rule('EVENT-1', `${maker.how} sends a notification to a ${type}/new subscription`, async ({ api, ns, profile, hooks }) => {
-    test.skip(!profile.capabilities.webhook_delivery, 'the profile says notifications cannot reach the suite (capabilities.webhook_delivery)');
-    const why = maker.unavailable?.(profile);
-    test.skip(!!why, why ?? '');
-    const ch = hooks.channel(`${type}-new`);
-    await hooks.subscribe(ch, { type, event: 'new', secret: { conformance_key: `k-${ns.id}` } });
-    const rec = await maker.create({ api, ns, profile });
-    await ch.waitFor(`naming the new ${type} ${String(rec.id)}`, (r) => mentions(r.body, rec.id, rec.name));
-  }, { timeout: 60_000 }));
+  test(
+    ...rule(
+      'EVENT-1',
+      `${maker.how} sends a notification to a ${type}/new subscription`,
+      async ({ api, ns, profile, hooks }) => {
+        test.skip(!profile.capabilities.webhook_delivery, 'the profile says notifications cannot reach the suite (capabilities.webhook_delivery)');
+        const why = maker.unavailable?.(profile);
+        test.skip(!!why, why ?? '');
+        const ch = hooks.channel(`${type}-new`);
+        await hooks.subscribe(ch, { type, event: 'new', secret: { conformance_key: `k-${ns.id}` } });
+        const rec = await maker.create({ api, ns, profile });
+        await ch.waitFor(`naming the new ${type} ${String(rec.id)}`, (r) => mentions(r.body, rec.id, rec.name));
+      },
+      { timeout: 60_000 },
+    ),
+  );
 }

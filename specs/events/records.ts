@@ -40,7 +40,8 @@ const created = (type: EntityType, m: Made<{ id: unknown }>): Created => ({ type
 export const MAKERS: Record<EntityType, Maker> = {
   person: {
     how: 'POST /people',
-    create: async (ctx, extra = {}) => created('person', await made.person(ctx, { emails: [{ email: `${ctx.ns.id}.${Date.now()}@conformance.invalid`, category: 'work' }], ...extra })),
+    create: async (ctx, extra = {}) =>
+      created('person', await made.person(ctx, { emails: [{ email: `${ctx.ns.id}.${Date.now()}@conformance.invalid`, category: 'work' }], ...extra })),
   },
   company: {
     how: 'POST /companies',

@@ -28,51 +28,81 @@ function about(all: ReceivedRequest[], bound: { r: ReceivedRequest; rec: Rec; ki
   return all.filter(hit).map((r) => `#${r.seq} ${r.text.slice(0, 400)}`);
 }
 
-test(...rule('EVENT-6', 'a company/new subscription gets no notification for a new project', async ({ api, ns, profile, hooks }) => {
-  test.skip(!profile.capabilities.webhook_delivery, 'the profile says notifications cannot reach the suite (capabilities.webhook_delivery)');
-  const ctx = { api, ns, profile };
-  const ch = hooks.channel('company-new');
-  await hooks.subscribe(ch, { type: 'company', event: 'new' });
-  const project = await MAKERS.project.create(ctx);
-  const company = await MAKERS.company.create(ctx);
-  // Bound: the subscription's own, later notification has arrived.
-  const bound = await hooks.needed(ch, `naming the new company ${String(company.id)}`, (r) => mentions(r.body, company.id, company.name));
-  expect(about(await ch.all(), { r: bound, rec: company, kind: 'company' }, 'project', project), `no notification about project ${String(project.id)} reached the company/new subscription`).toEqual([]);
-}, { timeout: 60_000 }));
+test(
+  ...rule(
+    'EVENT-6',
+    'a company/new subscription gets no notification for a new project',
+    async ({ api, ns, profile, hooks }) => {
+      test.skip(!profile.capabilities.webhook_delivery, 'the profile says notifications cannot reach the suite (capabilities.webhook_delivery)');
+      const ctx = { api, ns, profile };
+      const ch = hooks.channel('company-new');
+      await hooks.subscribe(ch, { type: 'company', event: 'new' });
+      const project = await MAKERS.project.create(ctx);
+      const company = await MAKERS.company.create(ctx);
+      // Bound: the subscription's own, later notification has arrived.
+      const bound = await hooks.needed(ch, `naming the new company ${String(company.id)}`, (r) => mentions(r.body, company.id, company.name));
+      expect(
+        about(await ch.all(), { r: bound, rec: company, kind: 'company' }, 'project', project),
+        `no notification about project ${String(project.id)} reached the company/new subscription`,
+      ).toEqual([]);
+    },
+    { timeout: 60_000 },
+  ),
+);
 
-test(...rule('EVENT-6', 'a lead/update subscription gets no notification for a new lead', async ({ api, ns, profile, hooks }) => {
-  test.skip(!profile.capabilities.webhook_delivery, 'the profile says notifications cannot reach the suite (capabilities.webhook_delivery)');
-  const ctx = { api, ns, profile };
-  const ch = hooks.channel('lead-update');
-  await hooks.subscribe(ch, { type: 'lead', event: 'update' });
-  const created = await MAKERS.lead.create(ctx);
-  const updated = await MAKERS.lead.create(ctx);
-  await updateLead(ctx, updated, { details: `updated by ${ns.id}` });
-  // Bound: the subscription's own, later notification (the update) has arrived.
-  const bound = await hooks.needed(ch, `naming the updated lead ${String(updated.id)}`, (r) => mentions(r.body, updated.id, updated.name));
-  expect(about(await ch.all(), { r: bound, rec: updated, kind: 'lead' }, 'lead', created), `no notification about the new (never updated) lead ${String(created.id)} reached the lead/update subscription`).toEqual([]);
-}, { timeout: 60_000 }));
+test(
+  ...rule(
+    'EVENT-6',
+    'a lead/update subscription gets no notification for a new lead',
+    async ({ api, ns, profile, hooks }) => {
+      test.skip(!profile.capabilities.webhook_delivery, 'the profile says notifications cannot reach the suite (capabilities.webhook_delivery)');
+      const ctx = { api, ns, profile };
+      const ch = hooks.channel('lead-update');
+      await hooks.subscribe(ch, { type: 'lead', event: 'update' });
+      const created = await MAKERS.lead.create(ctx);
+      const updated = await MAKERS.lead.create(ctx);
+      await updateLead(ctx, updated, { details: `updated by ${ns.id}` });
+      // Bound: the subscription's own, later notification (the update) has arrived.
+      const bound = await hooks.needed(ch, `naming the updated lead ${String(updated.id)}`, (r) => mentions(r.body, updated.id, updated.name));
+      expect(
+        about(await ch.all(), { r: bound, rec: updated, kind: 'lead' }, 'lead', created),
+        `no notification about the new (never updated) lead ${String(created.id)} reached the lead/update subscription`,
+      ).toEqual([]);
+    },
+    { timeout: 60_000 },
+  ),
+);
 
-test(...rule('EVENT-7', 'after DELETE /webhooks/{id} the removed subscription gets no further notification', async ({ api, ns, profile, hooks }) => {
-  test.skip(!profile.capabilities.webhook_delivery, 'the profile says notifications cannot reach the suite (capabilities.webhook_delivery)');
-  const ctx = { api, ns, profile };
-  const removed = hooks.channel('removed');
-  const control = hooks.channel('control');
-  const sub = await hooks.subscribe(removed, { type: 'project', event: 'new' });
-  await hooks.subscribe(control, { type: 'project', event: 'new' });
+test(
+  ...rule(
+    'EVENT-7',
+    'after DELETE /webhooks/{id} the removed subscription gets no further notification',
+    async ({ api, ns, profile, hooks }) => {
+      test.skip(!profile.capabilities.webhook_delivery, 'the profile says notifications cannot reach the suite (capabilities.webhook_delivery)');
+      const ctx = { api, ns, profile };
+      const removed = hooks.channel('removed');
+      const control = hooks.channel('control');
+      const sub = await hooks.subscribe(removed, { type: 'project', event: 'new' });
+      await hooks.subscribe(control, { type: 'project', event: 'new' });
 
-  const before = await MAKERS.project.create(ctx);
-  const naming = (rec: { id: unknown; name: string }) => (r: ReceivedRequest) => mentions(r.body, rec.id, rec.name);
-  const bound = await hooks.needed(removed, `naming project ${String(before.id)} (before DELETE: the subscription works)`, naming(before));
-  await hooks.needed(control, `naming project ${String(before.id)} (control)`, naming(before));
+      const before = await MAKERS.project.create(ctx);
+      const naming = (rec: { id: unknown; name: string }) => (r: ReceivedRequest) => mentions(r.body, rec.id, rec.name);
+      const bound = await hooks.needed(removed, `naming project ${String(before.id)} (before DELETE: the subscription works)`, naming(before));
+      await hooks.needed(control, `naming project ${String(before.id)} (control)`, naming(before));
 
-  const del = await hooks.unsubscribe(sub.id);
-  expect(del, 'accepted (any 2xx: the spec shows no status)').not.toBeRefused();
+      const del = await hooks.unsubscribe(sub.id);
+      expect(del, 'accepted (any 2xx: the spec shows no status)').not.toBeRefused();
 
-  const after = await MAKERS.project.create(ctx);
-  const later = await MAKERS.project.create(ctx);
-  // Bound: the control subscription has received both later notifications.
-  await hooks.needed(control, `naming project ${String(after.id)} (control)`, naming(after));
-  await hooks.needed(control, `naming project ${String(later.id)} (control)`, naming(later));
-  expect(about(await removed.all(), { r: bound, rec: before, kind: 'project' }, 'project', after, later), 'no notification reached the removed subscription after DELETE').toEqual([]);
-}, { timeout: 60_000 }));
+      const after = await MAKERS.project.create(ctx);
+      const later = await MAKERS.project.create(ctx);
+      // Bound: the control subscription has received both later notifications.
+      await hooks.needed(control, `naming project ${String(after.id)} (control)`, naming(after));
+      await hooks.needed(control, `naming project ${String(later.id)} (control)`, naming(later));
+      expect(
+        about(await removed.all(), { r: bound, rec: before, kind: 'project' }, 'project', after, later),
+        'no notification reached the removed subscription after DELETE',
+      ).toEqual([]);
+    },
+    { timeout: 60_000 },
+  ),
+);

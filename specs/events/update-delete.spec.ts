@@ -9,23 +9,37 @@ import { MAKERS, convertLead, updateLead } from './records.js';
 import { mentions } from '../support/resources/webhook-receiver.js';
 import { rule, test } from '../support/fixtures/test.js';
 
-test(...rule('EVENT-2', 'a Lead updated by PUT /leads/upsert sends a notification to a lead/update subscription', async ({ api, ns, profile, hooks }) => {
-  test.skip(!profile.capabilities.webhook_delivery, 'the profile says notifications cannot reach the suite (capabilities.webhook_delivery)');
-  const ctx = { api, ns, profile };
-  // Created before the subscription exists, so that only the update can reach it.
-  const lead = await MAKERS.lead.create(ctx);
-  const ch = hooks.channel('lead-update');
-  await hooks.subscribe(ch, { type: 'lead', event: 'update', secret: { conformance_key: `k-${ns.id}` } });
-  await updateLead(ctx, lead, { details: `updated by ${ns.id}` });
-  await ch.waitFor(`naming the updated lead ${String(lead.id)}`, (r) => mentions(r.body, lead.id, lead.name));
-}, { timeout: 60_000 }));
+test(
+  ...rule(
+    'EVENT-2',
+    'a Lead updated by PUT /leads/upsert sends a notification to a lead/update subscription',
+    async ({ api, ns, profile, hooks }) => {
+      test.skip(!profile.capabilities.webhook_delivery, 'the profile says notifications cannot reach the suite (capabilities.webhook_delivery)');
+      const ctx = { api, ns, profile };
+      // Created before the subscription exists, so that only the update can reach it.
+      const lead = await MAKERS.lead.create(ctx);
+      const ch = hooks.channel('lead-update');
+      await hooks.subscribe(ch, { type: 'lead', event: 'update', secret: { conformance_key: `k-${ns.id}` } });
+      await updateLead(ctx, lead, { details: `updated by ${ns.id}` });
+      await ch.waitFor(`naming the updated lead ${String(lead.id)}`, (r) => mentions(r.body, lead.id, lead.name));
+    },
+    { timeout: 60_000 },
+  ),
+);
 
-test(...rule('EVENT-8', 'converting a Lead sends a notification to a lead/delete subscription', async ({ api, ns, profile, hooks }) => {
-  test.skip(!profile.capabilities.webhook_delivery, 'the profile says notifications cannot reach the suite (capabilities.webhook_delivery)');
-  const ctx = { api, ns, profile };
-  const lead = await MAKERS.lead.create(ctx);
-  const ch = hooks.channel('lead-delete');
-  await hooks.subscribe(ch, { type: 'lead', event: 'delete', secret: { conformance_key: `k-${ns.id}` } });
-  await convertLead(ctx, lead);
-  await ch.waitFor(`naming the converted lead ${String(lead.id)}`, (r) => mentions(r.body, lead.id, lead.name));
-}, { timeout: 60_000 }));
+test(
+  ...rule(
+    'EVENT-8',
+    'converting a Lead sends a notification to a lead/delete subscription',
+    async ({ api, ns, profile, hooks }) => {
+      test.skip(!profile.capabilities.webhook_delivery, 'the profile says notifications cannot reach the suite (capabilities.webhook_delivery)');
+      const ctx = { api, ns, profile };
+      const lead = await MAKERS.lead.create(ctx);
+      const ch = hooks.channel('lead-delete');
+      await hooks.subscribe(ch, { type: 'lead', event: 'delete', secret: { conformance_key: `k-${ns.id}` } });
+      await convertLead(ctx, lead);
+      await ch.waitFor(`naming the converted lead ${String(lead.id)}`, (r) => mentions(r.body, lead.id, lead.name));
+    },
+    { timeout: 60_000 },
+  ),
+);

@@ -14,40 +14,50 @@ import { make, sameId } from '../support/make.js';
 
 const NO_FILE = 'the profile names no attached_file (fixtures.attached_file)';
 
-test(...rule('FILE-5', 'the metadata of the profile\'s attached file matches the contract', async ({ api, profile }) => {
-  const file = profile.fixtures.attached_file;
-  test.skip(!file, NO_FILE);
-  const res = await api.get<FileMetadata>(`/${file!.entity_type}/${file!.entity_id}/files/${file!.file_id}`);
-  expect(res).toHaveStatus(200);
-  expectJson(res);
-  expect(res).toMatchContract(FileMetadata);
-  expect(sameId(res.body.id, file!.file_id), `the metadata is the one of file ${file!.file_id}`).toBe(true);
-}));
+test(
+  ...rule('FILE-5', "the metadata of the profile's attached file matches the contract", async ({ api, profile }) => {
+    const file = profile.fixtures.attached_file;
+    test.skip(!file, NO_FILE);
+    const res = await api.get<FileMetadata>(`/${file!.entity_type}/${file!.entity_id}/files/${file!.file_id}`);
+    expect(res).toHaveStatus(200);
+    expectJson(res);
+    expect(res).toMatchContract(FileMetadata);
+    expect(sameId(res.body.id, file!.file_id), `the metadata is the one of file ${file!.file_id}`).toBe(true);
+  }),
+);
 
-test(...rule('FILE-6', 'an entity_type outside the listed ones is refused for a signed upload', async ({ api, ns }) => {
-  const company = await make.company({ api, ns });
-  const res = await getSignedUpload(api, 'widgets', company.id);
-  expect(res).toBeRefused();
-}));
+test(
+  ...rule('FILE-6', 'an entity_type outside the listed ones is refused for a signed upload', async ({ api, ns }) => {
+    const company = await make.company({ api, ns });
+    const res = await getSignedUpload(api, 'widgets', company.id);
+    expect(res).toBeRefused();
+  }),
+);
 
-test(...rule('FILE-6', 'an entity_type outside the listed ones is refused for file metadata', async ({ api, profile }) => {
-  const file = profile.fixtures.attached_file;
-  test.skip(!file, NO_FILE);
-  const res = await api.get(`/widgets/${file!.entity_id}/files/${file!.file_id}`);
-  expect(res).toBeRefused();
-}));
+test(
+  ...rule('FILE-6', 'an entity_type outside the listed ones is refused for file metadata', async ({ api, profile }) => {
+    const file = profile.fixtures.attached_file;
+    test.skip(!file, NO_FILE);
+    const res = await api.get(`/widgets/${file!.entity_id}/files/${file!.file_id}`);
+    expect(res).toBeRefused();
+  }),
+);
 
-test(...rule('FILE-7', 'a non-numeric entity_id is refused for a signed upload', async ({ api, ns }) => {
-  const company = await make.company({ api, ns });
-  const res = await getSignedUpload(api, 'companies', `${String(company.id)}abc`);
-  expect(res).toBeRefused();
-}));
+test(
+  ...rule('FILE-7', 'a non-numeric entity_id is refused for a signed upload', async ({ api, ns }) => {
+    const company = await make.company({ api, ns });
+    const res = await getSignedUpload(api, 'companies', `${String(company.id)}abc`);
+    expect(res).toBeRefused();
+  }),
+);
 
-test(...rule('FILE-7', 'a non-numeric entity_id or file_id is refused for file metadata', async ({ api, profile }) => {
-  const file = profile.fixtures.attached_file;
-  test.skip(!file, NO_FILE);
-  const entity = await api.get(`/${file!.entity_type}/${file!.entity_id}abc/files/${file!.file_id}`);
-  expect(entity, 'a non-numeric entity_id').toBeRefused();
-  const id = await api.get(`/${file!.entity_type}/${file!.entity_id}/files/${file!.file_id}abc`);
-  expect(id, 'a non-numeric file_id').toBeRefused();
-}));
+test(
+  ...rule('FILE-7', 'a non-numeric entity_id or file_id is refused for file metadata', async ({ api, profile }) => {
+    const file = profile.fixtures.attached_file;
+    test.skip(!file, NO_FILE);
+    const entity = await api.get(`/${file!.entity_type}/${file!.entity_id}abc/files/${file!.file_id}`);
+    expect(entity, 'a non-numeric entity_id').toBeRefused();
+    const id = await api.get(`/${file!.entity_type}/${file!.entity_id}/files/${file!.file_id}abc`);
+    expect(id, 'a non-numeric file_id').toBeRefused();
+  }),
+);

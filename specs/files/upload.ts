@@ -45,7 +45,12 @@ export async function getSignedUpload(api: ApiClient, entityType: string, entity
   return res;
 }
 
-export interface Step2Result { status: number; headers: Record<string, string>; text: string; exchange: Exchange }
+export interface Step2Result {
+  status: number;
+  headers: Record<string, string>;
+  text: string;
+  exchange: Exchange;
+}
 
 /**
  * Step 2: a multipart/form-data POST to `url` with the form fields the spec lists, in its order,
@@ -78,7 +83,9 @@ export async function uploadStep2(api: ApiClient, signed: SignedUpload, file: { 
     status: 0,
     responseHeaders: {},
     durationMs: 0,
-    curl: maskPairs(redactText(`curl -sS -X POST "${signed.url}" ${fields.map(([k, v]) => `-F "${k}=${v}"`).join(' ')} -F "file=@${file.name};type=${file.type}"`)) as string,
+    curl: maskPairs(
+      redactText(`curl -sS -X POST "${signed.url}" ${fields.map(([k, v]) => `-F "${k}=${v}"`).join(' ')} -F "file=@${file.name};type=${file.type}"`),
+    ) as string,
   };
   api.recorder.exchanges.push(exchange);
   const started = Date.now();
@@ -108,10 +115,15 @@ export const smallFile = (ns: Namespace) => ({ name: `${ns.id}.txt`, type: 'text
  */
 export async function recordOf(ctx: { api: ApiClient; ns: Namespace; profile: TargetProfile }, entityType: FileEntityType): Promise<unknown> {
   switch (entityType) {
-    case 'people': return (await make.person(ctx)).id;
-    case 'companies': return (await make.company(ctx)).id;
-    case 'projects': return (await make.project(ctx)).id;
-    case 'leads': return (await make.lead(ctx)).id;
-    case 'opportunities': return (await opportunitiesToRelate(ctx, 1))[0].id;
+    case 'people':
+      return (await make.person(ctx)).id;
+    case 'companies':
+      return (await make.company(ctx)).id;
+    case 'projects':
+      return (await make.project(ctx)).id;
+    case 'leads':
+      return (await make.lead(ctx)).id;
+    case 'opportunities':
+      return (await opportunitiesToRelate(ctx, 1))[0].id;
   }
 }

@@ -31,4 +31,3 @@ export async function companyByConversion(api: ApiClient, ns: Namespace, name: s
   expect(out.company, `a Company named "${name}" is created`).toBeTruthy();
   return out.company!;
 }
-

@@ -26,45 +26,72 @@ const RACERS = 25;
  */
 function accepted(answers: ApiResponse[], what: string): ApiResponse[] {
   const crashed = answers.filter((r) => r.status >= 500 && r.status !== 503);
-  expect(crashed.map((r) => r.status), `racing upserts are accepted, or refused as under contention (4xx, 503), never a server error`).toEqual([]);
+  expect(
+    crashed.map((r) => r.status),
+    `racing upserts are accepted, or refused as under contention (4xx, 503), never a server error`,
+  ).toEqual([]);
   const ok = answers.filter(isAccepted);
   const refused = answers.length - ok.length;
-  if (refused) test.info().annotations.push({ type: 'note', description: `${refused} of ${answers.length} racing upserts refused (${[...new Set(answers.filter((r) => !isAccepted(r)).map((r) => r.status))].join(', ')}); judged on the ${ok.length} accepted` });
+  if (refused)
+    test.info().annotations.push({
+      type: 'note',
+      description: `${refused} of ${answers.length} racing upserts refused (${[...new Set(answers.filter((r) => !isAccepted(r)).map((r) => r.status))].join(', ')}); judged on the ${ok.length} accepted`,
+    });
   if (!ok.length) notJudged(`every one of ${answers.length} racing upserts was refused: nothing ${what}`);
   return ok;
 }
 
-test(...rule('UPSERT-1', `${RACERS} concurrent identical upserts that match nothing create exactly one Lead`, async ({ api, ns }) => {
-  const name = ns.name('race');
-  const properties = { name, email: { email: leadEmail(ns, 'race'), category: 'work' }, details: 'raced', tags: ns.tags };
-  const answers = await concurrently(api, Array.from({ length: RACERS }, () => ({ method: 'PUT' as const, path: UPSERT_PATH, body: { properties, match: byName(name) } })));
-  const ok = accepted(answers, 'was created to count');
-  const ids = [...new Set(ok.map((r) => String((r.body as Lead).id)))];
-  expect(ids, `all ${ok.length} accepted answers name one and the same Lead (distinct ids: ${ids.join(', ')})`).toHaveLength(1);
-  // Counting through the spec: exactly one Lead has the name, so this upsert updates it (two would give 422).
-  const after = await readLead(api, byName(name));
-  expect(sameId(after.id, ids[0]), `the one Lead named "${name}" is ${ids[0]}`).toBe(true);
-}, { also: ['UPSERT-2', 'UPSERT-3'] }));
+test(
+  ...rule(
+    'UPSERT-1',
+    `${RACERS} concurrent identical upserts that match nothing create exactly one Lead`,
+    async ({ api, ns }) => {
+      const name = ns.name('race');
+      const properties = { name, email: { email: leadEmail(ns, 'race'), category: 'work' }, details: 'raced', tags: ns.tags };
+      const answers = await concurrently(
+        api,
+        Array.from({ length: RACERS }, () => ({ method: 'PUT' as const, path: UPSERT_PATH, body: { properties, match: byName(name) } })),
+      );
+      const ok = accepted(answers, 'was created to count');
+      const ids = [...new Set(ok.map((r) => String((r.body as Lead).id)))];
+      expect(ids, `all ${ok.length} accepted answers name one and the same Lead (distinct ids: ${ids.join(', ')})`).toHaveLength(1);
+      // Counting through the spec: exactly one Lead has the name, so this upsert updates it (two would give 422).
+      const after = await readLead(api, byName(name));
+      expect(sameId(after.id, ids[0]), `the one Lead named "${name}" is ${ids[0]}`).toBe(true);
+    },
+    { also: ['UPSERT-2', 'UPSERT-3'] },
+  ),
+);
 
-test(...rule('UPSERT-1', `${RACERS} concurrent upserts matching one Lead: those accepted update it and no update is lost`, async ({ api, ns }) => {
-  const lead = await make.lead({ api, ns }, {}, 'target');
-  const email = lead.email!.email;
-  const members = ['title', 'details', 'company_name', 'prefix', 'first_name', 'middle_name', 'last_name', 'suffix'] as const;
-  const sent = new Map<string, string[]>();
-  const requests = Array.from({ length: RACERS }, (_, i) => {
-    const member = members[i % members.length];
-    const value = `${member} ${i}`;
-    sent.set(member, [...(sent.get(member) ?? []), value]);
-    return { method: 'PUT' as const, path: UPSERT_PATH, body: { properties: { [member]: value }, match: byEmail(email) } };
-  });
-  const answers = await concurrently(api, requests);
-  const ok = accepted(answers, 'was updated');
-  for (const res of ok) expect(sameId((res.body as Lead).id, lead.id), `every accepted racing upsert updates Lead ${String(lead.id)}`).toBe(true);
-  const after = await readLead(api, byEmail(email));
-  expect(sameId(after.id, lead.id), 'still exactly one Lead with that e-mail').toBe(true);
-  // A member counts when some racer setting it was accepted: its final value is one of those sent.
-  const setBy = new Set(answers.flatMap((r, i) => (isAccepted(r) ? [members[i % members.length] as string] : [])));
-  const lost = members.filter((m) => setBy.has(m) && !sent.get(m)!.includes(String((after as Record<string, unknown>)[m])));
-  expect(lost, `members whose concurrent update was lost (the final value is none of those sent): ${lost.map((m) => `${m}=${JSON.stringify((after as Record<string, unknown>)[m])}`).join(', ')}`).toEqual([]);
-  expect(after.name, 'name was not sent by any racer: unchanged').toBe(lead.name);
-}, { also: ['UPSERT-3'] }));
+test(
+  ...rule(
+    'UPSERT-1',
+    `${RACERS} concurrent upserts matching one Lead: those accepted update it and no update is lost`,
+    async ({ api, ns }) => {
+      const lead = await make.lead({ api, ns }, {}, 'target');
+      const email = lead.email!.email;
+      const members = ['title', 'details', 'company_name', 'prefix', 'first_name', 'middle_name', 'last_name', 'suffix'] as const;
+      const sent = new Map<string, string[]>();
+      const requests = Array.from({ length: RACERS }, (_, i) => {
+        const member = members[i % members.length];
+        const value = `${member} ${i}`;
+        sent.set(member, [...(sent.get(member) ?? []), value]);
+        return { method: 'PUT' as const, path: UPSERT_PATH, body: { properties: { [member]: value }, match: byEmail(email) } };
+      });
+      const answers = await concurrently(api, requests);
+      const ok = accepted(answers, 'was updated');
+      for (const res of ok) expect(sameId((res.body as Lead).id, lead.id), `every accepted racing upsert updates Lead ${String(lead.id)}`).toBe(true);
+      const after = await readLead(api, byEmail(email));
+      expect(sameId(after.id, lead.id), 'still exactly one Lead with that e-mail').toBe(true);
+      // A member counts when some racer setting it was accepted: its final value is one of those sent.
+      const setBy = new Set(answers.flatMap((r, i) => (isAccepted(r) ? [members[i % members.length] as string] : [])));
+      const lost = members.filter((m) => setBy.has(m) && !sent.get(m)!.includes(String((after as Record<string, unknown>)[m])));
+      expect(
+        lost,
+        `members whose concurrent update was lost (the final value is none of those sent): ${lost.map((m) => `${m}=${JSON.stringify((after as Record<string, unknown>)[m])}`).join(', ')}`,
+      ).toEqual([]);
+      expect(after.name, 'name was not sent by any racer: unchanged').toBe(lead.name);
+    },
+    { also: ['UPSERT-3'] },
+  ),
+);

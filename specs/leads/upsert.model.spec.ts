@@ -33,39 +33,70 @@ const CROWD = 31;
 const MODEL_BUDGET_MS = 8_000;
 const withRef = !!loadConfig().profile.fixtures.lead_match_field;
 
-test(...rule('UPSERT-3', 'a model of upsert and convert predicts every answer: create, update, 422 with ids, 422 without ids, conversion', async ({ api, ns, profile, target }, testInfo) => {
-  const refField = leadMatchField(profile);
-  const crowdName = ns.name('crowd');
-  const crowd = await leadsNamed(api, ns, crowdName, CROWD, 'crowd');
+test(
+  ...rule(
+    'UPSERT-3',
+    'a model of upsert and convert predicts every answer: create, update, 422 with ids, 422 without ids, conversion',
+    async ({ api, ns, profile, target }, testInfo) => {
+      const refField = leadMatchField(profile);
+      const crowdName = ns.name('crowd');
+      const crowd = await leadsNamed(api, ns, crowdName, CROWD, 'crowd');
 
-  const system: UpsertSystem = {
-    refField,
-    async upsert(properties, match) {
-      const res = await api.put(UPSERT_PATH, { properties, match });
-      return { status: res.status, body: res.body };
-    },
-    async convert(leadId, details) {
-      const res = await api.post(convertPath(leadId), { details });
-      return { status: res.status, body: res.body };
-    },
-    fail(message, rules = []) {
-      const last = api.recorder.exchanges[api.recorder.exchanges.length - 1];
-      // `[breaks …]`: the report credits the failure to the rules whose prediction broke, not to every rule of this test.
-      throw new Error(`${message}${breaks(rules)}${last ? `\n${describeExchange(last)}` : ''}`);
-    },
-  };
+      const system: UpsertSystem = {
+        refField,
+        async upsert(properties, match) {
+          const res = await api.put(UPSERT_PATH, { properties, match });
+          return { status: res.status, body: res.body };
+        },
+        async convert(leadId, details) {
+          const res = await api.post(convertPath(leadId), { details });
+          return { status: res.status, body: res.body };
+        },
+        fail(message, rules = []) {
+          const last = api.recorder.exchanges[api.recorder.exchanges.length - 1];
+          // `[breaks …]`: the report credits the failure to the rules whose prediction broke, not to every rule of this test.
+          throw new Error(`${message}${breaks(rules)}${last ? `\n${describeExchange(last)}` : ''}`);
+        },
+      };
 
-  let run = 0;
-  await checkProperty(testInfo, target, commandList(upsertCommands({ withRef: !!refField, tags: ns.tags }), { maxCommands: 25, size: 'medium' }), async (commands) => {
-    run++;
-    const setup = () => ({
-      model: { pools: makePools(`${ns.id} r${run}`), leads: [], converted: [], crowd: { name: crowdName, ids: crowd.map((l) => String(l.id)) } } as UpsertModel,
-      real: system,
-    });
-    await fc.asyncModelRun(setup, commands);
-  }, { name: 'upsert/convert model', numRuns: scaledRuns(target.fc.runs, 2, 3), timeLimitMs: scaledBudget(target.fc.runs, MODEL_BUDGET_MS) });
-}, {
-  also: ['UPSERT-2', 'UPSERT-4', 'UPSERT-5', 'UPSERT-6', 'UPSERT-7', 'UPSERT-8', ...(withRef ? ['UPSERT-9'] : []), 'UPSERT-12', 'UPSERT-13', 'CONVERT-2', 'CONVERT-14', 'CONVERT-15'],
-  tag: [RANDOM_TAG],
-  timeout: 150_000,
-}));
+      let run = 0;
+      await checkProperty(
+        testInfo,
+        target,
+        commandList(upsertCommands({ withRef: !!refField, tags: ns.tags }), { maxCommands: 25, size: 'medium' }),
+        async (commands) => {
+          run++;
+          const setup = () => ({
+            model: {
+              pools: makePools(`${ns.id} r${run}`),
+              leads: [],
+              converted: [],
+              crowd: { name: crowdName, ids: crowd.map((l) => String(l.id)) },
+            } as UpsertModel,
+            real: system,
+          });
+          await fc.asyncModelRun(setup, commands);
+        },
+        { name: 'upsert/convert model', numRuns: scaledRuns(target.fc.runs, 2, 3), timeLimitMs: scaledBudget(target.fc.runs, MODEL_BUDGET_MS) },
+      );
+    },
+    {
+      also: [
+        'UPSERT-2',
+        'UPSERT-4',
+        'UPSERT-5',
+        'UPSERT-6',
+        'UPSERT-7',
+        'UPSERT-8',
+        ...(withRef ? ['UPSERT-9'] : []),
+        'UPSERT-12',
+        'UPSERT-13',
+        'CONVERT-2',
+        'CONVERT-14',
+        'CONVERT-15',
+      ],
+      tag: [RANDOM_TAG],
+      timeout: 150_000,
+    },
+  ),
+);

@@ -8,176 +8,262 @@
  */
 import type { Lead } from '../../contracts/index.js';
 import {
-  byEmail, byName, customFieldOn, customValue, expectAmbiguous, expectLead, expectWithoutIds, leadMatchField, leadsNamed, readLead, upsert,
+  byEmail,
+  byName,
+  customFieldOn,
+  customValue,
+  expectAmbiguous,
+  expectLead,
+  expectWithoutIds,
+  leadMatchField,
+  leadsNamed,
+  readLead,
+  upsert,
 } from '../support/leads.js';
 import { expect, rule, test } from '../support/fixtures/test.js';
 import { make, sameId, leadEmail, leadProperties } from '../support/make.js';
 
-test(...rule('UPSERT-2', 'an upsert matching nothing creates a new Lead from the properties', async ({ api, ns }) => {
-  const properties = leadProperties(ns, 'new', {
-    details: 'created by upsert',
-    title: 'Buyer',
-    company_name: `${ns.id} company`,
-    phone_numbers: [{ number: '+493012345670', category: 'work' }],
-    monetary_value: 1200,
-  });
-  const res = await upsert(api, properties, byName(properties.name as string));
-  const lead = expectLead(res, 'an upsert matching no Lead');
-  expect(lead.name, 'name').toBe(properties.name);
-  expect(lead.email?.email, 'email.email').toBe((properties.email as { email: string }).email);
-  expect(lead.details, 'details').toBe('created by upsert');
-  expect(lead.title, 'title').toBe('Buyer');
-  expect(lead.company_name, 'company_name').toBe(properties.company_name);
-  expect(lead.phone_numbers.map((p) => p.number), 'phone_numbers').toEqual(['+493012345670']);
-  expect(lead.monetary_value, 'monetary_value').toBe(1200);
-  expect(lead.tags, 'the tags sent').toEqual(expect.arrayContaining(ns.tags));
-  // A second upsert on the same name now matches that Lead: it was really created.
-  const again = await readLead(api, byName(lead.name!));
-  expect(sameId(again.id, lead.id), `the created Lead ${String(lead.id)} is found again by name`).toBe(true);
-}, { also: ['UPSERT-11'] }));
+test(
+  ...rule(
+    'UPSERT-2',
+    'an upsert matching nothing creates a new Lead from the properties',
+    async ({ api, ns }) => {
+      const properties = leadProperties(ns, 'new', {
+        details: 'created by upsert',
+        title: 'Buyer',
+        company_name: `${ns.id} company`,
+        phone_numbers: [{ number: '+493012345670', category: 'work' }],
+        monetary_value: 1200,
+      });
+      const res = await upsert(api, properties, byName(properties.name as string));
+      const lead = expectLead(res, 'an upsert matching no Lead');
+      expect(lead.name, 'name').toBe(properties.name);
+      expect(lead.email?.email, 'email.email').toBe((properties.email as { email: string }).email);
+      expect(lead.details, 'details').toBe('created by upsert');
+      expect(lead.title, 'title').toBe('Buyer');
+      expect(lead.company_name, 'company_name').toBe(properties.company_name);
+      expect(
+        lead.phone_numbers.map((p) => p.number),
+        'phone_numbers',
+      ).toEqual(['+493012345670']);
+      expect(lead.monetary_value, 'monetary_value').toBe(1200);
+      expect(lead.tags, 'the tags sent').toEqual(expect.arrayContaining(ns.tags));
+      // A second upsert on the same name now matches that Lead: it was really created.
+      const again = await readLead(api, byName(lead.name!));
+      expect(sameId(again.id, lead.id), `the created Lead ${String(lead.id)} is found again by name`).toBe(true);
+    },
+    { also: ['UPSERT-11'] },
+  ),
+);
 
-test(...rule('UPSERT-6', 'a Lead created by upsert has status New', async ({ api, ns }) => {
-  const properties = leadProperties(ns, 'status');
-  const lead = expectLead(await upsert(api, properties, byName(properties.name as string)), 'an upsert matching no Lead');
-  expect(lead.status, 'status of a Lead created by upsert').toBe('New');
-  expect(lead.status_id, 'status_id is set').not.toBeNull();
-}));
+test(
+  ...rule('UPSERT-6', 'a Lead created by upsert has status New', async ({ api, ns }) => {
+    const properties = leadProperties(ns, 'status');
+    const lead = expectLead(await upsert(api, properties, byName(properties.name as string)), 'an upsert matching no Lead');
+    expect(lead.status, 'status of a Lead created by upsert').toBe('New');
+    expect(lead.status_id, 'status_id is set').not.toBeNull();
+  }),
+);
 
-test(...rule('UPSERT-11', 'a successful upsert answers a Lead, for a create and for an update', async ({ api, ns }) => {
-  const properties = leadProperties(ns, 'answer');
-  expectLead(await upsert(api, properties, byName(properties.name as string)), 'the create');
-  expectLead(await upsert(api, { details: 'updated' }, byName(properties.name as string)), 'the update');
-}));
+test(
+  ...rule('UPSERT-11', 'a successful upsert answers a Lead, for a create and for an update', async ({ api, ns }) => {
+    const properties = leadProperties(ns, 'answer');
+    expectLead(await upsert(api, properties, byName(properties.name as string)), 'the create');
+    expectLead(await upsert(api, { details: 'updated' }, byName(properties.name as string)), 'the update');
+  }),
+);
 
-test(...rule('UPSERT-3', 'an upsert matching exactly one Lead by name updates that Lead', async ({ api, ns }) => {
-  const lead = await make.lead({ api, ns }, {}, 'one');
-  const res = await upsert(api, { details: 'updated by name', title: 'Lead buyer' }, byName(lead.name!));
-  const updated = expectLead(res, 'an upsert matching one Lead');
-  expect(sameId(updated.id, lead.id), `the matching Lead ${String(lead.id)} is updated, not another (got ${String(updated.id)})`).toBe(true);
-  expect(updated.details, 'details updated').toBe('updated by name');
-  expect(updated.title, 'title updated').toBe('Lead buyer');
-  const again = await readLead(api, byName(lead.name!));
-  expect(sameId(again.id, lead.id), 'still exactly one Lead of that name (no second one was created)').toBe(true);
-  expect(again.details, 'the update is kept').toBe('updated by name');
-}, { also: ['UPSERT-7'] }));
+test(
+  ...rule(
+    'UPSERT-3',
+    'an upsert matching exactly one Lead by name updates that Lead',
+    async ({ api, ns }) => {
+      const lead = await make.lead({ api, ns }, {}, 'one');
+      const res = await upsert(api, { details: 'updated by name', title: 'Lead buyer' }, byName(lead.name!));
+      const updated = expectLead(res, 'an upsert matching one Lead');
+      expect(sameId(updated.id, lead.id), `the matching Lead ${String(lead.id)} is updated, not another (got ${String(updated.id)})`).toBe(true);
+      expect(updated.details, 'details updated').toBe('updated by name');
+      expect(updated.title, 'title updated').toBe('Lead buyer');
+      const again = await readLead(api, byName(lead.name!));
+      expect(sameId(again.id, lead.id), 'still exactly one Lead of that name (no second one was created)').toBe(true);
+      expect(again.details, 'the update is kept').toBe('updated by name');
+    },
+    { also: ['UPSERT-7'] },
+  ),
+);
 
-test(...rule('UPSERT-7', 'name is a match criterion: a new name creates, the same name updates', async ({ api, ns }) => {
-  const name = ns.name('by-name');
-  const created = expectLead(await upsert(api, { name, tags: ns.tags }, byName(name)), 'no Lead has the name yet');
-  const updated = expectLead(await upsert(api, { details: 'second' }, byName(name)), 'one Lead has the name');
-  expect(sameId(updated.id, created.id), 'the second upsert matched the first Lead by name').toBe(true);
-  const other = expectLead(await upsert(api, { name: `${name} other`, tags: ns.tags }, byName(`${name} other`)), 'another name');
-  expect(sameId(other.id, created.id), 'another name matches another Lead').toBe(false);
-}));
+test(
+  ...rule('UPSERT-7', 'name is a match criterion: a new name creates, the same name updates', async ({ api, ns }) => {
+    const name = ns.name('by-name');
+    const created = expectLead(await upsert(api, { name, tags: ns.tags }, byName(name)), 'no Lead has the name yet');
+    const updated = expectLead(await upsert(api, { details: 'second' }, byName(name)), 'one Lead has the name');
+    expect(sameId(updated.id, created.id), 'the second upsert matched the first Lead by name').toBe(true);
+    const other = expectLead(await upsert(api, { name: `${name} other`, tags: ns.tags }, byName(`${name} other`)), 'another name');
+    expect(sameId(other.id, created.id), 'another name matches another Lead').toBe(false);
+  }),
+);
 
-test(...rule('UPSERT-8', 'email is a match criterion: the Lead with that e-mail is updated, an unused e-mail creates', async ({ api, ns }) => {
-  const lead = await make.lead({ api, ns }, {}, 'mail');
-  const email = lead.email!.email;
-  const updated = expectLead(await upsert(api, { details: 'matched by e-mail' }, byEmail(email)), 'an upsert matching the e-mail of one Lead');
-  expect(sameId(updated.id, lead.id), `the Lead with e-mail ${email} (${String(lead.id)}) is updated, got ${String(updated.id)}`).toBe(true);
-  expect(updated.details).toBe('matched by e-mail');
-  const fresh = leadEmail(ns, 'unused');
-  const created = expectLead(await upsert(api, { name: ns.name('fresh'), email: { email: fresh, category: 'work' }, tags: ns.tags }, byEmail(fresh)), 'an upsert on an unused e-mail');
-  expect(sameId(created.id, lead.id), 'an unused e-mail matches no Lead: a new one is created').toBe(false);
-  expect(created.email?.email).toBe(fresh);
-}));
+test(
+  ...rule('UPSERT-8', 'email is a match criterion: the Lead with that e-mail is updated, an unused e-mail creates', async ({ api, ns }) => {
+    const lead = await make.lead({ api, ns }, {}, 'mail');
+    const email = lead.email!.email;
+    const updated = expectLead(await upsert(api, { details: 'matched by e-mail' }, byEmail(email)), 'an upsert matching the e-mail of one Lead');
+    expect(sameId(updated.id, lead.id), `the Lead with e-mail ${email} (${String(lead.id)}) is updated, got ${String(updated.id)}`).toBe(true);
+    expect(updated.details).toBe('matched by e-mail');
+    const fresh = leadEmail(ns, 'unused');
+    const created = expectLead(
+      await upsert(api, { name: ns.name('fresh'), email: { email: fresh, category: 'work' }, tags: ns.tags }, byEmail(fresh)),
+      'an upsert on an unused e-mail',
+    );
+    expect(sameId(created.id, lead.id), 'an unused e-mail matches no Lead: a new one is created').toBe(false);
+    expect(created.email?.email).toBe(fresh);
+  }),
+);
 
-test(...rule('UPSERT-9', 'the profile\'s Lead custom field is a match criterion', async ({ api, ns, profile }) => {
-  const field = leadMatchField(profile);
-  test.skip(!field, 'the profile names no lead_match_field (a Lead custom field available for matching)');
-  const ref = `${ns.id}-ref`.toLowerCase();
-  const cf = [{ custom_field_definition_id: field!.definitionId, value: ref }];
-  const match = { field_name: field!.fieldName, field_value: ref };
-  const created = expectLead(await upsert(api, leadProperties(ns, 'cf', { custom_fields: cf }), match), 'no Lead has the value yet');
-  expect(customValue(created, field!.definitionId), 'the custom field value sent').toBe(ref);
-  const updated = expectLead(await upsert(api, { details: 'matched by custom field' }, match), 'one Lead has the value');
-  expect(sameId(updated.id, created.id), `the Lead with ${field!.fieldName} = ${ref} is updated`).toBe(true);
-  expect(updated.details).toBe('matched by custom field');
-  const dup = await make.lead({ api, ns }, { custom_fields: cf }, 'cf-dup');
-  expectAmbiguous(await upsert(api, { details: 'x' }, match), [created.id, dup.id]);
-}));
+test(
+  ...rule('UPSERT-9', "the profile's Lead custom field is a match criterion", async ({ api, ns, profile }) => {
+    const field = leadMatchField(profile);
+    test.skip(!field, 'the profile names no lead_match_field (a Lead custom field available for matching)');
+    const ref = `${ns.id}-ref`.toLowerCase();
+    const cf = [{ custom_field_definition_id: field!.definitionId, value: ref }];
+    const match = { field_name: field!.fieldName, field_value: ref };
+    const created = expectLead(await upsert(api, leadProperties(ns, 'cf', { custom_fields: cf }), match), 'no Lead has the value yet');
+    expect(customValue(created, field!.definitionId), 'the custom field value sent').toBe(ref);
+    const updated = expectLead(await upsert(api, { details: 'matched by custom field' }, match), 'one Lead has the value');
+    expect(sameId(updated.id, created.id), `the Lead with ${field!.fieldName} = ${ref} is updated`).toBe(true);
+    expect(updated.details).toBe('matched by custom field');
+    const dup = await make.lead({ api, ns }, { custom_fields: cf }, 'cf-dup');
+    expectAmbiguous(await upsert(api, { details: 'x' }, match), [created.id, dup.id]);
+  }),
+);
 
-test(...rule('UPSERT-12', 'an update by upsert leaves the fields not in properties as they were', async ({ api, ns, profile }) => {
-  const text = profile.fixtures.custom_fields.text;
-  const cfText = text && (text.available_on.length === 0 || text.available_on.includes('lead')) ? [{ custom_field_definition_id: text.id, value: 'kept' }] : undefined;
-  const lead = await make.lead({ api, ns }, {
-    details: 'original details', title: 'Original title', company_name: `${ns.id} keep co`,
-    phone_numbers: [{ number: '+14155550100', category: 'mobile' }], monetary_value: 75,
-    ...(cfText ? { custom_fields: cfText } : {}),
-  }, 'keep');
-  const updated = expectLead(await upsert(api, { details: 'only details changed' }, byName(lead.name!)), 'the update');
-  expect(sameId(updated.id, lead.id), 'the Lead is updated').toBe(true);
-  expect(updated.details, 'the member sent changes').toBe('only details changed');
-  expect(updated.name, 'name not sent: kept').toBe(lead.name);
-  expect(updated.email?.email, 'email not sent: kept').toBe(lead.email?.email);
-  expect(updated.title, 'title not sent: kept').toBe('Original title');
-  expect(updated.company_name, 'company_name not sent: kept').toBe(lead.company_name);
-  expect(updated.phone_numbers.map((p) => p.number), 'phone_numbers not sent: kept').toEqual(['+14155550100']);
-  expect(updated.monetary_value, 'monetary_value not sent: kept').toBe(75);
-  expect(updated.tags, 'tags not sent: kept').toEqual(expect.arrayContaining(ns.tags));
-  if (cfText) expect(customValue(updated, text!.id), 'custom field not sent: kept').toBe('kept');
-}));
+test(
+  ...rule('UPSERT-12', 'an update by upsert leaves the fields not in properties as they were', async ({ api, ns, profile }) => {
+    const text = profile.fixtures.custom_fields.text;
+    const cfText =
+      text && (text.available_on.length === 0 || text.available_on.includes('lead')) ? [{ custom_field_definition_id: text.id, value: 'kept' }] : undefined;
+    const lead = await make.lead(
+      { api, ns },
+      {
+        details: 'original details',
+        title: 'Original title',
+        company_name: `${ns.id} keep co`,
+        phone_numbers: [{ number: '+14155550100', category: 'mobile' }],
+        monetary_value: 75,
+        ...(cfText ? { custom_fields: cfText } : {}),
+      },
+      'keep',
+    );
+    const updated = expectLead(await upsert(api, { details: 'only details changed' }, byName(lead.name!)), 'the update');
+    expect(sameId(updated.id, lead.id), 'the Lead is updated').toBe(true);
+    expect(updated.details, 'the member sent changes').toBe('only details changed');
+    expect(updated.name, 'name not sent: kept').toBe(lead.name);
+    expect(updated.email?.email, 'email not sent: kept').toBe(lead.email?.email);
+    expect(updated.title, 'title not sent: kept').toBe('Original title');
+    expect(updated.company_name, 'company_name not sent: kept').toBe(lead.company_name);
+    expect(
+      updated.phone_numbers.map((p) => p.number),
+      'phone_numbers not sent: kept',
+    ).toEqual(['+14155550100']);
+    expect(updated.monetary_value, 'monetary_value not sent: kept').toBe(75);
+    expect(updated.tags, 'tags not sent: kept').toEqual(expect.arrayContaining(ns.tags));
+    if (cfText) expect(customValue(updated, text!.id), 'custom field not sent: kept').toBe('kept');
+  }),
+);
 
-test(...rule('UPSERT-4', 'two Leads matching by name answer 422 with both ids', async ({ api, ns }) => {
-  const name = ns.name('twins');
-  const [a, b] = await leadsNamed(api, ns, name, 2);
-  expectAmbiguous(await upsert(api, { details: 'ambiguous' }, byName(name)), [a.id, b.id]);
-}));
+test(
+  ...rule('UPSERT-4', 'two Leads matching by name answer 422 with both ids', async ({ api, ns }) => {
+    const name = ns.name('twins');
+    const [a, b] = await leadsNamed(api, ns, name, 2);
+    expectAmbiguous(await upsert(api, { details: 'ambiguous' }, byName(name)), [a.id, b.id]);
+  }),
+);
 
-test(...rule('UPSERT-4', 'two Leads matching by e-mail answer 422 with both ids', async ({ api, ns }) => {
-  const email = leadEmail(ns, 'shared');
-  const a = await make.lead({ api, ns }, { email: { email, category: 'work' } }, 'mail-a');
-  // The second Lead with that e-mail is created through a match on its unique name.
-  const name = ns.name('mail-b');
-  const b = expectLead(await upsert(api, { name, email: { email, category: 'work' }, tags: ns.tags }, byName(name)), 'a second Lead with the same e-mail');
-  expect(sameId(a.id, b.id), 'two Leads').toBe(false);
-  expectAmbiguous(await upsert(api, { details: 'ambiguous' }, byEmail(email)), [a.id, b.id]);
-}));
+test(
+  ...rule('UPSERT-4', 'two Leads matching by e-mail answer 422 with both ids', async ({ api, ns }) => {
+    const email = leadEmail(ns, 'shared');
+    const a = await make.lead({ api, ns }, { email: { email, category: 'work' } }, 'mail-a');
+    // The second Lead with that e-mail is created through a match on its unique name.
+    const name = ns.name('mail-b');
+    const b = expectLead(await upsert(api, { name, email: { email, category: 'work' }, tags: ns.tags }, byName(name)), 'a second Lead with the same e-mail');
+    expect(sameId(a.id, b.id), 'two Leads').toBe(false);
+    expectAmbiguous(await upsert(api, { details: 'ambiguous' }, byEmail(email)), [a.id, b.id]);
+  }),
+);
 
-test(...rule('UPSERT-4', 'exactly 30 matching Leads answer 422 with all 30 ids', async ({ api, ns }) => {
-  const name = ns.name('thirty');
-  const leads = await leadsNamed(api, ns, name, 30);
-  expectAmbiguous(await upsert(api, { details: 'ambiguous' }, byName(name)), leads.map((l) => l.id));
-}, { timeout: 60_000 }));
+test(
+  ...rule(
+    'UPSERT-4',
+    'exactly 30 matching Leads answer 422 with all 30 ids',
+    async ({ api, ns }) => {
+      const name = ns.name('thirty');
+      const leads = await leadsNamed(api, ns, name, 30);
+      expectAmbiguous(
+        await upsert(api, { details: 'ambiguous' }, byName(name)),
+        leads.map((l) => l.id),
+      );
+    },
+    { timeout: 60_000 },
+  ),
+);
 
-test(...rule('UPSERT-5', '31 matching Leads answer 422 without their ids', async ({ api, ns }) => {
-  const name = ns.name('crowd');
-  const leads = await leadsNamed(api, ns, name, 31);
-  expectWithoutIds(await upsert(api, { details: 'too many' }, byName(name)), leads.map((l) => l.id));
-}, { timeout: 60_000 }));
+test(
+  ...rule(
+    'UPSERT-5',
+    '31 matching Leads answer 422 without their ids',
+    async ({ api, ns }) => {
+      const name = ns.name('crowd');
+      const leads = await leadsNamed(api, ns, name, 31);
+      expectWithoutIds(
+        await upsert(api, { details: 'too many' }, byName(name)),
+        leads.map((l) => l.id),
+      );
+    },
+    { timeout: 60_000 },
+  ),
+);
 
-test(...rule('UPSERT-13', 'an upsert answered 422 (two matches) neither updates nor creates a Lead', async ({ api, ns }) => {
-  const name = ns.name('untouched');
-  const [a, b] = await leadsNamed(api, ns, name, 2);
-  expectAmbiguous(await upsert(api, { details: 'must not be written', title: 'must not be written' }, byName(name)), [a.id, b.id]);
-  for (const lead of [a, b]) {
-    const now = await readLead(api, byEmail(lead.email!.email));
-    expect(sameId(now.id, lead.id), `Lead ${String(lead.id)} is found by its e-mail`).toBe(true);
-    expect(now.details, `details of Lead ${String(lead.id)} unchanged after the 422`).toBe(lead.details);
-    expect(now.title, `title of Lead ${String(lead.id)} unchanged after the 422`).toBe(lead.title);
-  }
-  // Still exactly these two: no third Lead was created.
-  expectAmbiguous(await upsert(api, {}, byName(name)), [a.id, b.id]);
-}));
-
-test(...rule('UPSERT-10', 'the upsert answer carries option names instead of option ids', async ({ api, ns, profile }) => {
-  const dropdown = customFieldOn(profile.fixtures.custom_fields.dropdown, 'lead');
-  const multi = customFieldOn(profile.fixtures.custom_fields.multi_select, 'lead');
-  test.skip(!dropdown && !multi, 'the profile has no dropdown or multi-select custom field available on leads');
-  const cf = [
-    ...(dropdown ? [{ custom_field_definition_id: dropdown.id, value: dropdown.options[1 % dropdown.options.length].id }] : []),
-    ...(multi ? [{ custom_field_definition_id: multi.id, value: [multi.options[0].id, multi.options[multi.options.length - 1].id] }] : []),
-  ];
-  const created = expectLead(await upsert(api, leadProperties(ns, 'computed', { custom_fields: cf }), byName(ns.name('computed-none'))), 'the create');
-  const check = (lead: Lead, when: string) => {
-    if (dropdown) expect(customValue(lead, dropdown.id), `${when}: dropdown ${String(dropdown.id)} as its option name`).toBe(dropdown.options[1 % dropdown.options.length].name);
-    if (multi) {
-      const value = customValue(lead, multi.id);
-      // The order of a multi-select's values is not fixed by the spec.
-      expect(Array.isArray(value) ? [...value].sort() : value, `${when}: multi-select ${String(multi.id)} as option names`).toEqual([...new Set([multi.options[0].name, multi.options[multi.options.length - 1].name])].sort());
+test(
+  ...rule('UPSERT-13', 'an upsert answered 422 (two matches) neither updates nor creates a Lead', async ({ api, ns }) => {
+    const name = ns.name('untouched');
+    const [a, b] = await leadsNamed(api, ns, name, 2);
+    expectAmbiguous(await upsert(api, { details: 'must not be written', title: 'must not be written' }, byName(name)), [a.id, b.id]);
+    for (const lead of [a, b]) {
+      const now = await readLead(api, byEmail(lead.email!.email));
+      expect(sameId(now.id, lead.id), `Lead ${String(lead.id)} is found by its e-mail`).toBe(true);
+      expect(now.details, `details of Lead ${String(lead.id)} unchanged after the 422`).toBe(lead.details);
+      expect(now.title, `title of Lead ${String(lead.id)} unchanged after the 422`).toBe(lead.title);
     }
-  };
-  check(created, 'create');
-  const updated = expectLead(await upsert(api, { details: 'again' }, byName(created.name!)), 'the update');
-  check(updated, 'update');
-}));
+    // Still exactly these two: no third Lead was created.
+    expectAmbiguous(await upsert(api, {}, byName(name)), [a.id, b.id]);
+  }),
+);
+
+test(
+  ...rule('UPSERT-10', 'the upsert answer carries option names instead of option ids', async ({ api, ns, profile }) => {
+    const dropdown = customFieldOn(profile.fixtures.custom_fields.dropdown, 'lead');
+    const multi = customFieldOn(profile.fixtures.custom_fields.multi_select, 'lead');
+    test.skip(!dropdown && !multi, 'the profile has no dropdown or multi-select custom field available on leads');
+    const cf = [
+      ...(dropdown ? [{ custom_field_definition_id: dropdown.id, value: dropdown.options[1 % dropdown.options.length].id }] : []),
+      ...(multi ? [{ custom_field_definition_id: multi.id, value: [multi.options[0].id, multi.options[multi.options.length - 1].id] }] : []),
+    ];
+    const created = expectLead(await upsert(api, leadProperties(ns, 'computed', { custom_fields: cf }), byName(ns.name('computed-none'))), 'the create');
+    const check = (lead: Lead, when: string) => {
+      if (dropdown)
+        expect(customValue(lead, dropdown.id), `${when}: dropdown ${String(dropdown.id)} as its option name`).toBe(
+          dropdown.options[1 % dropdown.options.length].name,
+        );
+      if (multi) {
+        const value = customValue(lead, multi.id);
+        // The order of a multi-select's values is not fixed by the spec.
+        expect(Array.isArray(value) ? [...value].sort() : value, `${when}: multi-select ${String(multi.id)} as option names`).toEqual(
+          [...new Set([multi.options[0].name, multi.options[multi.options.length - 1].name])].sort(),
+        );
+      }
+    };
+    check(created, 'create');
+    const updated = expectLead(await upsert(api, { details: 'again' }, byName(created.name!)), 'the update');
+    check(updated, 'update');
+  }),
+);

@@ -10,46 +10,75 @@ import { expect, rule, test } from '../support/fixtures/test.js';
 import { payloadOf } from '../support/resources/callback-receiver.js';
 import { expectAuthorizationFailed } from './flow.js';
 
-test(...rule('OAUTH-1', 'an authorization request with response_type=token fails (error to the callback or an error page, never a code)', async ({ oauth, ns }) => {
-  const mark = oauth.receiver.mark();
-  const outcome = await oauth.run(oauth.authorizeUrl({ response_type: 'token', state: ns.id }), { decision: 'authorize', inSession: true });
-  expectAuthorizationFailed(oauth.receiver, mark, outcome, 'response_type=token');
-}));
+test(
+  ...rule(
+    'OAUTH-1',
+    'an authorization request with response_type=token fails (error to the callback or an error page, never a code)',
+    async ({ oauth, ns }) => {
+      const mark = oauth.receiver.mark();
+      const outcome = await oauth.run(oauth.authorizeUrl({ response_type: 'token', state: ns.id }), { decision: 'authorize', inSession: true });
+      expectAuthorizationFailed(oauth.receiver, mark, outcome, 'response_type=token');
+    },
+  ),
+);
 
-test(...rule('OAUTH-2', 'an authorization request with scope developer/v1/read fails (error to the callback or an error page, never a code)', async ({ oauth, ns }) => {
-  const mark = oauth.receiver.mark();
-  const outcome = await oauth.run(oauth.authorizeUrl({ scope: 'developer/v1/read', state: ns.id }), { decision: 'authorize', inSession: true });
-  expectAuthorizationFailed(oauth.receiver, mark, outcome, 'scope=developer/v1/read');
-}));
+test(
+  ...rule(
+    'OAUTH-2',
+    'an authorization request with scope developer/v1/read fails (error to the callback or an error page, never a code)',
+    async ({ oauth, ns }) => {
+      const mark = oauth.receiver.mark();
+      const outcome = await oauth.run(oauth.authorizeUrl({ scope: 'developer/v1/read', state: ns.id }), { decision: 'authorize', inSession: true });
+      expectAuthorizationFailed(oauth.receiver, mark, outcome, 'scope=developer/v1/read');
+    },
+  ),
+);
 
-test(...rule('OAUTH-15', 'an authorization request with an unknown client_id fails (never a code)', async ({ oauth, ns }) => {
-  const mark = oauth.receiver.mark();
-  const outcome = await oauth.run(oauth.authorizeUrl({ client_id: `crm-conformance-unknown-${ns.id}`, state: ns.id }), { decision: 'authorize', inSession: true });
-  expectAuthorizationFailed(oauth.receiver, mark, outcome, 'an unknown client_id');
-}));
+test(
+  ...rule('OAUTH-15', 'an authorization request with an unknown client_id fails (never a code)', async ({ oauth, ns }) => {
+    const mark = oauth.receiver.mark();
+    const outcome = await oauth.run(oauth.authorizeUrl({ client_id: `crm-conformance-unknown-${ns.id}`, state: ns.id }), {
+      decision: 'authorize',
+      inSession: true,
+    });
+    expectAuthorizationFailed(oauth.receiver, mark, outcome, 'an unknown client_id');
+  }),
+);
 
-test(...rule('OAUTH-3', 'a user who is not logged in logs in, then sees the consent screen naming the application and its permission, with Authorize and Deny', async ({ oauth, profile, ns }) => {
-  const outcome = await oauth.run(oauth.authorizeUrl({ state: ns.id }));
-  expect(outcome.screens[0], `a fresh browser is asked to log in first; ${describeOutcome(outcome)}`).toBe('login');
-  expect(outcome.stoppedAt, `after the login the consent screen shows; ${describeOutcome(outcome)}`).toBe('consent');
-  // The spec's words, or the names the profile gives them (oauth.screens.authorize_button, deny_button).
-  const s = profile.oauth.screens;
-  const named = (word: string, own?: string) => (own ? `"${word}" (or "${own}", oauth.screens of the profile)` : `"${word}" (if yours has another name, set it in oauth.screens of the target profile)`);
-  await expect(consentControl(oauth.page, s, 'authorize'), `the consent screen has an ${named('Authorize', s.authorize_button)} button`).toBeVisible();
-  await expect(consentControl(oauth.page, s, 'deny'), `the consent screen has a ${named('Deny', s.deny_button)} button`).toBeVisible();
-  const name = profile.oauth.application_name;
-  test.skip(!name, 'the target profile does not give oauth.application_name: the suite cannot tell which name the consent screen must show (buttons checked)');
-  await expect(oauth.page.getByText(name!).first(), `the consent screen names the application "${name}"`).toBeVisible();
-  const permission = profile.oauth.permission_text;
-  if (permission) await expect(oauth.page.getByText(permission).first(), `the consent screen shows the permission ("${permission}")`).toBeVisible();
-  else test.info().annotations.push({ type: 'note', description: 'the permission shown is not checked: the target profile has no oauth.permission_text' });
-}));
+test(
+  ...rule(
+    'OAUTH-3',
+    'a user who is not logged in logs in, then sees the consent screen naming the application and its permission, with Authorize and Deny',
+    async ({ oauth, profile, ns }) => {
+      const outcome = await oauth.run(oauth.authorizeUrl({ state: ns.id }));
+      expect(outcome.screens[0], `a fresh browser is asked to log in first; ${describeOutcome(outcome)}`).toBe('login');
+      expect(outcome.stoppedAt, `after the login the consent screen shows; ${describeOutcome(outcome)}`).toBe('consent');
+      // The spec's words, or the names the profile gives them (oauth.screens.authorize_button, deny_button).
+      const s = profile.oauth.screens;
+      const named = (word: string, own?: string) =>
+        own ? `"${word}" (or "${own}", oauth.screens of the profile)` : `"${word}" (if yours has another name, set it in oauth.screens of the target profile)`;
+      await expect(consentControl(oauth.page, s, 'authorize'), `the consent screen has an ${named('Authorize', s.authorize_button)} button`).toBeVisible();
+      await expect(consentControl(oauth.page, s, 'deny'), `the consent screen has a ${named('Deny', s.deny_button)} button`).toBeVisible();
+      const name = profile.oauth.application_name;
+      test.skip(
+        !name,
+        'the target profile does not give oauth.application_name: the suite cannot tell which name the consent screen must show (buttons checked)',
+      );
+      await expect(oauth.page.getByText(name!).first(), `the consent screen names the application "${name}"`).toBeVisible();
+      const permission = profile.oauth.permission_text;
+      if (permission) await expect(oauth.page.getByText(permission).first(), `the consent screen shows the permission ("${permission}")`).toBeVisible();
+      else test.info().annotations.push({ type: 'note', description: 'the permission shown is not checked: the target profile has no oauth.permission_text' });
+    },
+  ),
+);
 
-test(...rule('OAUTH-13', 'a user already logged in is not asked to log in again', async ({ oauth, ns }) => {
-  await oauth.obtainCode({ state: `${ns.id}-first` });
-  const mark = oauth.receiver.mark();
-  const outcome = await oauth.run(oauth.authorizeUrl({ state: `${ns.id}-second` }), { decision: 'authorize', login: false });
-  expect(outcome.screens.includes('login'), `the second authorization in the same browser shows no login screen; ${describeOutcome(outcome)}`).toBe(false);
-  const reached = outcome.screens.includes('consent') || oauth.receiver.since(mark).some((h) => 'code' in payloadOf(h));
-  expect(reached, `the second authorization goes on to the consent screen or the callback; ${describeOutcome(outcome)}`).toBe(true);
-}));
+test(
+  ...rule('OAUTH-13', 'a user already logged in is not asked to log in again', async ({ oauth, ns }) => {
+    await oauth.obtainCode({ state: `${ns.id}-first` });
+    const mark = oauth.receiver.mark();
+    const outcome = await oauth.run(oauth.authorizeUrl({ state: `${ns.id}-second` }), { decision: 'authorize', login: false });
+    expect(outcome.screens.includes('login'), `the second authorization in the same browser shows no login screen; ${describeOutcome(outcome)}`).toBe(false);
+    const reached = outcome.screens.includes('consent') || oauth.receiver.since(mark).some((h) => 'code' in payloadOf(h));
+    expect(reached, `the second authorization goes on to the consent screen or the callback; ${describeOutcome(outcome)}`).toBe(true);
+  }),
+);

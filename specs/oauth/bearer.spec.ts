@@ -9,13 +9,21 @@
  */
 import { expect, notJudged, rule, test } from '../support/fixtures/test.js';
 
-test.skip(({ target }) => !!target.credentials.bearerToken, 'CRM_BEARER_TOKEN is set: AUTH-2 is judged with it (specs/authentication/header-credentials.spec.ts)');
+test.skip(
+  ({ target }) => !!target.credentials.bearerToken,
+  'CRM_BEARER_TOKEN is set: AUTH-2 is judged with it (specs/authentication/header-credentials.spec.ts)',
+);
 
-test(...rule('AUTH-2', 'Authorization: Bearer with the token the OAuth handshake obtained is accepted on GET /account', async ({ oauth, api, ns }) => {
-  const { code } = await oauth.obtainCode({ state: ns.id, inSession: true });
-  const res = await oauth.exchange(oauth.tokenForm(code));
-  const token = res.status >= 200 && res.status < 300 ? oauth.accessTokenOf(res) : undefined;
-  if (!token) notJudged(`not judged: the token request answered ${res.status}${res.status >= 200 && res.status < 300 ? ' without an access_token' : ''}, and AUTH-2 needs a token (the token request is judged by OAUTH-10); or set CRM_BEARER_TOKEN`);
-  const account = await api.get('/account', { auth: { headers: { Authorization: `Bearer ${token}` } } });
-  expect(account, 'GET /account with only Authorization: Bearer <the token the handshake obtained>').toHaveStatus(200);
-}));
+test(
+  ...rule('AUTH-2', 'Authorization: Bearer with the token the OAuth handshake obtained is accepted on GET /account', async ({ oauth, api, ns }) => {
+    const { code } = await oauth.obtainCode({ state: ns.id, inSession: true });
+    const res = await oauth.exchange(oauth.tokenForm(code));
+    const token = res.status >= 200 && res.status < 300 ? oauth.accessTokenOf(res) : undefined;
+    if (!token)
+      notJudged(
+        `not judged: the token request answered ${res.status}${res.status >= 200 && res.status < 300 ? ' without an access_token' : ''}, and AUTH-2 needs a token (the token request is judged by OAUTH-10); or set CRM_BEARER_TOKEN`,
+      );
+    const account = await api.get('/account', { auth: { headers: { Authorization: `Bearer ${token}` } } });
+    expect(account, 'GET /account with only Authorization: Bearer <the token the handshake obtained>').toHaveStatus(200);
+  }),
+);

@@ -17,7 +17,9 @@ export const awkwardState = (nsId: string) => `${nsId} a+b&c=d/e?f#g%2Fh "i'<j>~
  * stopped at an error page. No request to the callback carries a code or a token.
  */
 export function expectAuthorizationFailed(receiver: CallbackReceiver, mark: number, outcome: FlowOutcome, what: string): void {
-  const withCode = receiver.since(mark).filter((h) => 'code' in payloadOf(h) || 'code' in h.query || 'access_token' in payloadOf(h) || 'access_token' in h.query);
+  const withCode = receiver
+    .since(mark)
+    .filter((h) => 'code' in payloadOf(h) || 'code' in h.query || 'access_token' in payloadOf(h) || 'access_token' in h.query);
   expect(withCode.length, `${what}: no code (or token) reaches the callback; ${describeOutcome(outcome)}`).toBe(0);
   if (outcome.hit) {
     expect('error' in payloadOf(outcome.hit) || 'error' in outcome.hit.query, `${what}: the callback carries error; ${describeOutcome(outcome)}`).toBe(true);

@@ -11,52 +11,64 @@ import { expectJson } from '../support/fixtures/test.js';
 import { expect, rule, test } from '../support/fixtures/test.js';
 import { OAUTH_SCOPE } from '../support/fixtures/oauth.js';
 
-test(...rule('OAUTH-10', 'the token answer is JSON with access_token, token_type exactly "Bearer" and the granted scope', async ({ oauth, ns }) => {
-  const { code } = await oauth.obtainCode({ state: ns.id, inSession: true });
-  const res = await oauth.exchange(oauth.tokenForm(code));
-  expect(res).toHaveStatus(200);
-  expectJson(res);
-  expect(res).toMatchContract(TokenResponse);
-  expect((res.body as { scope?: unknown }).scope, 'the granted scope (the only scope there is)').toBe(OAUTH_SCOPE);
-}));
+test(
+  ...rule('OAUTH-10', 'the token answer is JSON with access_token, token_type exactly "Bearer" and the granted scope', async ({ oauth, ns }) => {
+    const { code } = await oauth.obtainCode({ state: ns.id, inSession: true });
+    const res = await oauth.exchange(oauth.tokenForm(code));
+    expect(res).toHaveStatus(200);
+    expectJson(res);
+    expect(res).toMatchContract(TokenResponse);
+    expect((res.body as { scope?: unknown }).scope, 'the granted scope (the only scope there is)').toBe(OAUTH_SCOPE);
+  }),
+);
 
-test(...rule('OAUTH-11', 'the access token works as Authorization: Bearer on GET /account', async ({ oauth, api, ns }) => {
-  const { code } = await oauth.obtainCode({ state: ns.id, inSession: true });
-  const res = await oauth.exchange(oauth.tokenForm(code));
-  expect(res, 'precondition: the token request succeeds').toHaveStatus(200);
-  const token = oauth.accessTokenOf(res);
-  if (!token) throw new Error('precondition: the token answer carries no access_token');
-  const account = await api.get('/account', { auth: { headers: { Authorization: `Bearer ${token}` } } });
-  expect(account).toHaveStatus(200);
-}));
+test(
+  ...rule('OAUTH-11', 'the access token works as Authorization: Bearer on GET /account', async ({ oauth, api, ns }) => {
+    const { code } = await oauth.obtainCode({ state: ns.id, inSession: true });
+    const res = await oauth.exchange(oauth.tokenForm(code));
+    expect(res, 'precondition: the token request succeeds').toHaveStatus(200);
+    const token = oauth.accessTokenOf(res);
+    if (!token) throw new Error('precondition: the token answer carries no access_token');
+    const account = await api.get('/account', { auth: { headers: { Authorization: `Bearer ${token}` } } });
+    expect(account).toHaveStatus(200);
+  }),
+);
 
-test(...rule('OAUTH-7', 'a token request with grant_type=client_credentials is refused', async ({ oauth, ns }) => {
-  const { code } = await oauth.obtainCode({ state: ns.id, inSession: true });
-  const res = await oauth.exchange(oauth.tokenForm(code, { grant_type: 'client_credentials' }));
-  expect(res).toBeRefused();
-  expect(oauth.accessTokenOf(res) === undefined, 'the refusal carries no access_token').toBe(true);
-}));
+test(
+  ...rule('OAUTH-7', 'a token request with grant_type=client_credentials is refused', async ({ oauth, ns }) => {
+    const { code } = await oauth.obtainCode({ state: ns.id, inSession: true });
+    const res = await oauth.exchange(oauth.tokenForm(code, { grant_type: 'client_credentials' }));
+    expect(res).toBeRefused();
+    expect(oauth.accessTokenOf(res) === undefined, 'the refusal carries no access_token').toBe(true);
+  }),
+);
 
-test(...rule('OAUTH-8', 'a token request with a wrong client_secret is refused', async ({ oauth, ns }) => {
-  const { code } = await oauth.obtainCode({ state: ns.id, inSession: true });
-  const res = await oauth.exchange(oauth.tokenForm(code, { client_secret: `wrong-secret-for-conformance-${ns.id}` }));
-  expect(res).toBeRefused();
-  expect(oauth.accessTokenOf(res) === undefined, 'the refusal carries no access_token').toBe(true);
-}));
+test(
+  ...rule('OAUTH-8', 'a token request with a wrong client_secret is refused', async ({ oauth, ns }) => {
+    const { code } = await oauth.obtainCode({ state: ns.id, inSession: true });
+    const res = await oauth.exchange(oauth.tokenForm(code, { client_secret: `wrong-secret-for-conformance-${ns.id}` }));
+    expect(res).toBeRefused();
+    expect(oauth.accessTokenOf(res) === undefined, 'the refusal carries no access_token').toBe(true);
+  }),
+);
 
-test(...rule('OAUTH-9', 'a token request whose redirect_uri differs from the authorization request is refused', async ({ oauth, ns }) => {
-  const { code } = await oauth.obtainCode({ state: ns.id, inSession: true });
-  const other = new URL('/oauth/other-callback', oauth.redirectUri).toString();
-  const res = await oauth.exchange(oauth.tokenForm(code, { redirect_uri: other }));
-  expect(res).toBeRefused();
-  expect(oauth.accessTokenOf(res) === undefined, 'the refusal carries no access_token').toBe(true);
-}));
+test(
+  ...rule('OAUTH-9', 'a token request whose redirect_uri differs from the authorization request is refused', async ({ oauth, ns }) => {
+    const { code } = await oauth.obtainCode({ state: ns.id, inSession: true });
+    const other = new URL('/oauth/other-callback', oauth.redirectUri).toString();
+    const res = await oauth.exchange(oauth.tokenForm(code, { redirect_uri: other }));
+    expect(res).toBeRefused();
+    expect(oauth.accessTokenOf(res) === undefined, 'the refusal carries no access_token').toBe(true);
+  }),
+);
 
-test(...rule('OAUTH-12', 'an authorization code exchanged once is refused the second time', async ({ oauth, ns }) => {
-  const { code } = await oauth.obtainCode({ state: ns.id, inSession: true });
-  const first = await oauth.exchange(oauth.tokenForm(code));
-  expect(first, 'precondition: the first exchange succeeds').toHaveStatus(200);
-  const second = await oauth.exchange(oauth.tokenForm(code));
-  expect(second).toBeRefused();
-  expect(oauth.accessTokenOf(second) === undefined, 'the second answer carries no access_token').toBe(true);
-}));
+test(
+  ...rule('OAUTH-12', 'an authorization code exchanged once is refused the second time', async ({ oauth, ns }) => {
+    const { code } = await oauth.obtainCode({ state: ns.id, inSession: true });
+    const first = await oauth.exchange(oauth.tokenForm(code));
+    expect(first, 'precondition: the first exchange succeeds').toHaveStatus(200);
+    const second = await oauth.exchange(oauth.tokenForm(code));
+    expect(second).toBeRefused();
+    expect(oauth.accessTokenOf(second) === undefined, 'the second answer carries no access_token').toBe(true);
+  }),
+);

@@ -30,7 +30,8 @@ const empty = { opportunities: [] };
 async function burst(api: ApiClient): Promise<{ answers: ApiResponse[]; spreadMs: number; endedAt: number } | { skipped: string }> {
   const alone = await api.post(BULK_PATH, empty, { honour429: false });
   // A 429 here is the rate limit itself (still counting earlier requests): the test goes on.
-  if (alone.status !== 429 && (alone.status < 200 || alone.status >= 300)) return { skipped: `an empty bulk request sent alone is refused (${alone.status}; see BULK-3): a burst of them cannot show a rate limit` };
+  if (alone.status !== 429 && (alone.status < 200 || alone.status >= 300))
+    return { skipped: `an empty bulk request sent alone is refused (${alone.status}; see BULK-3): a burst of them cannot show a rate limit` };
   const started = Date.now();
   const answers = await Promise.all(Array.from({ length: BURST }, () => api.post(BULK_PATH, empty, { honour429: false })));
   const endedAt = Date.now();
@@ -128,23 +129,46 @@ async function burstFor(ruleId: string, api: ApiClient, testInfo: TestInfo): Pro
   return made;
 }
 
-test(...rule('BULK-9', `a burst of ${BURST} bulk requests at once is refused, if at all, with status 429`, async ({ api, profile }, testInfo) => {
-  const { answers, spreadMs, skipped } = await burstFor('BULK-9', api, testInfo);
-  test.skip(!!skipped, skipped);
-  const statuses = answers.map((r) => r.status);
-  testInfo.annotations.push({ type: 'note', description: `burst of ${BURST} in ${spreadMs} ms: statuses ${statuses.join(', ')}` });
-  const wrong = answers.filter((r) => !(r.status >= 200 && r.status < 300) && r.status !== 429);
-  expect(wrong.map((r) => r.status), `every refusal of the burst is 429${wrong[0] ? `\n${describeExchange(wrong[0].exchange)}` : ''}`).toEqual([]);
-  if (profile.capabilities.bulk_rate_limit) {
-    expect(statuses.filter((s) => s === 429).length, `the profile says the target limits bulk calls: ${BURST} requests within ${spreadMs} ms meet at least one 429`).toBeGreaterThan(0);
-  }
-}, { timeout: 60_000 }));
+test(
+  ...rule(
+    'BULK-9',
+    `a burst of ${BURST} bulk requests at once is refused, if at all, with status 429`,
+    async ({ api, profile }, testInfo) => {
+      const { answers, spreadMs, skipped } = await burstFor('BULK-9', api, testInfo);
+      test.skip(!!skipped, skipped);
+      const statuses = answers.map((r) => r.status);
+      testInfo.annotations.push({ type: 'note', description: `burst of ${BURST} in ${spreadMs} ms: statuses ${statuses.join(', ')}` });
+      const wrong = answers.filter((r) => !(r.status >= 200 && r.status < 300) && r.status !== 429);
+      expect(
+        wrong.map((r) => r.status),
+        `every refusal of the burst is 429${wrong[0] ? `\n${describeExchange(wrong[0].exchange)}` : ''}`,
+      ).toEqual([]);
+      if (profile.capabilities.bulk_rate_limit) {
+        expect(
+          statuses.filter((s) => s === 429).length,
+          `the profile says the target limits bulk calls: ${BURST} requests within ${spreadMs} ms meet at least one 429`,
+        ).toBeGreaterThan(0);
+      }
+    },
+    { timeout: 60_000 },
+  ),
+);
 
-test(...rule('BULK-10', 'after a burst the bulk interface accepts requests again within a few seconds', async ({ api }, testInfo) => {
-  const { answers, polls, pollError, skipped } = await burstFor('BULK-10', api, testInfo);
-  test.skip(!!skipped, skipped);
-  if (!polls) throw pollError;
-  const refused = answers.filter((r) => r.status === 429).length;
-  testInfo.annotations.push({ type: 'note', description: `${refused} of ${BURST} refused; accepted again after ${polls.elapsedMs} ms (${polls.polls} polls)` });
-  expect(polls.last, `a bulk request is accepted within ${RECOVERY_MS / 1000} s after the burst`).not.toBeRefused();
-}, { timeout: 60_000 }));
+test(
+  ...rule(
+    'BULK-10',
+    'after a burst the bulk interface accepts requests again within a few seconds',
+    async ({ api }, testInfo) => {
+      const { answers, polls, pollError, skipped } = await burstFor('BULK-10', api, testInfo);
+      test.skip(!!skipped, skipped);
+      if (!polls) throw pollError;
+      const refused = answers.filter((r) => r.status === 429).length;
+      testInfo.annotations.push({
+        type: 'note',
+        description: `${refused} of ${BURST} refused; accepted again after ${polls.elapsedMs} ms (${polls.polls} polls)`,
+      });
+      expect(polls.last, `a bulk request is accepted within ${RECOVERY_MS / 1000} s after the burst`).not.toBeRefused();
+    },
+    { timeout: 60_000 },
+  ),
+);

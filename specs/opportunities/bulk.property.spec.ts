@@ -20,12 +20,26 @@ import { bulkAnswerProblems, bulkContext, fullRequest } from './bulk.js';
 import { bulkCreate } from '../support/core/rate-limit.js';
 import { rule, test } from '../support/fixtures/test.js';
 
-test(...rule('BULK-3', 'random mixes of valid and defective entries, from none to as many as the limit (at most 10), get 200 and one item per entry, in request order', async ({ api, ns, profile, target }, testInfo) => {
-  const ctx = await bulkContext(api, profile);
-  await checkProperty(testInfo, target, bulkMix(fullRequest(profile)), async (templates) => {
-    const sent = templates.map((t) => materialize(t, ctx, () => ns.name('bulk'), ns.tags));
-    const res = await bulkCreate(api, { opportunities: sent });
-    const problems = bulkAnswerProblems(sent, templates, res);
-    if (problems.length) throw new Error(`${problems.join('\n')}\nentries: ${templates.map(describeTemplate).join(', ')}\n${describeExchange(res.exchange)}`);
-  }, { name: 'bulk create mixes', numRuns: scaledRuns(target.fc.runs, 50, 4), timeLimitMs: 90_000 });
-}, { also: ['BULK-4', 'BULK-5'], tag: [RANDOM_TAG], timeout: 150_000 }));
+test(
+  ...rule(
+    'BULK-3',
+    'random mixes of valid and defective entries, from none to as many as the limit (at most 10), get 200 and one item per entry, in request order',
+    async ({ api, ns, profile, target }, testInfo) => {
+      const ctx = await bulkContext(api, profile);
+      await checkProperty(
+        testInfo,
+        target,
+        bulkMix(fullRequest(profile)),
+        async (templates) => {
+          const sent = templates.map((t) => materialize(t, ctx, () => ns.name('bulk'), ns.tags));
+          const res = await bulkCreate(api, { opportunities: sent });
+          const problems = bulkAnswerProblems(sent, templates, res);
+          if (problems.length)
+            throw new Error(`${problems.join('\n')}\nentries: ${templates.map(describeTemplate).join(', ')}\n${describeExchange(res.exchange)}`);
+        },
+        { name: 'bulk create mixes', numRuns: scaledRuns(target.fc.runs, 50, 4), timeLimitMs: 90_000 },
+      );
+    },
+    { also: ['BULK-4', 'BULK-5'], tag: [RANDOM_TAG], timeout: 150_000 },
+  ),
+);

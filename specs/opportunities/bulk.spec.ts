@@ -37,142 +37,252 @@ const TIMEOUT = { timeout: 60_000 };
 
 const declared = (profile: TargetProfile) => (entriesLimit(profile) === 10 ? '' : ' (the limit the profile declares, capabilities.bulk_entries_limit)');
 
-test(...rule('BULK-1', 'a request with the limit + 1 entries gets status 422', async ({ api, ns, profile }) => {
-  const limit = entriesLimit(profile);
-  const res = await bulkCreate(api, { opportunities: entries(ns, limit + 1) });
-  expect(res, `${limit + 1} entries are more than ${limit}${declared(profile)}`).toHaveStatus(422);
-}, TIMEOUT));
+test(
+  ...rule(
+    'BULK-1',
+    'a request with the limit + 1 entries gets status 422',
+    async ({ api, ns, profile }) => {
+      const limit = entriesLimit(profile);
+      const res = await bulkCreate(api, { opportunities: entries(ns, limit + 1) });
+      expect(res, `${limit + 1} entries are more than ${limit}${declared(profile)}`).toHaveStatus(422);
+    },
+    TIMEOUT,
+  ),
+);
 
 // Each bulk call spends a third of a second of the run's bulk budget: this one also shows that
 // a request well above the limit (the limit + 5) gets the same 422.
-test(...rule('BULK-2', 'the 422 for the limit + 5 entries is { error } naming the limit', async ({ api, ns, profile }) => {
-  const limit = entriesLimit(profile);
-  const res = await bulkCreate(api, { opportunities: entries(ns, limit + 5) });
-  expect(res).toHaveStatus(422);
-  expect(res).toMatchContract(BulkTooLarge);
-  const error = String((res.body as { error?: unknown }).error);
-  expect(error, `the error names the limit ${limit}${declared(profile)}\n${describeExchange(res.exchange)}`).toMatch(new RegExp(`(^|\\D)${limit}(\\D|$)`));
-}, TIMEOUT));
+test(
+  ...rule(
+    'BULK-2',
+    'the 422 for the limit + 5 entries is { error } naming the limit',
+    async ({ api, ns, profile }) => {
+      const limit = entriesLimit(profile);
+      const res = await bulkCreate(api, { opportunities: entries(ns, limit + 5) });
+      expect(res).toHaveStatus(422);
+      expect(res).toMatchContract(BulkTooLarge);
+      const error = String((res.body as { error?: unknown }).error);
+      expect(error, `the error names the limit ${limit}${declared(profile)}\n${describeExchange(res.exchange)}`).toMatch(new RegExp(`(^|\\D)${limit}(\\D|$)`));
+    },
+    TIMEOUT,
+  ),
+);
 
-test(...rule('BULK-3', 'a request with no entries gets 200 and an empty array', async ({ api }) => {
-  const res = await bulkCreate(api, { opportunities: [] });
-  expect(res).toHaveStatus(200);
-  expect(res.body, 'an empty array').toEqual([]);
-}, TIMEOUT));
+test(
+  ...rule(
+    'BULK-3',
+    'a request with no entries gets 200 and an empty array',
+    async ({ api }) => {
+      const res = await bulkCreate(api, { opportunities: [] });
+      expect(res).toHaveStatus(200);
+      expect(res.body, 'an empty array').toEqual([]);
+    },
+    TIMEOUT,
+  ),
+);
 
-test(...rule('BULK-3', 'a request with as many entries as the limit (at most 10) gets 200 and an array in the order of the entries', async ({ api, ns, profile }) => {
-  const sent = entries(ns, fullRequest(profile));
-  const res = await bulkCreate(api, { opportunities: sent });
-  expect(res).toHaveStatus(200);
-  expect(Array.isArray(res.body) && (res.body as unknown[]).length, 'one item per entry').toBe(sent.length);
-  const names = (res.body as { name?: unknown }[]).map((x) => x.name);
-  expect(names, 'the created entries in the order of the request').toEqual(sent.map((e) => e.name));
-}, TIMEOUT));
+test(
+  ...rule(
+    'BULK-3',
+    'a request with as many entries as the limit (at most 10) gets 200 and an array in the order of the entries',
+    async ({ api, ns, profile }) => {
+      const sent = entries(ns, fullRequest(profile));
+      const res = await bulkCreate(api, { opportunities: sent });
+      expect(res).toHaveStatus(200);
+      expect(Array.isArray(res.body) && (res.body as unknown[]).length, 'one item per entry').toBe(sent.length);
+      const names = (res.body as { name?: unknown }[]).map((x) => x.name);
+      expect(names, 'the created entries in the order of the request').toEqual(sent.map((e) => e.name));
+    },
+    TIMEOUT,
+  ),
+);
 
 // The order holds whichever entries fail: an answer that lists the created entries first and the
 // failed ones after them (or the reverse) breaks it only when a defective entry comes first.
-test(...rule('BULK-3', 'defective entries before valid ones: every created entry is answered at the position of its entry', async ({ api, ns }, testInfo) => {
-  const odd = () => ({ name: ns.name('odd value'), tags: ns.tags, monetary_value: 'a lot' });
-  const sent = [odd(), ...entries(ns, 1), odd(), ...entries(ns, 1)];
-  const res = await bulkCreate(api, { opportunities: sent });
-  expect(res).toHaveStatus(200);
-  const got = res.body as unknown[];
-  expect(Array.isArray(got) && got.length, 'one item per entry').toBe(sent.length);
-  // A target may create an entry with a text monetary_value or fail it: either way at its position.
-  const created = got.map((item) => BulkOpportunity.safeParse(item));
-  const misplaced = created.flatMap((c, i) => (c.success && c.data.name !== sent[i].name ? [`[${i}] ${JSON.stringify(c.data.name)} where ${JSON.stringify(sent[i].name)} was sent`] : []));
-  expect(misplaced, `every created entry at the position of its entry\n${describeExchange(res.exchange)}`).toEqual([]);
-  if (!created.some((c) => c.success)) testInfo.annotations.push({ type: 'note', description: 'the target created none of the entries: no position to judge' });
-}, TIMEOUT));
+test(
+  ...rule(
+    'BULK-3',
+    'defective entries before valid ones: every created entry is answered at the position of its entry',
+    async ({ api, ns }, testInfo) => {
+      const odd = () => ({ name: ns.name('odd value'), tags: ns.tags, monetary_value: 'a lot' });
+      const sent = [odd(), ...entries(ns, 1), odd(), ...entries(ns, 1)];
+      const res = await bulkCreate(api, { opportunities: sent });
+      expect(res).toHaveStatus(200);
+      const got = res.body as unknown[];
+      expect(Array.isArray(got) && got.length, 'one item per entry').toBe(sent.length);
+      // A target may create an entry with a text monetary_value or fail it: either way at its position.
+      const created = got.map((item) => BulkOpportunity.safeParse(item));
+      const misplaced = created.flatMap((c, i) =>
+        c.success && c.data.name !== sent[i].name ? [`[${i}] ${JSON.stringify(c.data.name)} where ${JSON.stringify(sent[i].name)} was sent`] : [],
+      );
+      expect(misplaced, `every created entry at the position of its entry\n${describeExchange(res.exchange)}`).toEqual([]);
+      if (!created.some((c) => c.success))
+        testInfo.annotations.push({ type: 'note', description: 'the target created none of the entries: no position to judge' });
+    },
+    TIMEOUT,
+  ),
+);
 
-test(...rule('BULK-4', 'a created entry is the Opportunity with a numeric id and the bulk-create fields', async ({ api, ns }) => {
-  const res = await bulkCreate(api, { opportunities: entries(ns, 2, { monetary_value: 100 }) });
-  for (const i of [0, 1]) {
-    const opp = createdAt(res, i);
-    expect(Number.isInteger(opp.id), `entry ${i}: id is a number`).toBe(true);
-  }
-  expect(sameId(createdAt(res, 0).id, createdAt(res, 1).id), 'two entries, two Opportunities').toBe(false);
-}, TIMEOUT));
+test(
+  ...rule(
+    'BULK-4',
+    'a created entry is the Opportunity with a numeric id and the bulk-create fields',
+    async ({ api, ns }) => {
+      const res = await bulkCreate(api, { opportunities: entries(ns, 2, { monetary_value: 100 }) });
+      for (const i of [0, 1]) {
+        const opp = createdAt(res, i);
+        expect(Number.isInteger(opp.id), `entry ${i}: id is a number`).toBe(true);
+      }
+      expect(sameId(createdAt(res, 0).id, createdAt(res, 1).id), 'two entries, two Opportunities').toBe(false);
+    },
+    TIMEOUT,
+  ),
+);
 
-test(...rule('BULK-5', 'a failed entry is { success: false, message: { <field>: [ { error } ] } } and the valid entries are still created', async ({ api, ns }, testInfo) => {
-  const sent: Record<string, unknown>[] = [
-    { name: ns.name('valid'), tags: ns.tags },
-    { tags: ns.tags, details: 'no name' },
-    { name: ns.name('valid'), tags: ns.tags },
-    { name: ns.name('odd value'), tags: ns.tags, monetary_value: 'a lot' },
-    { name: ns.name('valid'), tags: ns.tags },
-  ];
-  const templates: EntryTemplate[] = [{}, { defect: 'no-name' }, {}, { defect: 'text-monetary-value' }, {}];
-  const res = await bulkCreate(api, { opportunities: sent });
-  expect(bulkAnswerProblems(sent, templates, res), `position by position\n${describeExchange(res.exchange)}`).toEqual([]);
-  const failed = (res.body as unknown[]).filter((x) => BulkFailedEntry.safeParse(x).success).length;
-  if (!failed) testInfo.annotations.push({ type: 'note', description: 'the target created every entry (including those without a name or with a text monetary_value): no failed entry to judge' });
-}, TIMEOUT));
+test(
+  ...rule(
+    'BULK-5',
+    'a failed entry is { success: false, message: { <field>: [ { error } ] } } and the valid entries are still created',
+    async ({ api, ns }, testInfo) => {
+      const sent: Record<string, unknown>[] = [
+        { name: ns.name('valid'), tags: ns.tags },
+        { tags: ns.tags, details: 'no name' },
+        { name: ns.name('valid'), tags: ns.tags },
+        { name: ns.name('odd value'), tags: ns.tags, monetary_value: 'a lot' },
+        { name: ns.name('valid'), tags: ns.tags },
+      ];
+      const templates: EntryTemplate[] = [{}, { defect: 'no-name' }, {}, { defect: 'text-monetary-value' }, {}];
+      const res = await bulkCreate(api, { opportunities: sent });
+      expect(bulkAnswerProblems(sent, templates, res), `position by position\n${describeExchange(res.exchange)}`).toEqual([]);
+      const failed = (res.body as unknown[]).filter((x) => BulkFailedEntry.safeParse(x).success).length;
+      if (!failed)
+        testInfo.annotations.push({
+          type: 'note',
+          description: 'the target created every entry (including those without a name or with a text monetary_value): no failed entry to judge',
+        });
+    },
+    TIMEOUT,
+  ),
+);
 
 // The order of the parts a target reads is not shown: the date goes in each order, one entry
 // each (day 27 is no month, so a target reading one order finds no date in the others; one that
 // reads them leniently may roll one over into another date, which is noted, not judged). Every
 // close_date created is slash-separated, and some entry created carries the date sent.
-test(...rule('BULK-6', 'close_date of a created entry is a slash-separated date string of the date sent', async ({ api, ns }, testInfo) => {
-  const date = { month: 3, day: 27, year: 2031 };
-  const sent = slashDates(date).map((close_date) => ({ name: ns.name('bulk'), tags: ns.tags, close_date }));
-  const res = await bulkCreate(api, { opportunities: sent });
-  expect(res).toHaveStatus(200);
-  const got = Array.isArray(res.body) ? (res.body as unknown[]) : [];
-  expect(got.length, `one item per entry\n${describeExchange(res.exchange)}`).toBe(sent.length);
-  const created = got.flatMap((item, i) => (BulkOpportunity.safeParse(item).success ? [{ opp: item as BulkOpp, as: sent[i].close_date }] : []));
-  expect(created.length, `the date sent as ${sent.map((e) => e.close_date).join(', ')}: an entry in at least one order is created\n${describeExchange(res.exchange)}`).toBeGreaterThan(0);
-  for (const { opp, as } of created) expect(opp.close_date, `close_date of the entry sent as ${as}`).toMatch(/^\d{1,4}\/\d{1,2}\/\d{1,4}$/);
-  const want = [date.month, date.day, date.year].sort((a, b) => a - b).join('/');
-  const partsOf = (v: unknown) => String(v).split('/').map(Number).map((n) => (n < 100 && n > 31 ? 2000 + n : n)).sort((a, b) => a - b).join('/');
-  const other = created.filter(({ opp }) => partsOf(opp.close_date) !== want);
-  expect(other.length < created.length, `some entry created carries the month, day and year sent; got ${created.map(({ opp, as }) => `${JSON.stringify(opp.close_date)} for ${as}`).join(', ')}\n${describeExchange(res.exchange)}`).toBe(true);
-  if (other.length) testInfo.annotations.push({ type: 'note', description: `entries sent in an order the target does not read were created with another date: ${other.map(({ opp, as }) => `${as} → ${String(opp.close_date)}`).join(', ')}` });
-}, TIMEOUT));
+test(
+  ...rule(
+    'BULK-6',
+    'close_date of a created entry is a slash-separated date string of the date sent',
+    async ({ api, ns }, testInfo) => {
+      const date = { month: 3, day: 27, year: 2031 };
+      const sent = slashDates(date).map((close_date) => ({ name: ns.name('bulk'), tags: ns.tags, close_date }));
+      const res = await bulkCreate(api, { opportunities: sent });
+      expect(res).toHaveStatus(200);
+      const got = Array.isArray(res.body) ? (res.body as unknown[]) : [];
+      expect(got.length, `one item per entry\n${describeExchange(res.exchange)}`).toBe(sent.length);
+      const created = got.flatMap((item, i) => (BulkOpportunity.safeParse(item).success ? [{ opp: item as BulkOpp, as: sent[i].close_date }] : []));
+      expect(
+        created.length,
+        `the date sent as ${sent.map((e) => e.close_date).join(', ')}: an entry in at least one order is created\n${describeExchange(res.exchange)}`,
+      ).toBeGreaterThan(0);
+      for (const { opp, as } of created) expect(opp.close_date, `close_date of the entry sent as ${as}`).toMatch(/^\d{1,4}\/\d{1,2}\/\d{1,4}$/);
+      const want = [date.month, date.day, date.year].sort((a, b) => a - b).join('/');
+      const partsOf = (v: unknown) =>
+        String(v)
+          .split('/')
+          .map(Number)
+          .map((n) => (n < 100 && n > 31 ? 2000 + n : n))
+          .sort((a, b) => a - b)
+          .join('/');
+      const other = created.filter(({ opp }) => partsOf(opp.close_date) !== want);
+      expect(
+        other.length < created.length,
+        `some entry created carries the month, day and year sent; got ${created.map(({ opp, as }) => `${JSON.stringify(opp.close_date)} for ${as}`).join(', ')}\n${describeExchange(res.exchange)}`,
+      ).toBe(true);
+      if (other.length)
+        testInfo.annotations.push({
+          type: 'note',
+          description: `entries sent in an order the target does not read were created with another date: ${other.map(({ opp, as }) => `${as} → ${String(opp.close_date)}`).join(', ')}`,
+        });
+    },
+    TIMEOUT,
+  ),
+);
 
-test(...rule('BULK-7', 'an entry with pipeline_id and no pipeline_stage_id lands in the first stage of that pipeline', async ({ api, ns, profile }) => {
-  const ctx = await bulkContext(api, profile);
-  test.skip(ctx.pipelines.length === 0, 'GET /pipelines lists no opportunity pipeline with stages');
-  const sent = ctx.pipelines.slice(0, 3).map((p) => ({ name: ns.name('stage'), tags: ns.tags, pipeline_id: p.id }));
-  const res = await bulkCreate(api, { opportunities: sent });
-  sent.forEach((e, i) => {
-    const opp = createdAt(res, i);
-    const p = ctx.pipelines[i];
-    expect(sameId(opp.pipeline_id, p.id), `entry ${i}: pipeline_id ${String(p.id)}`).toBe(true);
-    expect(sameId(opp.pipeline_stage_id, p.stages[0]), `entry ${i}: the first stage of pipeline ${String(p.id)} is ${String(p.stages[0])}, got ${String(opp.pipeline_stage_id)}`).toBe(true);
-  });
-}, TIMEOUT));
+test(
+  ...rule(
+    'BULK-7',
+    'an entry with pipeline_id and no pipeline_stage_id lands in the first stage of that pipeline',
+    async ({ api, ns, profile }) => {
+      const ctx = await bulkContext(api, profile);
+      test.skip(ctx.pipelines.length === 0, 'GET /pipelines lists no opportunity pipeline with stages');
+      const sent = ctx.pipelines.slice(0, 3).map((p) => ({ name: ns.name('stage'), tags: ns.tags, pipeline_id: p.id }));
+      const res = await bulkCreate(api, { opportunities: sent });
+      sent.forEach((e, i) => {
+        const opp = createdAt(res, i);
+        const p = ctx.pipelines[i];
+        expect(sameId(opp.pipeline_id, p.id), `entry ${i}: pipeline_id ${String(p.id)}`).toBe(true);
+        expect(
+          sameId(opp.pipeline_stage_id, p.stages[0]),
+          `entry ${i}: the first stage of pipeline ${String(p.id)} is ${String(p.stages[0])}, got ${String(opp.pipeline_stage_id)}`,
+        ).toBe(true);
+      });
+    },
+    TIMEOUT,
+  ),
+);
 
-test(...rule('BULK-8', 'the bulk answer carries option names instead of option ids', async ({ api, ns, profile }) => {
-  const ctx = await bulkContext(api, profile);
-  const { dropdown, multi_select: multi } = ctx.customFields;
-  test.skip(!dropdown && !multi, 'the profile has no dropdown or multi-select custom field available on opportunities');
-  const cf = [
-    ...(dropdown ? [{ custom_field_definition_id: dropdown.id, value: dropdown.options[dropdown.options.length - 1].id }] : []),
-    ...(multi ? [{ custom_field_definition_id: multi.id, value: [multi.options[0].id] }] : []),
-  ];
-  const res = await bulkCreate(api, { opportunities: entries(ns, 1, { custom_fields: cf }) });
-  const opp = createdAt(res, 0);
-  if (dropdown) expect(customValue(opp, dropdown.id), `dropdown ${String(dropdown.id)} as its option name`).toBe(dropdown.options[dropdown.options.length - 1].name);
-  if (multi) expect(customValue(opp, multi.id), `multi-select ${String(multi.id)} as option names`).toEqual([multi.options[0].name]);
-}, TIMEOUT));
+test(
+  ...rule(
+    'BULK-8',
+    'the bulk answer carries option names instead of option ids',
+    async ({ api, ns, profile }) => {
+      const ctx = await bulkContext(api, profile);
+      const { dropdown, multi_select: multi } = ctx.customFields;
+      test.skip(!dropdown && !multi, 'the profile has no dropdown or multi-select custom field available on opportunities');
+      const cf = [
+        ...(dropdown ? [{ custom_field_definition_id: dropdown.id, value: dropdown.options[dropdown.options.length - 1].id }] : []),
+        ...(multi ? [{ custom_field_definition_id: multi.id, value: [multi.options[0].id] }] : []),
+      ];
+      const res = await bulkCreate(api, { opportunities: entries(ns, 1, { custom_fields: cf }) });
+      const opp = createdAt(res, 0);
+      if (dropdown)
+        expect(customValue(opp, dropdown.id), `dropdown ${String(dropdown.id)} as its option name`).toBe(dropdown.options[dropdown.options.length - 1].name);
+      if (multi) expect(customValue(opp, multi.id), `multi-select ${String(multi.id)} as option names`).toEqual([multi.options[0].name]);
+    },
+    TIMEOUT,
+  ),
+);
 
-test(...rule('BULK-11', 'a created entry carries the members sent for it', async ({ api, ns, profile }) => {
-  const ctx = await bulkContext(api, profile);
-  const pipeline = ctx.pipelines[0];
-  const user = ctx.users[0];
-  const sent = {
-    name: ns.name('members'), tags: ns.tags, details: 'bulk details', monetary_value: 2500, priority: 'High', win_probability: 40,
-    ...(pipeline ? { pipeline_id: pipeline.id } : {}), ...(user !== undefined ? { assignee_id: user } : {}),
-  };
-  const res = await bulkCreate(api, { opportunities: [sent] });
-  const opp = createdAt(res, 0);
-  expect(opp.name, 'name').toBe(sent.name);
-  expect(opp.details, 'details').toBe('bulk details');
-  expect(opp.monetary_value, 'monetary_value').toBe(2500);
-  expect(opp.priority, 'priority').toBe('High');
-  expect(opp.win_probability, 'win_probability').toBe(40);
-  expect(opp.tags, 'tags').toEqual(expect.arrayContaining(ns.tags));
-  if (pipeline) expect(sameId(opp.pipeline_id, pipeline.id), 'pipeline_id').toBe(true);
-  if (user !== undefined) expect(sameId(opp.assignee_id, user), 'assignee_id').toBe(true);
-}, TIMEOUT));
+test(
+  ...rule(
+    'BULK-11',
+    'a created entry carries the members sent for it',
+    async ({ api, ns, profile }) => {
+      const ctx = await bulkContext(api, profile);
+      const pipeline = ctx.pipelines[0];
+      const user = ctx.users[0];
+      const sent = {
+        name: ns.name('members'),
+        tags: ns.tags,
+        details: 'bulk details',
+        monetary_value: 2500,
+        priority: 'High',
+        win_probability: 40,
+        ...(pipeline ? { pipeline_id: pipeline.id } : {}),
+        ...(user !== undefined ? { assignee_id: user } : {}),
+      };
+      const res = await bulkCreate(api, { opportunities: [sent] });
+      const opp = createdAt(res, 0);
+      expect(opp.name, 'name').toBe(sent.name);
+      expect(opp.details, 'details').toBe('bulk details');
+      expect(opp.monetary_value, 'monetary_value').toBe(2500);
+      expect(opp.priority, 'priority').toBe('High');
+      expect(opp.win_probability, 'win_probability').toBe(40);
+      expect(opp.tags, 'tags').toEqual(expect.arrayContaining(ns.tags));
+      if (pipeline) expect(sameId(opp.pipeline_id, pipeline.id), 'pipeline_id').toBe(true);
+      if (user !== undefined) expect(sameId(opp.assignee_id, user), 'assignee_id').toBe(true);
+    },
+    TIMEOUT,
+  ),
+);

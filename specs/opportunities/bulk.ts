@@ -18,7 +18,9 @@ export const fullRequest = (profile: TargetProfile): number => Math.min(10, entr
 export async function bulkContext(api: ApiClient, profile: TargetProfile): Promise<BulkContext> {
   const res = await api.get<{ id: string | number; type: string; stages: { id: string | number }[] }[]>('/pipelines');
   expect(res, 'GET /pipelines').toHaveStatus(200);
-  const pipelines = res.body.filter((p) => p.type === 'opportunity' && Array.isArray(p.stages) && p.stages.length > 0).map((p) => ({ id: p.id, stages: p.stages.map((s) => s.id) }));
+  const pipelines = res.body
+    .filter((p) => p.type === 'opportunity' && Array.isArray(p.stages) && p.stages.length > 0)
+    .map((p) => ({ id: p.id, stages: p.stages.map((s) => s.id) }));
   const ids = res.body.map((p) => p.id);
   const unknownPipelineId = ids.every((id) => typeof id === 'number') ? Math.max(0, ...(ids as number[])) + 987_654 : `unknown-pipeline-${Date.now()}`;
   const cf = profile.fixtures.custom_fields;
@@ -47,17 +49,28 @@ export function bulkAnswerProblems(sent: Record<string, unknown>[], templates: E
     const failed = BulkFailedEntry.safeParse(item);
     const label = `[${i}] ${describeTemplate(t)}`;
     if (created.success) {
-      if (typeof sent[i].name === 'string' && created.data.name !== sent[i].name) problems.push(`${label}: the created entry at position ${i} is named ${JSON.stringify(created.data.name)}, the entry sent there ${JSON.stringify(sent[i].name)} (order of the request)`);
+      if (typeof sent[i].name === 'string' && created.data.name !== sent[i].name)
+        problems.push(
+          `${label}: the created entry at position ${i} is named ${JSON.stringify(created.data.name)}, the entry sent there ${JSON.stringify(sent[i].name)} (order of the request)`,
+        );
       return;
     }
     // The order of a close_date's parts in a request is not shown: failing an entry on it alone is the target's call.
     if (!t.defect && t.closeDate && failed.success && Object.keys(failed.data.message).every((k) => k === 'close_date')) return;
     if (!t.defect) {
-      const issues = created.error.issues.slice(0, 4).map((x) => `$[${i}].${x.path.join('.')}: ${x.message}`).join('; ');
-      problems.push(`${label}: a valid entry must be created as an Opportunity with a numeric id and the bulk fields; ${failed.success ? 'it failed' : 'got'} ${JSON.stringify(item).slice(0, 300)} (${issues})`);
+      const issues = created.error.issues
+        .slice(0, 4)
+        .map((x) => `$[${i}].${x.path.join('.')}: ${x.message}`)
+        .join('; ');
+      problems.push(
+        `${label}: a valid entry must be created as an Opportunity with a numeric id and the bulk fields; ${failed.success ? 'it failed' : 'got'} ${JSON.stringify(item).slice(0, 300)} (${issues})`,
+      );
       return;
     }
-    if (!failed.success) problems.push(`${label}: an entry is either created or failed as { success: false, message: { <field>: [ { error } ] } }; got ${JSON.stringify(item).slice(0, 300)}`);
+    if (!failed.success)
+      problems.push(
+        `${label}: an entry is either created or failed as { success: false, message: { <field>: [ { error } ] } }; got ${JSON.stringify(item).slice(0, 300)}`,
+      );
   });
   return problems;
 }

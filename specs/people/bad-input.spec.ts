@@ -16,10 +16,13 @@ const cases: { label: string; body?: (tags: string[]) => unknown; raw?: string }
 ];
 
 for (const c of cases) {
-  test(...rule('WIRE-5', `POST /people with ${c.label} is refused with a 4xx`, async ({ api, ns }) => {
-    const res = c.raw !== undefined
-      ? await api.send({ method: 'POST', path: '/people', rawBody: c.raw, headers: { 'Content-Type': 'application/json' } })
-      : await api.post('/people', c.body!(ns.tags));
-    expect(res).toBeClientError();
-  }));
+  test(
+    ...rule('WIRE-5', `POST /people with ${c.label} is refused with a 4xx`, async ({ api, ns }) => {
+      const res =
+        c.raw !== undefined
+          ? await api.send({ method: 'POST', path: '/people', rawBody: c.raw, headers: { 'Content-Type': 'application/json' } })
+          : await api.post('/people', c.body!(ns.tags));
+      expect(res).toBeClientError();
+    }),
+  );
 }

@@ -12,12 +12,15 @@ const cases: { label: string; body?: unknown; raw?: string }[] = [
 ];
 
 for (const c of cases) {
-  test(...rule('WIRE-5', `DELETE /people/{id}/related with ${c.label} is refused with a 4xx`, async ({ api, ns }) => {
-    const person = await make.person({ api, ns });
-    const path = `/people/${encodeURIComponent(String(person.id))}/related`;
-    const res = c.raw !== undefined
-      ? await api.send({ method: 'DELETE', path, rawBody: c.raw, headers: { 'Content-Type': 'application/json' } })
-      : await api.delete(path, c.body);
-    expect(res).toBeClientError();
-  }));
+  test(
+    ...rule('WIRE-5', `DELETE /people/{id}/related with ${c.label} is refused with a 4xx`, async ({ api, ns }) => {
+      const person = await make.person({ api, ns });
+      const path = `/people/${encodeURIComponent(String(person.id))}/related`;
+      const res =
+        c.raw !== undefined
+          ? await api.send({ method: 'DELETE', path, rawBody: c.raw, headers: { 'Content-Type': 'application/json' } })
+          : await api.delete(path, c.body);
+      expect(res).toBeClientError();
+    }),
+  );
 }

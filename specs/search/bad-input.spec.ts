@@ -26,21 +26,42 @@ const BAD: [string, unknown][] = [
 ];
 
 for (const kind of KINDS) {
-  test(...rule('SEARCH-16', `${label(kind)}: zero or negative pages, unknown sort fields and wrongly typed filters are refused with a 4xx JSON answer`, async ({ api }) => {
-    const extra: [string, unknown][] = kind === 'projects'
-      ? [['status_ids not a list', { status_ids: 'Open' }], ['name a number', { name: 7 }]]
-      : [['project_ids not a list', { project_ids: -2 }], ['minimum_due_date "soon"', { minimum_due_date: 'soon' }], ['opportunity_ids an object', { opportunity_ids: { id: 1 } }]];
-    const wrong: string[] = [];
-    for (const [what, body] of [...BAD, ...extra]) {
-      const res = await api.post(`/${kind}/search`, body);
-      if (res.status < 400 || res.status >= 500 || !res.isJson) wrong.push(`${what}: ${res.status}${res.isJson ? '' : ' (not JSON)'}`);
-    }
-    expect(wrong, `bad ${label(kind)} input answered other than 4xx JSON`).toEqual([]);
-  }));
+  test(
+    ...rule(
+      'SEARCH-16',
+      `${label(kind)}: zero or negative pages, unknown sort fields and wrongly typed filters are refused with a 4xx JSON answer`,
+      async ({ api }) => {
+        const extra: [string, unknown][] =
+          kind === 'projects'
+            ? [
+                ['status_ids not a list', { status_ids: 'Open' }],
+                ['name a number', { name: 7 }],
+              ]
+            : [
+                ['project_ids not a list', { project_ids: -2 }],
+                ['minimum_due_date "soon"', { minimum_due_date: 'soon' }],
+                ['opportunity_ids an object', { opportunity_ids: { id: 1 } }],
+              ];
+        const wrong: string[] = [];
+        for (const [what, body] of [...BAD, ...extra]) {
+          const res = await api.post(`/${kind}/search`, body);
+          if (res.status < 400 || res.status >= 500 || !res.isJson) wrong.push(`${what}: ${res.status}${res.isJson ? '' : ' (not JSON)'}`);
+        }
+        expect(wrong, `bad ${label(kind)} input answered other than 4xx JSON`).toEqual([]);
+      },
+    ),
+  );
 
-  test(...rule('SEARCH-16', `${label(kind)}: a malformed JSON body is refused with a 4xx JSON answer`, async ({ api }) => {
-    const res = await api.send({ method: 'POST', path: `/${kind}/search`, rawBody: '{"page_size": 2, "tags": [', headers: { 'Content-Type': 'application/json' } });
-    expect(res).toBeClientError();
-    expectJson(res);
-  }));
+  test(
+    ...rule('SEARCH-16', `${label(kind)}: a malformed JSON body is refused with a 4xx JSON answer`, async ({ api }) => {
+      const res = await api.send({
+        method: 'POST',
+        path: `/${kind}/search`,
+        rawBody: '{"page_size": 2, "tags": [',
+        headers: { 'Content-Type': 'application/json' },
+      });
+      expect(res).toBeClientError();
+      expectJson(res);
+    }),
+  );
 }

@@ -6,40 +6,53 @@
 import { createInOrder, expectSameRecords, idsOf, inNs, search } from '../support/search.js';
 import { expect, rule, test } from '../support/fixtures/test.js';
 
-test(...rule('PSEARCH-1', 'a project search without sort_by sorts by name, ascending', async ({ api, ns, profile }) => {
-  // Created in an order that is neither name order nor its reverse.
-  const [c, a, d, b] = await createInOrder('projects', { api, ns, profile }, ['cccc', 'aaaa', 'dddd', 'bbbb'].map((l) => ({ name: ns.name(l) })));
-  expect(idsOf(await search(api, 'projects', inNs(ns))), 'no sort_by, no sort_direction: by name ascending').toEqual(idsOf([a, b, c, d]));
-  expect(idsOf(await search(api, 'projects', inNs(ns, { sort_direction: 'desc' }))), 'no sort_by, desc: by name descending').toEqual(idsOf([d, c, b, a]));
-}));
+test(
+  ...rule('PSEARCH-1', 'a project search without sort_by sorts by name, ascending', async ({ api, ns, profile }) => {
+    // Created in an order that is neither name order nor its reverse.
+    const [c, a, d, b] = await createInOrder(
+      'projects',
+      { api, ns, profile },
+      ['cccc', 'aaaa', 'dddd', 'bbbb'].map((l) => ({ name: ns.name(l) })),
+    );
+    expect(idsOf(await search(api, 'projects', inNs(ns))), 'no sort_by, no sort_direction: by name ascending').toEqual(idsOf([a, b, c, d]));
+    expect(idsOf(await search(api, 'projects', inNs(ns, { sort_direction: 'desc' }))), 'no sort_by, desc: by name descending').toEqual(idsOf([d, c, b, a]));
+  }),
+);
 
-test(...rule('PSEARCH-3', 'name selects the projects with exactly that full name', async ({ api, ns, profile }) => {
-  const base = ns.name('named');
-  const [exact, longer] = await createInOrder('projects', { api, ns, profile }, [{ name: base }, { name: `${base} and more` }, { name: ns.name('other') }]);
-  expectSameRecords(await search(api, 'projects', inNs(ns, { name: base })), [exact], `name "${base}" (another project's name starts with it)`);
-  expectSameRecords(await search(api, 'projects', { name: base }), [exact], `name "${base}" without other criteria`);
-  expectSameRecords(await search(api, 'projects', inNs(ns, { name: longer.name })), [longer], `name "${longer.name}"`);
-  expectSameRecords(await search(api, 'projects', inNs(ns, { name: `${ns.id} named` })), [], 'a part of a name is not a full name');
-}));
+test(
+  ...rule('PSEARCH-3', 'name selects the projects with exactly that full name', async ({ api, ns, profile }) => {
+    const base = ns.name('named');
+    const [exact, longer] = await createInOrder('projects', { api, ns, profile }, [{ name: base }, { name: `${base} and more` }, { name: ns.name('other') }]);
+    expectSameRecords(await search(api, 'projects', inNs(ns, { name: base })), [exact], `name "${base}" (another project's name starts with it)`);
+    expectSameRecords(await search(api, 'projects', { name: base }), [exact], `name "${base}" without other criteria`);
+    expectSameRecords(await search(api, 'projects', inNs(ns, { name: longer.name })), [longer], `name "${longer.name}"`);
+    expectSameRecords(await search(api, 'projects', inNs(ns, { name: `${ns.id} named` })), [], 'a part of a name is not a full name');
+  }),
+);
 
-test(...rule('PSEARCH-4', 'statuses selects projects by status name', async ({ api, ns, profile }) => {
-  const made = await createInOrder('projects', { api, ns, profile }, [{}, {}]);
-  expectSameRecords(await search(api, 'projects', inNs(ns, { statuses: ['Open'] })), made, 'statuses [Open]: new projects are Open');
-  const others = profile.fixtures.project_statuses.map((s) => s.name).filter((n) => n !== 'Open');
-  if (others.length) {
-    expectSameRecords(await search(api, 'projects', inNs(ns, { statuses: others })), [], `statuses ${JSON.stringify(others)}: no new project has them`);
-    expectSameRecords(await search(api, 'projects', inNs(ns, { statuses: ['Open', ...others] })), made, 'statuses with Open among others');
-  } else {
-    test.info().annotations.push({ type: 'note', description: 'the profile names no project status other than Open: only the positive case is checked' });
-  }
-}));
+test(
+  ...rule('PSEARCH-4', 'statuses selects projects by status name', async ({ api, ns, profile }) => {
+    const made = await createInOrder('projects', { api, ns, profile }, [{}, {}]);
+    expectSameRecords(await search(api, 'projects', inNs(ns, { statuses: ['Open'] })), made, 'statuses [Open]: new projects are Open');
+    const others = profile.fixtures.project_statuses.map((s) => s.name).filter((n) => n !== 'Open');
+    if (others.length) {
+      expectSameRecords(await search(api, 'projects', inNs(ns, { statuses: others })), [], `statuses ${JSON.stringify(others)}: no new project has them`);
+      expectSameRecords(await search(api, 'projects', inNs(ns, { statuses: ['Open', ...others] })), made, 'statuses with Open among others');
+    } else {
+      test.info().annotations.push({ type: 'note', description: 'the profile names no project status other than Open: only the positive case is checked' });
+    }
+  }),
+);
 
-test(...rule('PSEARCH-4', 'status_ids selects projects by status id', async ({ api, ns, profile }) => {
-  const statuses = profile.fixtures.project_statuses;
-  const open = statuses.find((s) => s.name === 'Open');
-  test.skip(!open, 'the profile names no project status ids (fixtures.project_statuses with Open)');
-  const made = await createInOrder('projects', { api, ns, profile }, [{}, {}]);
-  expectSameRecords(await search(api, 'projects', inNs(ns, { status_ids: [open!.id] })), made, `status_ids [${String(open!.id)}] (Open)`);
-  const others = statuses.filter((s) => s.name !== 'Open').map((s) => s.id);
-  if (others.length) expectSameRecords(await search(api, 'projects', inNs(ns, { status_ids: others })), [], `status_ids ${JSON.stringify(others)}: no new project has them`);
-}));
+test(
+  ...rule('PSEARCH-4', 'status_ids selects projects by status id', async ({ api, ns, profile }) => {
+    const statuses = profile.fixtures.project_statuses;
+    const open = statuses.find((s) => s.name === 'Open');
+    test.skip(!open, 'the profile names no project status ids (fixtures.project_statuses with Open)');
+    const made = await createInOrder('projects', { api, ns, profile }, [{}, {}]);
+    expectSameRecords(await search(api, 'projects', inNs(ns, { status_ids: [open!.id] })), made, `status_ids [${String(open!.id)}] (Open)`);
+    const others = statuses.filter((s) => s.name !== 'Open').map((s) => s.id);
+    if (others.length)
+      expectSameRecords(await search(api, 'projects', inNs(ns, { status_ids: others })), [], `status_ids ${JSON.stringify(others)}: no new project has them`);
+  }),
+);

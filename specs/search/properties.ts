@@ -9,7 +9,15 @@ import type { TestInfo } from '@playwright/test';
 import fc from 'fast-check';
 import { recordBody, recordSet, requestSpec, toFilter, type CriteriaSpec, type RecordSet, type SearchWorld } from '../../generators/search-domain.js';
 import {
-  FIXED_ORDER, compareOrder, comparePage, compareReversed, compareSets, expectedMatches, pageIsFixed, pagingOf, type ModelContext,
+  FIXED_ORDER,
+  compareOrder,
+  comparePage,
+  compareReversed,
+  compareSets,
+  expectedMatches,
+  pageIsFixed,
+  pagingOf,
+  type ModelContext,
 } from '../../generators/search-model.js';
 import type { TargetConfig } from '../support/core/config.js';
 import { extension, make, opportunitiesToRelate, type Ctx as MakeCtx, type Rec } from '../support/make.js';
@@ -75,11 +83,14 @@ export async function createRecordSet(kind: Kind, ctx: Ctx, set: RecordSet, worl
   const first = await createMany(kind, ctx, set.main.slice(0, half).map(body));
   first.forEach((rec, i) => made.push({ rec, follow: set.main[i].follow }));
   let spare = 0;
-  const probes = await createUntilLater(async () => {
-    const s = set.spares[spare++];
-    if (!s) throw new Error(`the server's date_created did not move on during ${set.spares.length} creates`);
-    return create(kind, ctx, body(s));
-  }, Math.max(...first.map((r) => r.date_created)));
+  const probes = await createUntilLater(
+    async () => {
+      const s = set.spares[spare++];
+      if (!s) throw new Error(`the server's date_created did not move on during ${set.spares.length} creates`);
+      return create(kind, ctx, body(s));
+    },
+    Math.max(...first.map((r) => r.date_created)),
+  );
   probes.forEach((rec, i) => made.push({ rec, follow: set.spares[i].follow }));
   const second = await createMany(kind, ctx, set.main.slice(half).map(body));
   second.forEach((rec, i) => made.push({ rec, follow: set.main[half + i].follow }));
@@ -92,20 +103,39 @@ export async function createRecordSet(kind: Kind, ctx: Ctx, set: RecordSet, worl
     }
   }
   const records = await searchAll(api, kind, inNs(ns));
-  expectSameRecords(records, made.map((m) => m.rec), 'the namespace search gives every record of the generated set');
+  expectSameRecords(
+    records,
+    made.map((m) => m.rec),
+    'the namespace search gives every record of the generated set',
+  );
   return { records, followed };
 }
 
 /** The rules of the criteria of a generated request (to name them when a counterexample fails). */
 export function criteriaRules(kind: Kind, c: CriteriaSpec): string[] {
   const byCriterion: Record<keyof CriteriaSpec, string> = {
-    ids: 'SEARCH-14', name: 'PSEARCH-3', owners: 'SEARCH-15', statusIds: 'PSEARCH-4', statuses: 'PSEARCH-4', tags: 'SEARCH-8', followed: 'SEARCH-9',
-    created: 'SEARCH-10', modified: 'SEARCH-10', due: 'TSEARCH-6', dropdownEmpty: 'SEARCH-11', multiEmpty: 'SEARCH-11', score: 'SEARCH-12',
-    opportunities: 'TSEARCH-3', projects: 'TSEARCH-4', taskStatuses: 'TSEARCH-5',
+    ids: 'SEARCH-14',
+    name: 'PSEARCH-3',
+    owners: 'SEARCH-15',
+    statusIds: 'PSEARCH-4',
+    statuses: 'PSEARCH-4',
+    tags: 'SEARCH-8',
+    followed: 'SEARCH-9',
+    created: 'SEARCH-10',
+    modified: 'SEARCH-10',
+    due: 'TSEARCH-6',
+    dropdownEmpty: 'SEARCH-11',
+    multiEmpty: 'SEARCH-11',
+    score: 'SEARCH-12',
+    opportunities: 'TSEARCH-3',
+    projects: 'TSEARCH-4',
+    taskStatuses: 'TSEARCH-5',
   };
   const keys = Object.keys(c) as (keyof CriteriaSpec)[];
   // Every search is restricted to the namespace by a tags criterion when none is generated.
-  return [...keys.map((k) => byCriterion[k]), ...(keys.length > 1 || (keys.length === 1 && keys[0] !== 'tags') ? ['SEARCH-5'] : [])].filter((r) => kind === 'projects' ? !r.startsWith('TSEARCH') : !r.startsWith('PSEARCH'));
+  return [...keys.map((k) => byCriterion[k]), ...(keys.length > 1 || (keys.length === 1 && keys[0] !== 'tags') ? ['SEARCH-5'] : [])].filter((r) =>
+    kind === 'projects' ? !r.startsWith('TSEARCH') : !r.startsWith('PSEARCH'),
+  );
 }
 
 /** The record set of a property: created once in the test's namespace, from the run's seed. */
@@ -122,13 +152,25 @@ async function propertyWorld(kind: Kind, f: PropertyCtx) {
 export async function criteriaProperty(kind: Kind, f: PropertyCtx, testInfo: TestInfo): Promise<void> {
   const { api, target } = f;
   const { seed, world, records, ctx } = await propertyWorld(kind, f);
-  await checkProperty(testInfo, target, requestSpec(world, { density: 0.17, paging: false }), async (spec) => {
-    const filter = toFilter(spec, world, records);
-    const want = expectedMatches(filter, records, ctx);
-    const got = await searchAll(api, kind, filter, 20, 20);
-    const problems = compareSets(got, want);
-    if (problems.length) throw new PropertyFailure(filter, [...problems, `expected ids: ${JSON.stringify(idsOf(want))}`, `got ids: ${JSON.stringify(idsOf(got))}`]);
-  }, { name: `random ${kind} criteria select what the spec's model selects`, seed, rulesOf: (spec) => criteriaRules(kind, spec.criteria), timeLimitMs: scaledBudget(target.fc.runs, SEARCH_BUDGET_MS) });
+  await checkProperty(
+    testInfo,
+    target,
+    requestSpec(world, { density: 0.17, paging: false }),
+    async (spec) => {
+      const filter = toFilter(spec, world, records);
+      const want = expectedMatches(filter, records, ctx);
+      const got = await searchAll(api, kind, filter, 20, 20);
+      const problems = compareSets(got, want);
+      if (problems.length)
+        throw new PropertyFailure(filter, [...problems, `expected ids: ${JSON.stringify(idsOf(want))}`, `got ids: ${JSON.stringify(idsOf(got))}`]);
+    },
+    {
+      name: `random ${kind} criteria select what the spec's model selects`,
+      seed,
+      rulesOf: (spec) => criteriaRules(kind, spec.criteria),
+      timeLimitMs: scaledBudget(target.fc.runs, SEARCH_BUDGET_MS),
+    },
+  );
 }
 
 /**
@@ -141,41 +183,55 @@ export async function criteriaProperty(kind: Kind, f: PropertyCtx, testInfo: Tes
 export async function orderProperty(kind: Kind, f: PropertyCtx, testInfo: TestInfo): Promise<void> {
   const { api, target } = f;
   const { seed, world, records, ctx } = await propertyWorld(kind, f);
-  await checkProperty(testInfo, target, requestSpec(world, { density: 0.1, paging: true }), async (spec) => {
-    const filter = toFilter(spec, world, records);
-    const paging = pagingOf(kind, filter);
-    const matched = expectedMatches(filter, records, ctx);
-    const page = await search(api, kind, filter);
-    const problems: string[] = [];
-    if (pageIsFixed(paging.sortBy, matched)) {
-      problems.push(...comparePage(page, matched, paging));
-    } else {
-      const { page_number: _n, ...rest } = filter;
-      const all = await searchAll(api, kind, { ...rest, page_size: paging.pageSize }, paging.pageSize, 100);
-      problems.push(...compareSets(all, matched), ...compareOrder(all, paging.sortBy, paging.direction));
-      const start = (paging.pageNumber - 1) * paging.pageSize;
-      const slice = idsOf(all.slice(start, start + paging.pageSize));
-      if (JSON.stringify(idsOf(page)) !== JSON.stringify(slice)) problems.push(`page ${paging.pageNumber} ${JSON.stringify(idsOf(page))} differs from the same positions of the pages read one after the other ${JSON.stringify(slice)}`);
-      if (!FIXED_ORDER.has(paging.sortBy)) {
-        const opposite = paging.direction === 'asc' ? 'desc' : 'asc';
-        const other = await searchAll(api, kind, { ...rest, page_size: paging.pageSize, sort_direction: opposite }, paging.pageSize, 100);
-        problems.push(...compareSets(other, matched));
-        problems.push(...(paging.direction === 'asc' ? compareReversed(all, other, paging.sortBy) : compareReversed(other, all, paging.sortBy)));
+  await checkProperty(
+    testInfo,
+    target,
+    requestSpec(world, { density: 0.1, paging: true }),
+    async (spec) => {
+      const filter = toFilter(spec, world, records);
+      const paging = pagingOf(kind, filter);
+      const matched = expectedMatches(filter, records, ctx);
+      const page = await search(api, kind, filter);
+      const problems: string[] = [];
+      if (pageIsFixed(paging.sortBy, matched)) {
+        problems.push(...comparePage(page, matched, paging));
+      } else {
+        const { page_number: _n, ...rest } = filter;
+        const all = await searchAll(api, kind, { ...rest, page_size: paging.pageSize }, paging.pageSize, 100);
+        problems.push(...compareSets(all, matched), ...compareOrder(all, paging.sortBy, paging.direction));
+        const start = (paging.pageNumber - 1) * paging.pageSize;
+        const slice = idsOf(all.slice(start, start + paging.pageSize));
+        if (JSON.stringify(idsOf(page)) !== JSON.stringify(slice))
+          problems.push(
+            `page ${paging.pageNumber} ${JSON.stringify(idsOf(page))} differs from the same positions of the pages read one after the other ${JSON.stringify(slice)}`,
+          );
+        if (!FIXED_ORDER.has(paging.sortBy)) {
+          const opposite = paging.direction === 'asc' ? 'desc' : 'asc';
+          const other = await searchAll(api, kind, { ...rest, page_size: paging.pageSize, sort_direction: opposite }, paging.pageSize, 100);
+          problems.push(...compareSets(other, matched));
+          problems.push(...(paging.direction === 'asc' ? compareReversed(all, other, paging.sortBy) : compareReversed(other, all, paging.sortBy)));
+        }
       }
-    }
-    if (problems.length) throw new PropertyFailure(filter, [...problems, `matching ids: ${JSON.stringify(idsOf(matched))}`]);
-  }, { name: `random ${kind} sorts and pages give what the spec fixes`, seed, rulesOf: (spec) => {
-    // A shrunk counterexample keeps what it needs: criteria it still has are to blame; the
-    // defaults (sort, direction, page size and number) only when it has no criterion left.
-    const criteriaLeft = Object.keys(spec.criteria).length > 0;
-    const sortRule = kind === 'projects' ? 'PSEARCH-2' : 'TSEARCH-2';
-    const defaultSortRule = kind === 'projects' ? 'PSEARCH-1' : 'TSEARCH-1';
-    return [
-      ...criteriaRules(kind, spec.criteria),
-      ...(spec.sortBy !== undefined ? [sortRule] : criteriaLeft ? [] : [defaultSortRule]),
-      ...(spec.direction === 'desc' || (spec.direction === undefined && !criteriaLeft) ? ['SEARCH-6'] : []),
-      ...(spec.pageSize === undefined && !criteriaLeft ? ['SEARCH-3'] : []),
-      ...(spec.pageNumber === undefined && !criteriaLeft ? ['SEARCH-2'] : []),
-    ];
-  }, timeLimitMs: scaledBudget(target.fc.runs, SEARCH_BUDGET_MS) });
+      if (problems.length) throw new PropertyFailure(filter, [...problems, `matching ids: ${JSON.stringify(idsOf(matched))}`]);
+    },
+    {
+      name: `random ${kind} sorts and pages give what the spec fixes`,
+      seed,
+      rulesOf: (spec) => {
+        // A shrunk counterexample keeps what it needs: criteria it still has are to blame; the
+        // defaults (sort, direction, page size and number) only when it has no criterion left.
+        const criteriaLeft = Object.keys(spec.criteria).length > 0;
+        const sortRule = kind === 'projects' ? 'PSEARCH-2' : 'TSEARCH-2';
+        const defaultSortRule = kind === 'projects' ? 'PSEARCH-1' : 'TSEARCH-1';
+        return [
+          ...criteriaRules(kind, spec.criteria),
+          ...(spec.sortBy !== undefined ? [sortRule] : criteriaLeft ? [] : [defaultSortRule]),
+          ...(spec.direction === 'desc' || (spec.direction === undefined && !criteriaLeft) ? ['SEARCH-6'] : []),
+          ...(spec.pageSize === undefined && !criteriaLeft ? ['SEARCH-3'] : []),
+          ...(spec.pageNumber === undefined && !criteriaLeft ? ['SEARCH-2'] : []),
+        ];
+      },
+      timeLimitMs: scaledBudget(target.fc.runs, SEARCH_BUDGET_MS),
+    },
+  );
 }

@@ -12,66 +12,82 @@ import { make, opportunitiesToRelate } from '../support/make.js';
 const DAY = 86_400;
 const T0 = 1_893_456_000;
 
-test(...rule('TSEARCH-1', 'a task search without sort_by sorts by due_date, ascending', async ({ api, ns, profile }) => {
-  needTaskCreate(profile);
-  // Name order, creation order and due order all differ.
-  const [t3, t1, t4, t2] = await createInOrder('tasks', { api, ns, profile }, [
-    { name: ns.name('aaaa'), due_date: T0 + 3 * DAY },
-    { name: ns.name('dddd'), due_date: T0 + DAY },
-    { name: ns.name('bbbb'), due_date: T0 + 4 * DAY },
-    { name: ns.name('cccc'), due_date: T0 + 2 * DAY },
-  ]);
-  expect(idsOf(await search(api, 'tasks', inNs(ns))), 'no sort_by: by due date ascending').toEqual(idsOf([t1, t2, t3, t4]));
-  expect(idsOf(await search(api, 'tasks', inNs(ns, { sort_direction: 'desc' }))), 'no sort_by, desc: by due date descending').toEqual(idsOf([t4, t3, t2, t1]));
-}));
+test(
+  ...rule('TSEARCH-1', 'a task search without sort_by sorts by due_date, ascending', async ({ api, ns, profile }) => {
+    needTaskCreate(profile);
+    // Name order, creation order and due order all differ.
+    const [t3, t1, t4, t2] = await createInOrder('tasks', { api, ns, profile }, [
+      { name: ns.name('aaaa'), due_date: T0 + 3 * DAY },
+      { name: ns.name('dddd'), due_date: T0 + DAY },
+      { name: ns.name('bbbb'), due_date: T0 + 4 * DAY },
+      { name: ns.name('cccc'), due_date: T0 + 2 * DAY },
+    ]);
+    expect(idsOf(await search(api, 'tasks', inNs(ns))), 'no sort_by: by due date ascending').toEqual(idsOf([t1, t2, t3, t4]));
+    expect(idsOf(await search(api, 'tasks', inNs(ns, { sort_direction: 'desc' }))), 'no sort_by, desc: by due date descending').toEqual(
+      idsOf([t4, t3, t2, t1]),
+    );
+  }),
+);
 
-test(...rule('TSEARCH-3', 'opportunity_ids selects the tasks related to those opportunities', async ({ api, ns, profile }) => {
-  needTaskCreate(profile);
-  const [o1, o2] = await opportunitiesToRelate({ api, ns, profile }, 2);
-  test.skip(!o1 || !o2, 'the profile lists no fixture opportunities and POST /opportunities/bulk_create did not create an Opportunity to relate tasks to');
-  const project = await make.project({ api, ns });
-  const [to1, to2, , , to1b] = await createInOrder('tasks', { api, ns, profile }, [
-    { related_resource: { id: o1!.id, type: 'opportunity' } },
-    { related_resource: { id: o2!.id, type: 'opportunity' } },
-    { related_resource: { id: project.id, type: 'project' } },
-    {},
-    { related_resource: { id: o1!.id, type: 'opportunity' } },
-  ]);
-  expectSameRecords(await search(api, 'tasks', inNs(ns, { opportunity_ids: [o1!.id] })), [to1, to1b], 'opportunity_ids [o1]');
-  expectSameRecords(await search(api, 'tasks', inNs(ns, { opportunity_ids: [o1!.id, o2!.id] })), [to1, to2, to1b], 'opportunity_ids [o1, o2]');
-}));
+test(
+  ...rule('TSEARCH-3', 'opportunity_ids selects the tasks related to those opportunities', async ({ api, ns, profile }) => {
+    needTaskCreate(profile);
+    const [o1, o2] = await opportunitiesToRelate({ api, ns, profile }, 2);
+    test.skip(!o1 || !o2, 'the profile lists no fixture opportunities and POST /opportunities/bulk_create did not create an Opportunity to relate tasks to');
+    const project = await make.project({ api, ns });
+    const [to1, to2, , , to1b] = await createInOrder('tasks', { api, ns, profile }, [
+      { related_resource: { id: o1!.id, type: 'opportunity' } },
+      { related_resource: { id: o2!.id, type: 'opportunity' } },
+      { related_resource: { id: project.id, type: 'project' } },
+      {},
+      { related_resource: { id: o1!.id, type: 'opportunity' } },
+    ]);
+    expectSameRecords(await search(api, 'tasks', inNs(ns, { opportunity_ids: [o1!.id] })), [to1, to1b], 'opportunity_ids [o1]');
+    expectSameRecords(await search(api, 'tasks', inNs(ns, { opportunity_ids: [o1!.id, o2!.id] })), [to1, to2, to1b], 'opportunity_ids [o1, o2]');
+  }),
+);
 
-test(...rule('TSEARCH-4', 'project_ids selects the tasks of those projects and -2 the tasks with no project', async ({ api, ns, profile }) => {
-  needTaskCreate(profile);
-  const [p1, p2] = [await make.project({ api, ns }), await make.project({ api, ns })];
-  const [t1, t2, none, t1b] = await createInOrder('tasks', { api, ns, profile }, [
-    { related_resource: { id: p1.id, type: 'project' } },
-    { related_resource: { id: p2.id, type: 'project' } },
-    {},
-    { related_resource: { id: p1.id, type: 'project' } },
-  ]);
-  expectSameRecords(await search(api, 'tasks', inNs(ns, { project_ids: [p1.id] })), [t1, t1b], 'project_ids [p1]');
-  expectSameRecords(await search(api, 'tasks', inNs(ns, { project_ids: [-2] })), [none], 'project_ids [-2]: no project');
-  expectSameRecords(await search(api, 'tasks', inNs(ns, { project_ids: [p2.id, -2] })), [t2, none], 'project_ids [p2, -2]');
-}));
+test(
+  ...rule('TSEARCH-4', 'project_ids selects the tasks of those projects and -2 the tasks with no project', async ({ api, ns, profile }) => {
+    needTaskCreate(profile);
+    const [p1, p2] = [await make.project({ api, ns }), await make.project({ api, ns })];
+    const [t1, t2, none, t1b] = await createInOrder('tasks', { api, ns, profile }, [
+      { related_resource: { id: p1.id, type: 'project' } },
+      { related_resource: { id: p2.id, type: 'project' } },
+      {},
+      { related_resource: { id: p1.id, type: 'project' } },
+    ]);
+    expectSameRecords(await search(api, 'tasks', inNs(ns, { project_ids: [p1.id] })), [t1, t1b], 'project_ids [p1]');
+    expectSameRecords(await search(api, 'tasks', inNs(ns, { project_ids: [-2] })), [none], 'project_ids [-2]: no project');
+    expectSameRecords(await search(api, 'tasks', inNs(ns, { project_ids: [p2.id, -2] })), [t2, none], 'project_ids [p2, -2]');
+  }),
+);
 
-test(...rule('TSEARCH-5', 'statuses selects tasks by status, Open or Completed', async ({ api, ns, profile }) => {
-  needTaskCreate(profile);
-  const [open1, done, open2] = await createInOrder('tasks', { api, ns, profile }, [{ status: 'Open' }, { status: 'Completed', completed_date: T0 }, { status: 'Open' }]);
-  expect([open1.status, done.status, open2.status], 'statuses of the created tasks').toEqual(['Open', 'Completed', 'Open']);
-  expectSameRecords(await search(api, 'tasks', inNs(ns, { statuses: ['Open'] })), [open1, open2], 'statuses [Open]');
-  expectSameRecords(await search(api, 'tasks', inNs(ns, { statuses: ['Completed'] })), [done], 'statuses [Completed]');
-  expectSameRecords(await search(api, 'tasks', inNs(ns, { statuses: ['Open', 'Completed'] })), [open1, done, open2], 'statuses [Open, Completed]');
-}));
+test(
+  ...rule('TSEARCH-5', 'statuses selects tasks by status, Open or Completed', async ({ api, ns, profile }) => {
+    needTaskCreate(profile);
+    const [open1, done, open2] = await createInOrder('tasks', { api, ns, profile }, [
+      { status: 'Open' },
+      { status: 'Completed', completed_date: T0 },
+      { status: 'Open' },
+    ]);
+    expect([open1.status, done.status, open2.status], 'statuses of the created tasks').toEqual(['Open', 'Completed', 'Open']);
+    expectSameRecords(await search(api, 'tasks', inNs(ns, { statuses: ['Open'] })), [open1, open2], 'statuses [Open]');
+    expectSameRecords(await search(api, 'tasks', inNs(ns, { statuses: ['Completed'] })), [done], 'statuses [Completed]');
+    expectSameRecords(await search(api, 'tasks', inNs(ns, { statuses: ['Open', 'Completed'] })), [open1, done, open2], 'statuses [Open, Completed]');
+  }),
+);
 
-test(...rule('TSEARCH-7', 'a task in the results is a Task whose status is Open or Completed', async ({ api, ns, profile }) => {
-  needTaskCreate(profile);
-  await make.task({ api, ns, profile }, { status: 'Open', priority: 'High', due_date: T0 });
-  await make.task({ api, ns, profile }, { status: 'Completed', completed_date: T0 + DAY });
-  const found = await search(api, 'tasks', inNs(ns)); // checks the TaskList contract
-  expect(found.length, 'both tasks are found').toBe(2);
-  for (const t of found) {
-    expect(t).toMatchContract(Task);
-    expect(['Open', 'Completed'], `status of task ${String(t.id)}`).toContain(t.status);
-  }
-}));
+test(
+  ...rule('TSEARCH-7', 'a task in the results is a Task whose status is Open or Completed', async ({ api, ns, profile }) => {
+    needTaskCreate(profile);
+    await make.task({ api, ns, profile }, { status: 'Open', priority: 'High', due_date: T0 });
+    await make.task({ api, ns, profile }, { status: 'Completed', completed_date: T0 + DAY });
+    const found = await search(api, 'tasks', inNs(ns)); // checks the TaskList contract
+    expect(found.length, 'both tasks are found').toBe(2);
+    for (const t of found) {
+      expect(t).toMatchContract(Task);
+      expect(['Open', 'Completed'], `status of task ${String(t.id)}`).toContain(t.status);
+    }
+  }),
+);

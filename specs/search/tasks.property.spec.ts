@@ -14,12 +14,26 @@ import { rule, test } from '../support/fixtures/test.js';
 // The two properties are independent and the longest tests of the run: they may run side by side.
 test.describe.configure({ mode: 'parallel' });
 
-test(...rule('SEARCH-5', 'property: random task criteria, combined with AND, select what the model of the spec selects', async ({ api, ns, profile, target }, testInfo) => {
-  needTaskCreate(profile);
-  await criteriaProperty('tasks', { api, ns, profile, target }, testInfo);
-}, { tag: [RANDOM_TAG], timeout: 240_000 }));
+test(
+  ...rule(
+    'SEARCH-5',
+    'property: random task criteria, combined with AND, select what the model of the spec selects',
+    async ({ api, ns, profile, target }, testInfo) => {
+      needTaskCreate(profile);
+      await criteriaProperty('tasks', { api, ns, profile, target }, testInfo);
+    },
+    { tag: [RANDOM_TAG], timeout: 240_000 },
+  ),
+);
 
-test(...rule('SEARCH-4', 'property: random task sorts, directions, page sizes and numbers give the pages the spec fixes', async ({ api, ns, profile, target }, testInfo) => {
-  needTaskCreate(profile);
-  await orderProperty('tasks', { api, ns, profile, target }, testInfo);
-}, { tag: [RANDOM_TAG], timeout: 240_000 }));
+test(
+  ...rule(
+    'SEARCH-4',
+    'property: random task sorts, directions, page sizes and numbers give the pages the spec fixes',
+    async ({ api, ns, profile, target }, testInfo) => {
+      needTaskCreate(profile);
+      await orderProperty('tasks', { api, ns, profile, target }, testInfo);
+    },
+    { tag: [RANDOM_TAG], timeout: 240_000 },
+  ),
+);

@@ -21,7 +21,9 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
   // A run id given again (CRM_RUN_ID) starts afresh: no latch, no failure seen, no delivery time learned.
   forgetRunFiles();
   const target = cfg.embedded ? `embedded reference server at ${cfg.baseUrl}` : cfg.baseUrl;
-  console.log(`crm-conformance run ${cfg.runId}: target ${target}; profile ${cfg.profileSource}; records created by this run carry the tag crm-conformance-${cfg.runId}`);
+  console.log(
+    `crm-conformance run ${cfg.runId}: target ${target}; profile ${cfg.profileSource}; records created by this run carry the tag crm-conformance-${cfg.runId}`,
+  );
   // Before any test: can the target be judged at all? The workers read the result (skipReason()).
   // Not in a run of many instances (the fault matrix, fixtures/instances.ts): each test targets its
   // own instance, and the faults are meant to be judged by the tests.

@@ -28,7 +28,11 @@ export const byEmail = (email: string): Match => ({ field_name: 'email', field_v
  * slow to create (upsert-not-atomic) took 1.2 s for 31 of them.
  */
 export const leadsNamed = (api: ApiClient, ns: Namespace, name: string, count: number, label = 'same'): Promise<Lead[]> =>
-  inPool(Array.from({ length: count }, (_, i) => `${label}-${i}`), 8, (l) => make.lead({ api, ns }, { name }, l));
+  inPool(
+    Array.from({ length: count }, (_, i) => `${label}-${i}`),
+    8,
+    (l) => make.lead({ api, ns }, { name }, l),
+  );
 
 /** The profile's Lead custom field usable for matching, or undefined. */
 export function leadMatchField(profile: TargetProfile): { definitionId: string | number; fieldName: string } | undefined {
@@ -57,7 +61,10 @@ export function expectLead(res: ApiResponse, what: string): Lead {
 
 /** Reads a Lead through the spec's endpoints: an upsert with empty properties that matches it. */
 export async function readLead(api: ApiClient, match: Match): Promise<Lead> {
-  return expectLead(await upsert(api, {}, match), `reading the Lead matching ${match.field_name} = ${JSON.stringify(match.field_value)} (upsert with empty properties)`);
+  return expectLead(
+    await upsert(api, {}, match),
+    `reading the Lead matching ${match.field_name} = ${JSON.stringify(match.field_value)} (upsert with empty properties)`,
+  );
 }
 
 /** 422 naming every id of `ids` (anywhere in the body: its shape is not shown). */
@@ -91,13 +98,15 @@ export function computedValueProblems(fields: unknown, profile: TargetProfile, w
       if (f.value === null || f.value === undefined) continue;
       seen++;
       const names = dropdown.options.map((o) => o.name);
-      if (typeof f.value !== 'string' || !names.includes(f.value)) problems.push(`${where}: dropdown ${String(dropdown.id)} has ${JSON.stringify(f.value)}, expected one of the option names ${JSON.stringify(names)}`);
+      if (typeof f.value !== 'string' || !names.includes(f.value))
+        problems.push(`${where}: dropdown ${String(dropdown.id)} has ${JSON.stringify(f.value)}, expected one of the option names ${JSON.stringify(names)}`);
     }
     if (multi && sameId(f.custom_field_definition_id, multi.id)) {
       if (f.value === null || f.value === undefined || (Array.isArray(f.value) && f.value.length === 0)) continue;
       seen++;
       const names = multi.options.map((o) => o.name);
-      if (!Array.isArray(f.value) || f.value.some((v) => typeof v !== 'string' || !names.includes(v))) problems.push(`${where}: multi-select ${String(multi.id)} has ${JSON.stringify(f.value)}, expected option names from ${JSON.stringify(names)}`);
+      if (!Array.isArray(f.value) || f.value.some((v) => typeof v !== 'string' || !names.includes(v)))
+        problems.push(`${where}: multi-select ${String(multi.id)} has ${JSON.stringify(f.value)}, expected option names from ${JSON.stringify(names)}`);
     }
   }
   return { problems, seen };

@@ -23,7 +23,11 @@ import type { Namespace } from './fixtures/namespace.js';
 export { bulkCreate };
 
 /** What a helper needs of a test: its client and namespace, and (for tasks, fixtures) the profile. */
-export interface Ctx { api: ApiClient; ns: Namespace; profile?: TargetProfile }
+export interface Ctx {
+  api: ApiClient;
+  ns: Namespace;
+  profile?: TargetProfile;
+}
 type WithProfile = Ctx & { profile: TargetProfile };
 type Body = Record<string, unknown>;
 
@@ -58,7 +62,10 @@ function expectRecord(res: ApiResponse, what: string, contract: Parameters<typeo
 
 /* ---------------- extensions of the profile ---------------- */
 
-export interface Extension { method: string; path: string }
+export interface Extension {
+  method: string;
+  path: string;
+}
 
 /** The profile's documented extension ("METHOD /path" of `capabilities.extensions`), or undefined. */
 export function extension(profile: TargetProfile, name: 'create_task' | 'follow'): Extension | undefined {
@@ -124,9 +131,18 @@ export const post = {
 /* ---------------- the factory ---------------- */
 
 /** A created record, the answer that created it, and the name sent. */
-export interface Made<T> { record: T; res: ApiResponse; name: string }
+export interface Made<T> {
+  record: T;
+  res: ApiResponse;
+  name: string;
+}
 
-async function create<T>(api: ApiClient, r: { method: string; path: string; body: Body; name?: unknown }, what: string, contract?: Parameters<typeof conforms>[1]): Promise<Made<T>> {
+async function create<T>(
+  api: ApiClient,
+  r: { method: string; path: string; body: Body; name?: unknown },
+  what: string,
+  contract?: Parameters<typeof conforms>[1],
+): Promise<Made<T>> {
   const res = await api.send<T>(r);
   if (contract) expectRecord(res, what, contract);
   else expectCreated(res, what);
@@ -136,8 +152,10 @@ async function create<T>(api: ApiClient, r: { method: string; path: string; body
 const person = ({ api, ns }: Ctx, o: Body = {}) => create<Person>(api, request.person(ns, o), 'Person');
 const company = ({ api, ns }: Ctx, o: Body = {}) => create<Company>(api, request.company(ns, o), 'Company');
 const project = ({ api, ns }: Ctx, o: Body = {}) => create<Rec>(api, request.project(ns, o), 'Project', Project);
-const task = ({ api, ns, profile }: WithProfile, o: Body = {}) => create<Rec>(api, request.task(ns, o, profile), 'Task (through the task-create extension of the profile)', Task);
-const lead = ({ api, ns }: Ctx, o: Body = {}, label = 'lead') => create<Lead>(api, request.lead(ns, o, label), 'Lead (an upsert matching nothing)', LeadContract);
+const task = ({ api, ns, profile }: WithProfile, o: Body = {}) =>
+  create<Rec>(api, request.task(ns, o, profile), 'Task (through the task-create extension of the profile)', Task);
+const lead = ({ api, ns }: Ctx, o: Body = {}, label = 'lead') =>
+  create<Lead>(api, request.lead(ns, o, label), 'Lead (an upsert matching nothing)', LeadContract);
 
 /**
  * `count` Opportunities (at most 10) in one bulk create, within the run-wide bulk limit, in the
@@ -149,7 +167,8 @@ async function opportunities(ctx: Ctx, count: number, overrides: Body = {}): Pro
   const entries = Array.from({ length: count }, () => recordBody(ns, 'opportunity', { ...(pipeline ? { pipeline_id: pipeline.id } : {}), ...overrides }));
   const res = await bulkCreate<unknown[]>(api, { opportunities: entries });
   const body = Array.isArray(res.body) ? res.body : [];
-  const created = (e: unknown): e is Opportunity => !!e && typeof e === 'object' && (e as Body).id !== undefined && (e as Body).id !== null && (e as Body).success !== false;
+  const created = (e: unknown): e is Opportunity =>
+    !!e && typeof e === 'object' && (e as Body).id !== undefined && (e as Body).id !== null && (e as Body).success !== false;
   if (res.status !== 200 || body.length !== count || !body.every(created)) {
     expect(res, `a bulk create of ${count} Opportunit${count === 1 ? 'y' : 'ies'}`).toHaveStatus(200);
     expect(body.map(created), `every entry is created\n${JSON.stringify(res.body).slice(0, 500)}`).toEqual(entries.map(() => true));

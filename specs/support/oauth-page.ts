@@ -40,7 +40,10 @@ export interface FlowOutcome {
 }
 
 /** Why the suite could not get through the login (never a value typed or shown). */
-export interface LoginProblem { problem: string; fix: string }
+export interface LoginProblem {
+  problem: string;
+  fix: string;
+}
 
 /** Overrides of the profile (`oauth.screens`): accessible names, each optional. */
 export type Screens = TargetProfile['oauth']['screens'];
@@ -71,7 +74,13 @@ export const CLOSE_MS = 3_000;
 
 /** Resolves when `p` settles or after `ms`, whichever comes first; never rejects. */
 export const bounded = (p: Promise<unknown>, ms: number): Promise<void> =>
-  Promise.race([p.then(() => undefined, () => undefined), new Promise<void>((r) => setTimeout(r, ms).unref())]);
+  Promise.race([
+    p.then(
+      () => undefined,
+      () => undefined,
+    ),
+    new Promise<void>((r) => setTimeout(r, ms).unref()),
+  ]);
 
 /**
  * Closes a page, bounded: the page has just been sent to the callback and may still be loading
@@ -115,7 +124,10 @@ export function describeOutcome(x: FlowOutcome): string {
   return x.cannotLogIn ? `${stopped}: the suite cannot log in: ${x.cannotLogIn.problem}` : stopped;
 }
 
-export interface DriveOptions extends FlowOptions { email: string; password: string }
+export interface DriveOptions extends FlowOptions {
+  email: string;
+  password: string;
+}
 
 /**
  * Opens `url` and reacts to what shows: the login screen (logs in once), the consent screen
@@ -127,11 +139,18 @@ export async function drive(page: Page, receiver: CallbackReceiver, screens: Scr
   const deadline = Date.now() + (o.timeoutMs ?? 20_000);
   const outcome: FlowOutcome = { screens: [] };
   let loads = 0;
-  const onLoad = () => { loads++; };
+  const onLoad = () => {
+    loads++;
+  };
   const onResponse = (r: Response) => {
     if (r.request().isNavigationRequest() && r.frame() === page.mainFrame() && !r.url().startsWith(receiver.url) && !r.url().startsWith(receiver.localUrl)) {
       outcome.status = r.status();
-      try { const u = new URL(r.url()); outcome.lastPage = u.origin + u.pathname; } catch { /* ignore */ }
+      try {
+        const u = new URL(r.url());
+        outcome.lastPage = u.origin + u.pathname;
+      } catch {
+        /* ignore */
+      }
     }
   };
   page.on('load', onLoad);
@@ -167,8 +186,11 @@ export async function drive(page: Page, receiver: CallbackReceiver, screens: Scr
       }
       if (got === 'timeout') {
         if (submitted && !outcome.screens.includes('consent')) {
-          return cannot('other', `no page followed the login form (submitted ${submitted.by}) within ${Math.round((o.timeoutMs ?? 20_000) / 1000)} s`,
-            'set oauth.screens.login_button (and next_button for an e-mail-first login) in the target profile to the name of the button that submits the login');
+          return cannot(
+            'other',
+            `no page followed the login form (submitted ${submitted.by}) within ${Math.round((o.timeoutMs ?? 20_000) / 1000)} s`,
+            'set oauth.screens.login_button (and next_button for an e-mail-first login) in the target profile to the name of the button that submits the login',
+          );
         }
         return done({ stoppedAt: outcome.stoppedAt ?? 'other' });
       }
@@ -190,15 +212,22 @@ export async function drive(page: Page, receiver: CallbackReceiver, screens: Scr
         }
         if (view.password && !view.user && (await view.password.locator('xpath=ancestor::form[1]').locator(FILLABLE).filter({ visible: true }).count()) > 0) {
           // Fields to fill beside the password, none known as the user's: no login is tried (a failed one may count against the account).
-          return cannot('login', `the login page has a password field but no field it recognises as the e-mail or user field (${await describePage(page)})`,
-            'set oauth.screens.email_label in the target profile to the label of the login page\'s e-mail or user field');
+          return cannot(
+            'login',
+            `the login page has a password field but no field it recognises as the e-mail or user field (${await describePage(page)})`,
+            "set oauth.screens.email_label in the target profile to the label of the login page's e-mail or user field",
+          );
         }
         if (view.user && !(await view.user.inputValue().catch(() => ''))) await view.user.fill(o.email);
         if (view.password) await typeSecret(page, view.password, o.password);
         const field = (view.password ?? view.user)!;
         const label = view.password ? screens.login_button : screens.next_button || screens.login_button;
         const submit = await submitControl(page, field, label);
-        submitted = { step: view.password ? 'password' : 'email', userFound: !!view.user || emailSteps > 0, by: submit ? `with ${await nameOf(submit)}` : 'by pressing Enter (no submit control found)' };
+        submitted = {
+          step: view.password ? 'password' : 'email',
+          userFound: !!view.user || emailSteps > 0,
+          by: submit ? `with ${await nameOf(submit)}` : 'by pressing Enter (no submit control found)',
+        };
         since = loads;
         if (submit) await submit.click();
         else await field.press('Enter');
@@ -213,8 +242,11 @@ export async function drive(page: Page, receiver: CallbackReceiver, screens: Scr
         if (!control) {
           // The consent screen shows without the control asked for: the spec's screen has both.
           const member = o.decision === 'authorize' ? 'authorize_button' : 'deny_button';
-          return cannot('consent', `the consent screen has no "${o.decision === 'authorize' ? 'Authorize' : 'Deny'}" control (${await describePage(page)})`,
-            `set oauth.screens.${member} in the target profile to the name of that button, if it has another name`);
+          return cannot(
+            'consent',
+            `the consent screen has no "${o.decision === 'authorize' ? 'Authorize' : 'Deny'}" control (${await describePage(page)})`,
+            `set oauth.screens.${member} in the target profile to the name of that button, if it has another name`,
+          );
         }
         since = loads;
         await control.click();
@@ -232,11 +264,17 @@ export async function drive(page: Page, receiver: CallbackReceiver, screens: Scr
         // A page that waits for the user, before any consent screen: the suite does not know how to answer it.
         const what = await describePage(page);
         if (view.fields > 0 && !loggedIn) {
-          return cannot('other', `no login form it recognises on ${outcome.lastPage ?? 'the first page'} (${what}; none is an e-mail or user field, a password field, or the spec's Authorize or Deny)`,
-            'set oauth.screens.email_label, password_label and login_button in the target profile to the labels of the login page\'s fields and button');
+          return cannot(
+            'other',
+            `no login form it recognises on ${outcome.lastPage ?? 'the first page'} (${what}; none is an e-mail or user field, a password field, or the spec's Authorize or Deny)`,
+            "set oauth.screens.email_label, password_label and login_button in the target profile to the labels of the login page's fields and button",
+          );
         }
-        return cannot('other', `${loggedIn ? `after the login (submitted ${submitted?.by})` : 'where the consent screen should be'}, a page it does not recognise as login or consent (${what})`,
-          'set oauth.screens.authorize_button and deny_button in the target profile to the names of the consent screen\'s buttons; a page that asks for more (a second factor, a terms page) needs an account without it (CRM_LOGIN_EMAIL)');
+        return cannot(
+          'other',
+          `${loggedIn ? `after the login (submitted ${submitted?.by})` : 'where the consent screen should be'}, a page it does not recognise as login or consent (${what})`,
+          "set oauth.screens.authorize_button and deny_button in the target profile to the names of the consent screen's buttons; a page that asks for more (a second factor, a terms page) needs an account without it (CRM_LOGIN_EMAIL)",
+        );
       }
       // A page with nothing to submit (an error page): the attempt ends here.
       return done({ stoppedAt: 'other' });
@@ -259,7 +297,7 @@ function refusal(view: { alert?: string }, submitted: { step: 'password' | 'emai
 function refusalFix(submitted: { userFound: boolean }): string {
   return submitted.userFound
     ? 'check CRM_LOGIN_EMAIL and CRM_LOGIN_PASSWORD (a user who can log in on the authorization host); if the wrong fields were filled, set oauth.screens.email_label and password_label in the target profile to their labels'
-    : 'set oauth.screens.email_label in the target profile to the label of the login page\'s e-mail or user field; check CRM_LOGIN_EMAIL and CRM_LOGIN_PASSWORD';
+    : "set oauth.screens.email_label in the target profile to the label of the login page's e-mail or user field; check CRM_LOGIN_EMAIL and CRM_LOGIN_PASSWORD";
 }
 
 type View =
@@ -273,7 +311,8 @@ const TEXT_INPUT = 'input:is(:not([type]), [type=""], [type=text i], [type=email
 /** Text inputs still to fill (an e-mail shown read-only on a password step is not). */
 const FILLABLE = `${TEXT_INPUT}:not([readonly]):not([disabled])`;
 /** What marks an input as the e-mail or user field (besides its label or placeholder). */
-const USER_HINT = ':is([type=email i], [autocomplete~=username i], [autocomplete~=email i], [name*=user i], [name*=mail i], [name*=login i], [id*=user i], [id*=mail i], [id*=login i])';
+const USER_HINT =
+  ':is([type=email i], [autocomplete~=username i], [autocomplete~=email i], [name*=user i], [name*=mail i], [name*=login i], [id*=user i], [id*=mail i], [id*=login i])';
 const USER_WORDS = /e-?mail|user|login|log-in/i;
 /** A form's submit controls (a `<button>` without a type submits). */
 const SUBMIT = ':is(button:not([type]), button[type=submit i], input[type=submit i], input[type=image i])';
@@ -325,7 +364,10 @@ async function classify(page: Page, s: Screens): Promise<View> {
       return { kind: 'login', password, user, alert: await alertOf(page) };
     }
     const [authorize, deny] = await Promise.all([
-      pick(named(page, s.authorize_button), page.getByRole('button', { name: CONSENT_NAMES.authorize }).or(page.getByRole('link', { name: CONSENT_NAMES.authorize }))),
+      pick(
+        named(page, s.authorize_button),
+        page.getByRole('button', { name: CONSENT_NAMES.authorize }).or(page.getByRole('link', { name: CONSENT_NAMES.authorize })),
+      ),
       pick(named(page, s.deny_button), page.getByRole('button', { name: CONSENT_NAMES.deny }).or(page.getByRole('link', { name: CONSENT_NAMES.deny }))),
     ]);
     if (authorize || deny) return { kind: 'consent', authorize, deny };
@@ -350,7 +392,10 @@ async function classify(page: Page, s: Screens): Promise<View> {
 async function alertOf(page: Page): Promise<string | undefined> {
   const box = page.locator('[role=alert], .error, .alert').filter({ visible: true });
   if (!(await box.count())) return undefined;
-  const text = await box.first().innerText({ timeout: 500 }).catch(() => '');
+  const text = await box
+    .first()
+    .innerText({ timeout: 500 })
+    .catch(() => '');
   return text.replace(/\s+/g, ' ').trim().slice(0, 160) || undefined;
 }
 
@@ -367,7 +412,9 @@ async function submitControl(page: Page, field: Locator, label: string | undefin
 
 /** A control's accessible name, quoted (for messages). */
 async function nameOf(control: Locator): Promise<string> {
-  const name = await control.evaluate((el) => (el.tagName === 'INPUT' ? (el as HTMLInputElement).value : el.textContent ?? ''), undefined, { timeout: 1_000 }).catch(() => '');
+  const name = await control
+    .evaluate((el) => (el.tagName === 'INPUT' ? (el as HTMLInputElement).value : (el.textContent ?? '')), undefined, { timeout: 1_000 })
+    .catch(() => '');
   return `"${name.replace(/\s+/g, ' ').trim().slice(0, 60)}"`;
 }
 
@@ -377,16 +424,29 @@ async function nameOf(control: Locator): Promise<string> {
  */
 export async function describePage(page: Page): Promise<string> {
   try {
-    const fields = await page.locator('input:not([type=hidden i]):not([type=submit i]):not([type=button i]):not([type=image i]), textarea, select').filter({ visible: true }).evaluateAll((els) => els.slice(0, 6).map((el) => {
-      const e = el as HTMLInputElement;
-      const label = (e.labels?.[0]?.textContent ?? e.getAttribute('aria-label') ?? e.getAttribute('placeholder') ?? '').replace(/\s+/g, ' ').trim().slice(0, 40);
-      const kind = el.tagName === 'INPUT' ? (e.getAttribute('type') || 'text').toLowerCase() : el.tagName.toLowerCase();
-      return `${kind}${label ? ` "${label}"` : ''}${e.name ? ` (name ${e.name.slice(0, 30)})` : ''}`;
-    }));
-    const buttons = await page.locator(`${BUTTONS}, a[role=button]`).filter({ visible: true }).evaluateAll((els) => els.slice(0, 6).map((el) => {
-      const text = el.tagName === 'INPUT' ? (el as HTMLInputElement).value : el.textContent ?? '';
-      return `"${text.replace(/\s+/g, ' ').trim().slice(0, 40)}"`;
-    }));
+    const fields = await page
+      .locator('input:not([type=hidden i]):not([type=submit i]):not([type=button i]):not([type=image i]), textarea, select')
+      .filter({ visible: true })
+      .evaluateAll((els) =>
+        els.slice(0, 6).map((el) => {
+          const e = el as HTMLInputElement;
+          const label = (e.labels?.[0]?.textContent ?? e.getAttribute('aria-label') ?? e.getAttribute('placeholder') ?? '')
+            .replace(/\s+/g, ' ')
+            .trim()
+            .slice(0, 40);
+          const kind = el.tagName === 'INPUT' ? (e.getAttribute('type') || 'text').toLowerCase() : el.tagName.toLowerCase();
+          return `${kind}${label ? ` "${label}"` : ''}${e.name ? ` (name ${e.name.slice(0, 30)})` : ''}`;
+        }),
+      );
+    const buttons = await page
+      .locator(`${BUTTONS}, a[role=button]`)
+      .filter({ visible: true })
+      .evaluateAll((els) =>
+        els.slice(0, 6).map((el) => {
+          const text = el.tagName === 'INPUT' ? (el as HTMLInputElement).value : (el.textContent ?? '');
+          return `"${text.replace(/\s+/g, ' ').trim().slice(0, 40)}"`;
+        }),
+      );
     return `fields: ${fields.length ? fields.join(', ') : 'none'}; buttons: ${buttons.length ? buttons.join(', ') : 'none'}`;
   } catch {
     return 'the page changed while it was read';
@@ -394,7 +454,11 @@ export async function describePage(page: Page): Promise<string> {
 }
 
 /** What a login as the OAuth specs do it came to (`crm-conformance doctor`'s check). */
-export interface LoginCheck { outcome: FlowOutcome; authorize: boolean; deny: boolean }
+export interface LoginCheck {
+  outcome: FlowOutcome;
+  authorize: boolean;
+  deny: boolean;
+}
 
 /**
  * Logs in as the OAuth specs do, in a fresh browser context, up to the consent screen (nothing is
@@ -407,7 +471,9 @@ export async function tryLogin(browser: Browser, receiver: CallbackReceiver, scr
     const page = await context.newPage();
     const outcome = await drive(page, receiver, screens, url, { ...o, decision: undefined });
     const consent = outcome.stoppedAt === 'consent';
-    const [authorize, deny] = consent ? await Promise.all([consentControl(page, screens, 'authorize').isVisible(), consentControl(page, screens, 'deny').isVisible()]) : [false, false];
+    const [authorize, deny] = consent
+      ? await Promise.all([consentControl(page, screens, 'authorize').isVisible(), consentControl(page, screens, 'deny').isVisible()])
+      : [false, false];
     return { outcome, authorize, deny };
   } finally {
     for (const p of context.pages()) await closePage(p);

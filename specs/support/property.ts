@@ -56,7 +56,10 @@ export const scaledBudget = (runs: number, ms: number) => Math.max(ms, Math.roun
 
 /** A discrepancy found by a property: what was sent (a filter, a request) and what was wrong. */
 export class PropertyFailure extends Error {
-  constructor(readonly sent: unknown, readonly problems: string[]) {
+  constructor(
+    readonly sent: unknown,
+    readonly problems: string[],
+  ) {
     super(`${problems.join('\n')}\n  sent: ${JSON.stringify(sent)}`);
   }
 }
@@ -78,13 +81,25 @@ export interface PropertyOptions<T> {
 
 const messageOf = (e: unknown) => (e instanceof Error ? e.message : String(e));
 const sentOf = (e: unknown) => (e instanceof PropertyFailure ? [`sent: ${JSON.stringify(e.sent)}`] : []);
-const shown = (v: unknown) => { try { return fc.stringify(v); } catch { return String(v); } };
+const shown = (v: unknown) => {
+  try {
+    return fc.stringify(v);
+  } catch {
+    return String(v);
+  }
+};
 
 /**
  * Runs `predicate` on values of `arb` (it throws to report a problem); fails the test with the
  * counterexample, its seed and path and a replay line; see the file header.
  */
-export async function checkProperty<T>(testInfo: TestInfo, target: TargetConfig, arb: fc.Arbitrary<T>, predicate: (value: T) => Promise<void>, o: PropertyOptions<T>): Promise<void> {
+export async function checkProperty<T>(
+  testInfo: TestInfo,
+  target: TargetConfig,
+  arb: fc.Arbitrary<T>,
+  predicate: (value: T) => Promise<void>,
+  o: PropertyOptions<T>,
+): Promise<void> {
   const seed = o.seed ?? propertySeed(target);
   const numRuns = o.numRuns ?? target.fc.runs;
   const budget = o.shrinkBudgetMs ?? (target.fc.path ? REPLAY_SHRINK_BUDGET_MS : SHRINK_BUDGET_MS);
@@ -93,7 +108,10 @@ export async function checkProperty<T>(testInfo: TestInfo, target: TargetConfig,
   const guarded = async (value: T): Promise<void> => {
     // Past the shrink budget a candidate is not sent: it counts as passing, so shrinking ends
     // with the smallest counterexample found so far.
-    if (first && Date.now() - first.at > budget) { unsent++; return; }
+    if (first && Date.now() - first.at > budget) {
+      unsent++;
+      return;
+    }
     try {
       await predicate(value);
     } catch (err) {
@@ -120,7 +138,10 @@ export async function checkProperty<T>(testInfo: TestInfo, target: TargetConfig,
     throw err;
   }
   const replayOf = (path: string) => replayLine({ seed, path, runsSetting: target.fc.runs, file: testInfo.file, line: testInfo.line });
-  testInfo.annotations.push({ type: 'note', description: `property "${o.name}": ${details.numRuns} runs of ${numRuns}${details.interrupted && !details.failed ? ' (time limit reached)' : ''}, seed ${seed}` });
+  testInfo.annotations.push({
+    type: 'note',
+    description: `property "${o.name}": ${details.numRuns} runs of ${numRuns}${details.interrupted && !details.failed ? ' (time limit reached)' : ''}, seed ${seed}`,
+  });
   if (!details.failed) return;
 
   const path = details.counterexamplePath ?? '';
@@ -146,5 +167,9 @@ export async function checkProperty<T>(testInfo: TestInfo, target: TargetConfig,
   const implicated = o.rulesOf ? [...new Set(o.rulesOf(value))] : [];
   for (const id of implicated) testInfo.annotations.push({ type: 'rule', description: id });
   const about = implicated.length ? ` (rules of its criteria: ${implicated.join(', ')})` : '';
-  throw new Error(redactText(`${o.name}: counterexample${about} (seed ${seed}, path ${path}${stopped}):\n${messageOf(err)}\nReplay with: ${replayOf(path)}\n(see counterexample.txt; the first counterexample was found at path ${firstPath})`));
+  throw new Error(
+    redactText(
+      `${o.name}: counterexample${about} (seed ${seed}, path ${path}${stopped}):\n${messageOf(err)}\nReplay with: ${replayOf(path)}\n(see counterexample.txt; the first counterexample was found at path ${firstPath})`,
+    ),
+  );
 }

@@ -7,7 +7,11 @@ import type { ApiClient, ApiResponse } from './core/http.js';
 import { expect } from './fixtures/matchers.js';
 
 /** `POST /companies/{id}/activities` filtered by `activity_types` (spec § Companies). */
-export function postCompanyActivities(api: ApiClient, companyId: unknown, activityTypes: { id: unknown; category: string }[]): Promise<ApiResponse<Activity[]>> {
+export function postCompanyActivities(
+  api: ApiClient,
+  companyId: unknown,
+  activityTypes: { id: unknown; category: string }[],
+): Promise<ApiResponse<Activity[]>> {
   return api.post<Activity[]>(`/companies/${encodeURIComponent(String(companyId))}/activities`, { activity_types: activityTypes });
 }
 
@@ -16,7 +20,10 @@ export function postCompanyActivities(api: ApiClient, companyId: unknown, activi
  * that tests can pick distinct ones (parallel tests updating different activities never collide).
  * Fails the test when the listing is refused or empty.
  */
-export async function fixtureActivities(api: ApiClient, fixture: { company_id: unknown; activity_types: { id: unknown; category: string }[] }): Promise<Activity[]> {
+export async function fixtureActivities(
+  api: ApiClient,
+  fixture: { company_id: unknown; activity_types: { id: unknown; category: string }[] },
+): Promise<Activity[]> {
   const res = await postCompanyActivities(api, fixture.company_id, fixture.activity_types);
   expect(res, 'the activities of the fixture company are listed').not.toBeRefused();
   expect(Array.isArray(res.body) && res.body.length > 0, `the fixture company ${String(fixture.company_id)} has activities of the profile's types`).toBe(true);

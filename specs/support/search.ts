@@ -54,14 +54,20 @@ export const createMany = (kind: Kind, ctx: Ctx, bodies: Record<string, unknown>
  * polling with a deadline (never a fixed sleep): timestamps have a resolution of one second
  * and the suite does not assume the server's clock. Returns every record created meanwhile.
  */
-export async function createUntilLater(create1: () => Promise<Rec>, after: number, field: 'date_created' | 'date_modified' = 'date_created', deadlineMs = 10_000): Promise<Rec[]> {
+export async function createUntilLater(
+  create1: () => Promise<Rec>,
+  after: number,
+  field: 'date_created' | 'date_modified' = 'date_created',
+  deadlineMs = 10_000,
+): Promise<Rec[]> {
   const made: Rec[] = [];
   const deadline = Date.now() + deadlineMs;
   for (;;) {
     const rec = await create1();
     made.push(rec);
     if (rec[field] > after) return made;
-    if (Date.now() > deadline) throw new Error(`no record with ${field} later than ${after} within ${deadlineMs / 1000} s: the server's ${field} does not advance`);
+    if (Date.now() > deadline)
+      throw new Error(`no record with ${field} later than ${after} within ${deadlineMs / 1000} s: the server's ${field} does not advance`);
     await new Promise((r) => setTimeout(r, 150));
   }
 }
@@ -102,7 +108,8 @@ export async function searchAll(api: ApiClient, kind: Kind, filter: Filter, page
   const out: Rec[] = [];
   for (let page = 1; page <= maxPages; page++) {
     const got = await search(api, kind, { ...filter, page_size: pageSize, page_number: page });
-    if (got.length > pageSize) expect(got.length, `page ${page} of ${JSON.stringify(filter)} has at most page_size (${pageSize}) entries`).toBeLessThanOrEqual(pageSize);
+    if (got.length > pageSize)
+      expect(got.length, `page ${page} of ${JSON.stringify(filter)} has at most page_size (${pageSize}) entries`).toBeLessThanOrEqual(pageSize);
     out.push(...got);
     if (got.length < pageSize) return out;
   }

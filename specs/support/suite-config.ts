@@ -62,7 +62,8 @@ export function suiteConfig(env: NodeJS.ProcessEnv = process.env): PlaywrightTes
   ];
   // The embedded server's credentials reach it through the environment it inherits, never through
   // `webServer.env`: reporters print the configuration (results.json carries webServer.env).
-  if (cfg.embedded) Object.assign(env, referenceServerEnv(cfg), { REFERENCE_FAULTS: env.REFERENCE_FAULTS ?? '', REFERENCE_VARIANT: env.REFERENCE_VARIANT ?? '' });
+  if (cfg.embedded)
+    Object.assign(env, referenceServerEnv(cfg), { REFERENCE_FAULTS: env.REFERENCE_FAULTS ?? '', REFERENCE_VARIANT: env.REFERENCE_VARIANT ?? '' });
   const profiling = env.CRM_REFERENCE_CPU_PROF;
   return {
     testDir: join(ROOT, 'specs'),
@@ -79,18 +80,19 @@ export function suiteConfig(env: NodeJS.ProcessEnv = process.env): PlaywrightTes
     expect: { timeout: 5_000 },
     globalSetup: join(ROOT, 'specs/support/global-setup.ts'),
     // CRM_REPORTERS=minimal keeps only the conformance reporter (self-tests and calibration runs).
-    reporter: env.CRM_REPORTERS === 'minimal'
-      ? [['dot'], [join(ROOT, 'reporting/conformance-reporter.ts'), { outputDir: out }]]
-      : [
-          [env.CI ? 'dot' : 'list'],
-          ['html', { outputFolder: `${out}/html`, open: 'never' }],
-          ['json', { outputFile: `${out}/results.json` }],
-          ['junit', { outputFile: `${out}/junit.xml` }],
-          [join(ROOT, 'reporting/allure-reporter.ts'), { resultsDir: `${out}/allure-results`, specUrl: cfg.specUrl }],
-          [join(ROOT, 'reporting/conformance-reporter.ts'), { outputDir: out }],
-          // A shard (--shard=i/n) also keeps a blob report: `npm run merge` rebuilds Playwright's HTML report from them.
-          ...(process.argv.some((a) => a.startsWith('--shard')) ? [['blob', { outputDir: `${out}/blob-report` }] as ['blob', { outputDir: string }]] : []),
-        ],
+    reporter:
+      env.CRM_REPORTERS === 'minimal'
+        ? [['dot'], [join(ROOT, 'reporting/conformance-reporter.ts'), { outputDir: out }]]
+        : [
+            [env.CI ? 'dot' : 'list'],
+            ['html', { outputFolder: `${out}/html`, open: 'never' }],
+            ['json', { outputFile: `${out}/results.json` }],
+            ['junit', { outputFile: `${out}/junit.xml` }],
+            [join(ROOT, 'reporting/allure-reporter.ts'), { resultsDir: `${out}/allure-results`, specUrl: cfg.specUrl }],
+            [join(ROOT, 'reporting/conformance-reporter.ts'), { outputDir: out }],
+            // A shard (--shard=i/n) also keeps a blob report: `npm run merge` rebuilds Playwright's HTML report from them.
+            ...(process.argv.some((a) => a.startsWith('--shard')) ? [['blob', { outputDir: `${out}/blob-report` }] as ['blob', { outputDir: string }]] : []),
+          ],
     // Credentials are added per request by the API client; traces would carry them, so they stay off.
     use: { trace: 'off', screenshot: 'off', video: 'off', ignoreHTTPSErrors: true },
     webServer: cfg.embedded

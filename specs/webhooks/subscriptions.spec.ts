@@ -6,70 +6,91 @@
 import { WebhookDeleted, WebhookSubscription, WebhookEvent, WebhookType } from '../../contracts/index.js';
 import { expect, rule, test } from '../support/fixtures/test.js';
 
-test(...rule('HOOK-1', 'POST /webhooks with only target, type and event answers a subscription with id and created_at', async ({ api, hooks }) => {
-  const ch = hooks.channel('minimal');
-  const before = Math.floor(Date.now() / 1000);
-  const res = await api.post<WebhookSubscription>('/webhooks', { target: ch.url, type: 'project', event: 'new' });
-  expect(res, 'accepted (any 2xx: the spec shows no status)').not.toBeRefused();
-  expect(res).toMatchContract(WebhookSubscription);
-  hooks.track(res.body);
-  expect(res.body.id, 'the subscription has an id').not.toBeNull();
-  // Loose bound (a day) against clock skew: created_at is a creation time in seconds, not milliseconds.
-  expect(Math.abs(res.body.created_at - before), `created_at ${res.body.created_at} is close to now (${before})`).toBeLessThan(86_400);
-}));
+test(
+  ...rule('HOOK-1', 'POST /webhooks with only target, type and event answers a subscription with id and created_at', async ({ api, hooks }) => {
+    const ch = hooks.channel('minimal');
+    const before = Math.floor(Date.now() / 1000);
+    const res = await api.post<WebhookSubscription>('/webhooks', { target: ch.url, type: 'project', event: 'new' });
+    expect(res, 'accepted (any 2xx: the spec shows no status)').not.toBeRefused();
+    expect(res).toMatchContract(WebhookSubscription);
+    hooks.track(res.body);
+    expect(res.body.id, 'the subscription has an id').not.toBeNull();
+    // Loose bound (a day) against clock skew: created_at is a creation time in seconds, not milliseconds.
+    expect(Math.abs(res.body.created_at - before), `created_at ${res.body.created_at} is close to now (${before})`).toBeLessThan(86_400);
+  }),
+);
 
-test(...rule('HOOK-1', 'every allowed type and event kind is accepted by POST /webhooks', async ({ hooks }) => {
-  const ch = hooks.channel('all-kinds');
-  for (const type of WebhookType.options) {
-    for (const event of WebhookEvent.options) {
-      const sub = await hooks.subscribe(ch, { type, event });
-      expect(sub, `the ${type}/${event} subscription`).toMatchContract(WebhookSubscription);
-      expect(sub.type, `type of the ${type}/${event} subscription`).toBe(type);
-      expect(sub.event, `event of the ${type}/${event} subscription`).toBe(event);
+test(
+  ...rule('HOOK-1', 'every allowed type and event kind is accepted by POST /webhooks', async ({ hooks }) => {
+    const ch = hooks.channel('all-kinds');
+    for (const type of WebhookType.options) {
+      for (const event of WebhookEvent.options) {
+        const sub = await hooks.subscribe(ch, { type, event });
+        expect(sub, `the ${type}/${event} subscription`).toMatchContract(WebhookSubscription);
+        expect(sub.type, `type of the ${type}/${event} subscription`).toBe(type);
+        expect(sub.event, `event of the ${type}/${event} subscription`).toBe(event);
+      }
     }
-  }
-}));
+  }),
+);
 
-test(...rule('HOOK-2', 'the subscription carries the target, type, event, secret and custom_field_computed_values sent', async ({ hooks, ns }) => {
-  const ch = hooks.channel('echo');
-  const secret = { conformance_key: `k-${ns.id}`, purpose: 'echo check', 'mixed Case key': 'Ünïcödé "quoted" value' };
-  const sub = await hooks.subscribe(ch, { type: 'company', event: 'update', secret, custom_field_computed_values: true });
-  expect(sub.target, 'target').toBe(ch.url);
-  expect(sub.type, 'type').toBe('company');
-  expect(sub.event, 'event').toBe('update');
-  expect(sub.secret, 'secret, unchanged').toEqual(secret);
-  expect(sub.custom_field_computed_values, 'custom_field_computed_values').toBe(true);
-}));
+test(
+  ...rule('HOOK-2', 'the subscription carries the target, type, event, secret and custom_field_computed_values sent', async ({ hooks, ns }) => {
+    const ch = hooks.channel('echo');
+    const secret = { conformance_key: `k-${ns.id}`, purpose: 'echo check', 'mixed Case key': 'Ünïcödé "quoted" value' };
+    const sub = await hooks.subscribe(ch, { type: 'company', event: 'update', secret, custom_field_computed_values: true });
+    expect(sub.target, 'target').toBe(ch.url);
+    expect(sub.type, 'type').toBe('company');
+    expect(sub.event, 'event').toBe('update');
+    expect(sub.secret, 'secret, unchanged').toEqual(secret);
+    expect(sub.custom_field_computed_values, 'custom_field_computed_values').toBe(true);
+  }),
+);
 
-test(...rule('HOOK-7', 'GET /webhooks/{id} answers the subscription as created', async ({ api, hooks, ns }) => {
-  const ch = hooks.channel('get');
-  const secret = { conformance_key: `k-${ns.id}` };
-  const sub = await hooks.subscribe(ch, { type: 'lead', event: 'delete', secret, custom_field_computed_values: true });
-  const res = await api.get<WebhookSubscription>(`/webhooks/${encodeURIComponent(String(sub.id))}`);
-  expect(res).toHaveStatus(200);
-  expect(res).toMatchContract(WebhookSubscription);
-  const { id, target, type, event, custom_field_computed_values, created_at } = res.body;
-  expect({ id: String(id), target, type, event, secret: res.body.secret, custom_field_computed_values, created_at }, 'the fetched subscription equals the created one').toEqual({
-    id: String(sub.id), target: ch.url, type: 'lead', event: 'delete', secret, custom_field_computed_values: true, created_at: sub.created_at,
-  });
-}));
+test(
+  ...rule('HOOK-7', 'GET /webhooks/{id} answers the subscription as created', async ({ api, hooks, ns }) => {
+    const ch = hooks.channel('get');
+    const secret = { conformance_key: `k-${ns.id}` };
+    const sub = await hooks.subscribe(ch, { type: 'lead', event: 'delete', secret, custom_field_computed_values: true });
+    const res = await api.get<WebhookSubscription>(`/webhooks/${encodeURIComponent(String(sub.id))}`);
+    expect(res).toHaveStatus(200);
+    expect(res).toMatchContract(WebhookSubscription);
+    const { id, target, type, event, custom_field_computed_values, created_at } = res.body;
+    expect(
+      { id: String(id), target, type, event, secret: res.body.secret, custom_field_computed_values, created_at },
+      'the fetched subscription equals the created one',
+    ).toEqual({
+      id: String(sub.id),
+      target: ch.url,
+      type: 'lead',
+      event: 'delete',
+      secret,
+      custom_field_computed_values: true,
+      created_at: sub.created_at,
+    });
+  }),
+);
 
-test(...rule('HOOK-8', 'DELETE /webhooks/{id} answers { id } naming the removed subscription', async ({ hooks }) => {
-  const ch = hooks.channel('delete');
-  const sub = await hooks.subscribe(ch, { type: 'person', event: 'new' });
-  const res = await hooks.unsubscribe(sub.id);
-  expect(res, 'accepted (any 2xx: the spec shows no status)').not.toBeRefused();
-  expect(res).toMatchContract(WebhookDeleted);
-  expect(String((res.body as { id: unknown }).id), 'the answer names the removed subscription').toBe(String(sub.id));
-}));
+test(
+  ...rule('HOOK-8', 'DELETE /webhooks/{id} answers { id } naming the removed subscription', async ({ hooks }) => {
+    const ch = hooks.channel('delete');
+    const sub = await hooks.subscribe(ch, { type: 'person', event: 'new' });
+    const res = await hooks.unsubscribe(sub.id);
+    expect(res, 'accepted (any 2xx: the spec shows no status)').not.toBeRefused();
+    expect(res).toMatchContract(WebhookDeleted);
+    expect(String((res.body as { id: unknown }).id), 'the answer names the removed subscription').toBe(String(sub.id));
+  }),
+);
 
-test(...rule('HOOK-9', 'after DELETE /webhooks/{id}, GET /webhooks/{id} no longer answers the subscription', async ({ api, hooks }) => {
-  const ch = hooks.channel('gone');
-  const sub = await hooks.subscribe(ch, { type: 'opportunity', event: 'new' });
-  const path = `/webhooks/${encodeURIComponent(String(sub.id))}`;
-  expect(await api.get(path), 'the subscription exists before DELETE').toHaveStatus(200);
-  const del = await hooks.unsubscribe(sub.id);
-  expect(del, 'accepted (any 2xx: the spec shows no status)').not.toBeRefused();
-  const res = await api.get(path);
-  expect(res).toBeRefused();
-}));
+test(
+  ...rule('HOOK-9', 'after DELETE /webhooks/{id}, GET /webhooks/{id} no longer answers the subscription', async ({ api, hooks }) => {
+    const ch = hooks.channel('gone');
+    const sub = await hooks.subscribe(ch, { type: 'opportunity', event: 'new' });
+    const path = `/webhooks/${encodeURIComponent(String(sub.id))}`;
+    expect(await api.get(path), 'the subscription exists before DELETE').toHaveStatus(200);
+    const del = await hooks.unsubscribe(sub.id);
+    expect(del, 'accepted (any 2xx: the spec shows no status)').not.toBeRefused();
+    const res = await api.get(path);
+    expect(res).toBeRefused();
+  }),
+);

@@ -33,24 +33,43 @@ async function eachPage(api: ApiClient, kind: Kind, judge: (res: ApiResponse<unk
   return seen;
 }
 
-const seenNote = (testInfo: TestInfo, seen: number, kind: Kind) => testInfo.annotations.push({ type: 'note', description: `${seen} ${kind} judged (at most ${PAGES} pages of ${DEFAULT_PAGE_SIZE})` });
+const seenNote = (testInfo: TestInfo, seen: number, kind: Kind) =>
+  testInfo.annotations.push({ type: 'note', description: `${seen} ${kind} judged (at most ${PAGES} pages of ${DEFAULT_PAGE_SIZE})` });
 
 for (const kind of ['projects', 'tasks'] as const) {
-  test(...rule('WIRE-3', `every record of the first pages of an unfiltered ${kind} search has its absent fields null and its lists [], never null`, async ({ api }, testInfo) => {
-    const seen = await eachPage(api, kind, (res, page) => { judgeLists(testInfo, res, [kind === 'projects' ? 'ProjectList' : 'TaskList'], res.body, `page ${page} of an unfiltered ${kind} search`); });
-    seenNote(testInfo, seen, kind);
-  }));
+  test(
+    ...rule(
+      'WIRE-3',
+      `every record of the first pages of an unfiltered ${kind} search has its absent fields null and its lists [], never null`,
+      async ({ api }, testInfo) => {
+        const seen = await eachPage(api, kind, (res, page) => {
+          judgeLists(testInfo, res, [kind === 'projects' ? 'ProjectList' : 'TaskList'], res.body, `page ${page} of an unfiltered ${kind} search`);
+        });
+        seenNote(testInfo, seen, kind);
+      },
+    ),
+  );
 
-  test(...rule('SEARCH-1', `every record of the first pages of an unfiltered ${kind} search is a ${kind === 'projects' ? 'Project' : 'Task'}, whoever made it`, async ({ api }, testInfo) => {
-    const contract = kind === 'projects' ? ProjectList : TaskList;
-    const seen = await eachPage(api, kind, (res) => { if (!conforms(res, contract)) expect(res).toMatchContract(contract); });
-    seenNote(testInfo, seen, kind);
-  }));
+  test(
+    ...rule(
+      'SEARCH-1',
+      `every record of the first pages of an unfiltered ${kind} search is a ${kind === 'projects' ? 'Project' : 'Task'}, whoever made it`,
+      async ({ api }, testInfo) => {
+        const contract = kind === 'projects' ? ProjectList : TaskList;
+        const seen = await eachPage(api, kind, (res) => {
+          if (!conforms(res, contract)) expect(res).toMatchContract(contract);
+        });
+        seenNote(testInfo, seen, kind);
+      },
+    ),
+  );
 }
 
-test(...rule('WIRE-3', 'every pipeline of GET /pipelines has its absent fields null and its stages a list, never null', async ({ api }, testInfo) => {
-  const res = await api.get('/pipelines');
-  expect(res).toHaveStatus(200);
-  judgeLists(testInfo, res, ['PipelineList']);
-  for (const p of res.body as unknown[]) judgeLists(testInfo, res, ['Pipeline'], p, `pipeline ${String((p as { id?: unknown }).id)} of GET /pipelines`);
-}));
+test(
+  ...rule('WIRE-3', 'every pipeline of GET /pipelines has its absent fields null and its stages a list, never null', async ({ api }, testInfo) => {
+    const res = await api.get('/pipelines');
+    expect(res).toHaveStatus(200);
+    judgeLists(testInfo, res, ['PipelineList']);
+    for (const p of res.body as unknown[]) judgeLists(testInfo, res, ['Pipeline'], p, `pipeline ${String((p as { id?: unknown }).id)} of GET /pipelines`);
+  }),
+);

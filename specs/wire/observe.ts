@@ -22,7 +22,8 @@ export function noteEmptyLists(testInfo: TestInfo, contract: ContractName, value
   if (!schema) throw new Error(`no response contract ${contract} (contracts/lists.ts)`);
   const keys = emptyListPaths(schema, value).map((p) => listKey(contract, p));
   for (const description of keys) {
-    if (!testInfo.annotations.some((a) => a.type === OBSERVED_EMPTY && a.description === description)) testInfo.annotations.push({ type: OBSERVED_EMPTY, description });
+    if (!testInfo.annotations.some((a) => a.type === OBSERVED_EMPTY && a.description === description))
+      testInfo.annotations.push({ type: OBSERVED_EMPTY, description });
   }
   return keys;
 }
@@ -32,12 +33,19 @@ export function noteEmptyLists(testInfo: TestInfo, contract: ContractName, value
  * a list, never null or left out; no member left out instead of null) and its empty lists are
  * recorded. The types of the values are judged by the rules of the endpoints, not here.
  */
-export function judgeLists(testInfo: TestInfo, res: ApiResponse, contracts: ContractName[], value: unknown = res.body, what = `${res.exchange.method} ${res.exchange.url}`): string[] {
+export function judgeLists(
+  testInfo: TestInfo,
+  res: ApiResponse,
+  contracts: ContractName[],
+  value: unknown = res.body,
+  what = `${res.exchange.method} ${res.exchange.url}`,
+): string[] {
   const keys: string[] = [];
   for (const c of contracts) {
     const schema = RESPONSE_CONTRACTS[c];
     const problems = wireProblems(schema, value);
-    if (problems.length) expect(problems, `${what} answers a ${c}: absent fields are null and lists [], never null (WIRE-3)\n${describeExchange(res.exchange)}`).toEqual([]);
+    if (problems.length)
+      expect(problems, `${what} answers a ${c}: absent fields are null and lists [], never null (WIRE-3)\n${describeExchange(res.exchange)}`).toEqual([]);
     keys.push(...noteEmptyLists(testInfo, c, value));
   }
   return keys;

@@ -29,7 +29,10 @@ export class ConfigError extends Error {
  */
 export const Expectation = z
   .strictObject({
-    rule: z.string().regex(/^[A-Z]+-\d+$/, 'must be a rule id such as UPSERT-4').optional(),
+    rule: z
+      .string()
+      .regex(/^[A-Z]+-\d+$/, 'must be a rule id such as UPSERT-4')
+      .optional(),
     title: z.string().min(1, 'must not be empty').optional(),
     reason: z.string().trim().min(1, 'must say why the failure is expected'),
   })
@@ -130,7 +133,14 @@ function loadProfile(path: string | undefined, embedded: boolean, declares: stri
   }
   const parsed = TargetProfile.safeParse(json);
   if (!parsed.success) throw new ConfigError(`CRM_PROFILE: ${file} does not match the profile schema: ${formatIssues(parsed.error)}`);
-  return { profile: parsed.data, source: found ? `${file} (found in the working directory)` : own?.capabilities && Object.keys(own.capabilities).length ? `${file} with ${JSON.stringify(own.capabilities)} (the reference server's open choices)` : file };
+  return {
+    profile: parsed.data,
+    source: found
+      ? `${file} (found in the working directory)`
+      : own?.capabilities && Object.keys(own.capabilities).length
+        ? `${file} with ${JSON.stringify(own.capabilities)} (the reference server's open choices)`
+        : file,
+  };
 }
 
 /** Reads and validates the known-failure baseline named by CRM_EXPECTATIONS. */
@@ -145,7 +155,9 @@ export function loadExpectations(path: string, cwd: string = process.cwd()): { e
   }
   const parsed = ExpectationList.safeParse(json);
   if (!parsed.success) {
-    const issues = parsed.error.issues.map((i) => `${i.path.map((p) => (typeof p === 'number' ? `[${p}]` : `.${String(p)}`)).join('') || '(value)'}: ${i.message}`);
+    const issues = parsed.error.issues.map(
+      (i) => `${i.path.map((p) => (typeof p === 'number' ? `[${p}]` : `.${String(p)}`)).join('') || '(value)'}: ${i.message}`,
+    );
     throw new ConfigError(`CRM_EXPECTATIONS: ${file} is not a list of { "rule" | "title", "reason" }: ${issues.join('; ')}`);
   }
   const unknown = parsed.data.map((e, i) => ({ e, i })).filter(({ e }) => e.rule && !hasRule(e.rule));
@@ -236,13 +248,37 @@ export function parseConfig(env: NodeJS.ProcessEnv, cwd: string = process.cwd())
 
 /** The parsed values of the settings this module reads. */
 interface SettingValues {
-  CRM_BASE_URL?: string; CRM_AUTH_URL?: string; CRM_PUBLIC_URL?: string; CRM_PROFILE?: string; CRM_EXPECTATIONS?: string; CRM_SPEC_URL?: string;
-  CRM_ACCESS_TOKEN?: string; CRM_USER_EMAIL?: string; CRM_BEARER_TOKEN?: string;
-  CRM_CLIENT_ID?: string; CRM_CLIENT_SECRET?: string; CRM_LOGIN_EMAIL?: string; CRM_LOGIN_PASSWORD?: string; CRM_CHROMIUM_PATH?: string;
-  CRM_ALLOW_WRITES?: boolean; CRM_HEAVY?: boolean; CRM_STRICT?: boolean; CRM_EMBEDDED?: boolean; CRM_CALLBACK_HTTPS?: boolean;
-  CRM_FC_SEED?: number; CRM_FC_RUNS?: number; CRM_FC_PATH?: string; CRM_WORKERS?: number; CRM_REPEATS?: 'hold' | 'fail'; CRM_RUN_ID?: string;
-  CRM_RECEIVER_PORT?: number; CRM_CALLBACK_PORT?: number; CRM_EMBEDDED_DECLARES?: string;
-  CRM_REQUEST_TIMEOUT_MS?: number; CRM_NOTIFICATION_TIMEOUT_MS?: number; CRM_MAX_RESPONSE_BYTES?: number;
+  CRM_BASE_URL?: string;
+  CRM_AUTH_URL?: string;
+  CRM_PUBLIC_URL?: string;
+  CRM_PROFILE?: string;
+  CRM_EXPECTATIONS?: string;
+  CRM_SPEC_URL?: string;
+  CRM_ACCESS_TOKEN?: string;
+  CRM_USER_EMAIL?: string;
+  CRM_BEARER_TOKEN?: string;
+  CRM_CLIENT_ID?: string;
+  CRM_CLIENT_SECRET?: string;
+  CRM_LOGIN_EMAIL?: string;
+  CRM_LOGIN_PASSWORD?: string;
+  CRM_CHROMIUM_PATH?: string;
+  CRM_ALLOW_WRITES?: boolean;
+  CRM_HEAVY?: boolean;
+  CRM_STRICT?: boolean;
+  CRM_EMBEDDED?: boolean;
+  CRM_CALLBACK_HTTPS?: boolean;
+  CRM_FC_SEED?: number;
+  CRM_FC_RUNS?: number;
+  CRM_FC_PATH?: string;
+  CRM_WORKERS?: number;
+  CRM_REPEATS?: 'hold' | 'fail';
+  CRM_RUN_ID?: string;
+  CRM_RECEIVER_PORT?: number;
+  CRM_CALLBACK_PORT?: number;
+  CRM_EMBEDDED_DECLARES?: string;
+  CRM_REQUEST_TIMEOUT_MS?: number;
+  CRM_NOTIFICATION_TIMEOUT_MS?: number;
+  CRM_MAX_RESPONSE_BYTES?: number;
 }
 
 /**
@@ -260,7 +296,7 @@ function receiverPorts(e: SettingValues, oauth: boolean): TargetConfig['receiver
     const from = (name: string, set: number | undefined) => (set !== undefined ? `${name}=${set}` : `${name} unset (the port of CRM_PUBLIC_URL)`);
     throw new ConfigError(
       `CRM_PUBLIC_URL=${shownValue('CRM_PUBLIC_URL', e.CRM_PUBLIC_URL)}: the webhook receiver (${from('CRM_RECEIVER_PORT', e.CRM_RECEIVER_PORT)}) and the OAuth callback receiver (${from('CRM_CALLBACK_PORT', e.CRM_CALLBACK_PORT)}) would both listen on local port ${webhookPort}. ` +
-        'Set CRM_RECEIVER_PORT and CRM_CALLBACK_PORT to two different local ports, each forwarded from the target (the callback is reached at CRM_PUBLIC_URL\'s callback path).',
+        "Set CRM_RECEIVER_PORT and CRM_CALLBACK_PORT to two different local ports, each forwarded from the target (the callback is reached at CRM_PUBLIC_URL's callback path).",
     );
   }
   return { webhookPort, callbackPort };
@@ -310,7 +346,9 @@ export function refuseRecording(argv: readonly string[]): void {
     if (!m) return;
     const mode = m[1] ?? argv[i + 1];
     if (mode !== undefined && mode !== 'off') {
-      throw new ConfigError(`--trace ${mode}: traces would record credentials, authorization codes and the login password typed in the OAuth screens; the suite keeps them off (replay a failure with the curl lines of its report instead)`);
+      throw new ConfigError(
+        `--trace ${mode}: traces would record credentials, authorization codes and the login password typed in the OAuth screens; the suite keeps them off (replay a failure with the curl lines of its report instead)`,
+      );
     }
   });
 }

@@ -66,7 +66,18 @@ export const RUN_PROCESS_ENV = 'CRM_RUN_PROCESS';
 const token = (prefix: string) => `${prefix}-${randomBytes(12).toString('hex')}`;
 
 /** Settings that describe a server of the user's: with none of them and no CRM_BASE_URL, the embedded server is meant. */
-const TARGET_SETTINGS = ['CRM_PROFILE', 'CRM_AUTH_URL', 'CRM_ALLOW_WRITES', 'CRM_ACCESS_TOKEN', 'CRM_USER_EMAIL', 'CRM_BEARER_TOKEN', 'CRM_CLIENT_ID', 'CRM_CLIENT_SECRET', 'CRM_LOGIN_EMAIL', 'CRM_LOGIN_PASSWORD'];
+const TARGET_SETTINGS = [
+  'CRM_PROFILE',
+  'CRM_AUTH_URL',
+  'CRM_ALLOW_WRITES',
+  'CRM_ACCESS_TOKEN',
+  'CRM_USER_EMAIL',
+  'CRM_BEARER_TOKEN',
+  'CRM_CLIENT_ID',
+  'CRM_CLIENT_SECRET',
+  'CRM_LOGIN_EMAIL',
+  'CRM_LOGIN_PASSWORD',
+];
 
 /**
  * Called once in the runner process: with no CRM_BASE_URL, choose ports and fresh credentials
@@ -87,7 +98,7 @@ export function prepareEmbeddedEnvironment(env: NodeJS.ProcessEnv = process.env)
   if (!meant && theirs.length) {
     throw new ConfigError(
       `CRM_BASE_URL is not set, so this run would test the suite's own embedded reference server, but ${theirs.join(', ')} ${theirs.length > 1 ? 'describe' : 'describes'} a server of yours. ` +
-        'Set CRM_BASE_URL to your server\'s base URL (check its spelling); or, to run the embedded server with these values on purpose, set CRM_EMBEDDED=1.',
+        "Set CRM_BASE_URL to your server's base URL (check its spelling); or, to run the embedded server with these values on purpose, set CRM_EMBEDDED=1.",
     );
   }
   const [api, auth] = freePorts(2);
@@ -121,4 +132,3 @@ export function referenceServerEnv(cfg: TargetConfig): Record<string, string> {
     REFERENCE_LOGIN_PASSWORD: cfg.oauth.loginPassword ?? '',
   };
 }
-

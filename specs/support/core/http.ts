@@ -61,7 +61,10 @@ export function retryAfterMs(value: string | undefined, now: number = Date.now()
 
 /** A request that got no usable answer: the message names the problem (timeout, reset, size…). */
 export class TransportError extends Error {
-  constructor(message: string, readonly exchange: Exchange) {
+  constructor(
+    message: string,
+    readonly exchange: Exchange,
+  ) {
     super(message);
     this.name = 'TransportError';
   }
@@ -113,7 +116,9 @@ const silence = {
         const read = JSON.parse(readFileSync(this.file(), 'utf8')) as Silence;
         // A state nobody refreshed for a minute is forgotten (probes refresh it every 10 s).
         this.state = Date.now() - (read.at ?? 0) < SILENCE_MEMORY_MS ? read : { count: 0, timeoutMs: 0, lastProbe: 0 };
-      } catch { /* none yet */ }
+      } catch {
+        /* none yet */
+      }
     }
     return this.state;
   },
@@ -121,13 +126,19 @@ const silence = {
     next.at = Date.now();
     this.state = next;
     this.readAt = Date.now();
-    try { writeRunFile('silence', JSON.stringify(next)); } catch { /* best effort */ }
+    try {
+      writeRunFile('silence', JSON.stringify(next));
+    } catch {
+      /* best effort */
+    }
   },
   noAnswer(timeoutMs: number, what: string): void {
     const now = this.current();
-    this.save({ ...now, count: now.count + 1, timeoutMs, first: now.count ? now.first ?? what : what });
+    this.save({ ...now, count: now.count + 1, timeoutMs, first: now.count ? (now.first ?? what) : what });
   },
-  answered(): void { if (this.current().count) this.save({ count: 0, timeoutMs: 0, lastProbe: 0 }); },
+  answered(): void {
+    if (this.current().count) this.save({ count: 0, timeoutMs: 0, lastProbe: 0 });
+  },
 };
 
 /**
@@ -154,13 +165,22 @@ function networkProblem(err: unknown, host: string): string {
   const code = codeOf(err);
   const msg = (err as Error)?.message ?? String(err);
   switch (code) {
-    case 'ECONNRESET': return 'connection reset by the target (ECONNRESET) before a complete answer';
-    case 'EPIPE': return 'connection closed by the target while the request was being sent (EPIPE)';
-    case 'ECONNREFUSED': return `connection refused: nothing listens at ${host} (ECONNREFUSED)`;
-    case 'ENOTFOUND': case 'EAI_AGAIN': return `host not found: ${host} (${code})`;
-    case 'ETIMEDOUT': case 'UND_ERR_CONNECT_TIMEOUT': return `could not connect to ${host} within 10 s (${code})`;
-    case 'UND_ERR_HEADERS_OVERFLOW': return 'the answer\'s headers are too large';
-    case 'UND_ERR_RES_CONTENT_LENGTH_MISMATCH': return 'the body does not match its Content-Length';
+    case 'ECONNRESET':
+      return 'connection reset by the target (ECONNRESET) before a complete answer';
+    case 'EPIPE':
+      return 'connection closed by the target while the request was being sent (EPIPE)';
+    case 'ECONNREFUSED':
+      return `connection refused: nothing listens at ${host} (ECONNREFUSED)`;
+    case 'ENOTFOUND':
+    case 'EAI_AGAIN':
+      return `host not found: ${host} (${code})`;
+    case 'ETIMEDOUT':
+    case 'UND_ERR_CONNECT_TIMEOUT':
+      return `could not connect to ${host} within 10 s (${code})`;
+    case 'UND_ERR_HEADERS_OVERFLOW':
+      return "the answer's headers are too large";
+    case 'UND_ERR_RES_CONTENT_LENGTH_MISMATCH':
+      return 'the body does not match its Content-Length';
     default:
       if (code?.startsWith('HPE_')) return `not a valid HTTP answer (${code}: ${msg})`;
       if (/other side closed|socket hang up|closed/i.test(msg)) return `connection closed by the target before a complete answer (${msg})`;
@@ -202,10 +222,18 @@ export class ApiClient {
     return /^https?:\/\//.test(path) ? path : this.cfg.apiUrl + (path.startsWith('/') ? path : `/${path}`);
   }
 
-  get<T = unknown>(path: string, o: Partial<SendOptions> = {}) { return this.send<T>({ ...o, method: 'GET', path }); }
-  post<T = unknown>(path: string, body?: unknown, o: Partial<SendOptions> = {}) { return this.send<T>({ ...o, method: 'POST', path, body }); }
-  put<T = unknown>(path: string, body?: unknown, o: Partial<SendOptions> = {}) { return this.send<T>({ ...o, method: 'PUT', path, body }); }
-  delete<T = unknown>(path: string, body?: unknown, o: Partial<SendOptions> = {}) { return this.send<T>({ ...o, method: 'DELETE', path, body }); }
+  get<T = unknown>(path: string, o: Partial<SendOptions> = {}) {
+    return this.send<T>({ ...o, method: 'GET', path });
+  }
+  post<T = unknown>(path: string, body?: unknown, o: Partial<SendOptions> = {}) {
+    return this.send<T>({ ...o, method: 'POST', path, body });
+  }
+  put<T = unknown>(path: string, body?: unknown, o: Partial<SendOptions> = {}) {
+    return this.send<T>({ ...o, method: 'PUT', path, body });
+  }
+  delete<T = unknown>(path: string, body?: unknown, o: Partial<SendOptions> = {}) {
+    return this.send<T>({ ...o, method: 'DELETE', path, body });
+  }
 
   /**
    * Sends a request and returns the answer, whatever its status. Throws a {@link TransportError}
@@ -231,14 +259,28 @@ export class ApiClient {
     const headers: Record<string, string> = { Accept: 'application/json', ...this.authHeaders(o.auth ?? this.defaults.auth), ...o.headers };
     let data: string | Buffer | undefined;
     if (o.rawBody !== undefined) data = o.rawBody;
-    else if (o.form) { data = new URLSearchParams(o.form).toString(); headers['Content-Type'] ??= 'application/x-www-form-urlencoded'; }
-    else if (o.body !== undefined) data = JSON.stringify(o.body);
+    else if (o.form) {
+      data = new URLSearchParams(o.form).toString();
+      headers['Content-Type'] ??= 'application/x-www-form-urlencoded';
+    } else if (o.body !== undefined) data = JSON.stringify(o.body);
     if (data !== undefined && !Object.keys(headers).some((k) => k.toLowerCase() === 'content-type')) headers['Content-Type'] = 'application/json';
     const started = Date.now();
-    const requestBody = o.form ? redactValue(o.form) : o.body !== undefined ? redactValue(o.body) : o.rawBody !== undefined ? redactText(String(o.rawBody)) : undefined;
+    const requestBody = o.form
+      ? redactValue(o.form)
+      : o.body !== undefined
+        ? redactValue(o.body)
+        : o.rawBody !== undefined
+          ? redactText(String(o.rawBody))
+          : undefined;
     const exchange: Exchange = {
-      method: o.method, url: redactText(url), requestHeaders: redactHeaders(headers), requestBody: clip(requestBody),
-      status: 0, responseHeaders: {}, durationMs: 0, curl: curlLine(o.method, url, headers, typeof data === 'string' ? data : data?.toString('utf8')),
+      method: o.method,
+      url: redactText(url),
+      requestHeaders: redactHeaders(headers),
+      requestBody: clip(requestBody),
+      status: 0,
+      responseHeaders: {},
+      durationMs: 0,
+      curl: curlLine(o.method, url, headers, typeof data === 'string' ? data : data?.toString('utf8')),
     };
     if (!o.unrecorded) this.recorder.exchanges.push(exchange);
     const timeout = o.timeout ?? this.defaults.timeout;
@@ -253,14 +295,19 @@ export class ApiClient {
     const quiet = silence.current();
     if (quiet.count >= SILENT_LIMIT) {
       if (Date.now() - quiet.lastProbe < PROBE_EVERY_MS) {
-        fail(`no answer within ${seconds(quiet.timeoutMs)}: the target answered none of the last ${quiet.count} requests of this run, so this one was not sent (one probe goes out every ${PROBE_EVERY_MS / 1000} s)`);
+        fail(
+          `no answer within ${seconds(quiet.timeoutMs)}: the target answered none of the last ${quiet.count} requests of this run, so this one was not sent (one probe goes out every ${PROBE_EVERY_MS / 1000} s)`,
+        );
       }
       silence.save({ ...quiet, lastProbe: Date.now() });
     }
 
     const abort = new AbortController();
     let timedOut = false;
-    const timer = setTimeout(() => { timedOut = true; abort.abort(new Error('deadline')); }, timeout);
+    const timer = setTimeout(() => {
+      timedOut = true;
+      abort.abort(new Error('deadline'));
+    }, timeout);
     let phase: 'headers' | 'body' = 'headers';
     let received = 0;
     let status = 0;
@@ -269,7 +316,13 @@ export class ApiClient {
       try {
         // Redirects are not followed (undici's request never does): the answer is judged as is.
         const wire = Object.keys(headers).some((k) => k.toLowerCase() === 'user-agent') ? headers : { ...headers, 'User-Agent': 'crm-conformance' };
-        raw = await request(url, { method: o.method as Dispatcher.HttpMethod, headers: wire, body: data, signal: abort.signal, dispatcher: o.dispatcher ?? dispatcher() });
+        raw = await request(url, {
+          method: o.method as Dispatcher.HttpMethod,
+          headers: wire,
+          body: data,
+          signal: abort.signal,
+          dispatcher: o.dispatcher ?? dispatcher(),
+        });
         phase = 'body';
         status = raw.statusCode;
         const declared = Number(raw.headers['content-length']);
@@ -299,7 +352,9 @@ export class ApiClient {
             silence.noAnswer(timeout, redactText(`${o.method} ${url}: ${problem}`));
             fail(problem);
           }
-          fail(`answer incomplete after ${seconds(timeout)}: status ${status}, then only ${received} byte${received === 1 ? '' : 's'} of the body (a stalled or very slow body)`);
+          fail(
+            `answer incomplete after ${seconds(timeout)}: status ${status}, then only ${received} byte${received === 1 ? '' : 's'} of the body (a stalled or very slow body)`,
+          );
         }
         silence.answered();
         fail(networkProblem(err, parsedUrl.host));
@@ -310,7 +365,15 @@ export class ApiClient {
     throw new Error('unreachable');
   }
 
-  private answer<T>(o: SendOptions, url: string, exchange: Exchange, started: number, status: number, headers: Record<string, string>, bytes: Buffer): ApiResponse<T> {
+  private answer<T>(
+    o: SendOptions,
+    url: string,
+    exchange: Exchange,
+    started: number,
+    status: number,
+    headers: Record<string, string>,
+    bytes: Buffer,
+  ): ApiResponse<T> {
     const text = bytes.toString('utf8');
     const type = headers['content-type'] ?? '';
     let body: unknown = text;
@@ -360,7 +423,8 @@ function decode(bytes: Buffer, encoding: string | undefined, maxBytes: number, f
     if (enc === 'deflate') return inflateSync(bytes, options);
     if (enc === 'br') return brotliDecompressSync(bytes, options);
   } catch (e) {
-    if ((e as { code?: string }).code === 'ERR_BUFFER_TOO_LARGE') fail(`body larger than ${maxBytes} bytes once decompressed (Content-Encoding: ${enc}; CRM_MAX_RESPONSE_BYTES)`);
+    if ((e as { code?: string }).code === 'ERR_BUFFER_TOO_LARGE')
+      fail(`body larger than ${maxBytes} bytes once decompressed (Content-Encoding: ${enc}; CRM_MAX_RESPONSE_BYTES)`);
     fail(`body cannot be decoded with its Content-Encoding ${enc} (${(e as Error).message})`);
   }
   return bytes;

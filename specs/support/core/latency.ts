@@ -41,7 +41,11 @@ export const SILENT_FLOOR_MS = 1_000;
 type Event = { arrivedMs: number } | { missed: string; kind: string };
 
 /** What the run learned: the slowest arrival, and per kind of notification the first miss. */
-interface Learned { slowestMs: number; arrivals: number; missed: Map<string, string> }
+interface Learned {
+  slowestMs: number;
+  arrivals: number;
+  missed: Map<string, string>;
+}
 
 /** What was read last, and when: the run file is read again once {@link MEMO_MS} have passed, or after this process learned something. */
 const memo = { at: 0, value: { slowestMs: 0, arrivals: 0, missed: new Map() } as Learned };
@@ -60,11 +64,22 @@ function learned(): Learned {
   if (Date.now() - memo.at < MEMO_MS) return memo.value;
   const l: Learned = { slowestMs: 0, arrivals: 0, missed: new Map() };
   let text = '';
-  try { text = readFileSync(runFile('latency'), 'utf8'); } catch { /* nothing learned yet */ }
+  try {
+    text = readFileSync(runFile('latency'), 'utf8');
+  } catch {
+    /* nothing learned yet */
+  }
   for (const line of text.split('\n')) {
     let e: Event;
-    try { e = JSON.parse(line) as Event; } catch { continue; }
-    if ('arrivedMs' in e) { l.arrivals++; l.slowestMs = Math.max(l.slowestMs, e.arrivedMs); } else if (!l.missed.has(e.kind)) l.missed.set(e.kind, e.missed);
+    try {
+      e = JSON.parse(line) as Event;
+    } catch {
+      continue;
+    }
+    if ('arrivedMs' in e) {
+      l.arrivals++;
+      l.slowestMs = Math.max(l.slowestMs, e.arrivedMs);
+    } else if (!l.missed.has(e.kind)) l.missed.set(e.kind, e.missed);
   }
   memo.at = Date.now();
   memo.value = l;
@@ -73,7 +88,11 @@ function learned(): Learned {
 
 function learn(e: Event): void {
   memo.at = 0;
-  try { writeRunFile('latency', JSON.stringify(e) + '\n', 'append'); } catch { /* best effort: the longest wait applies */ }
+  try {
+    writeRunFile('latency', JSON.stringify(e) + '\n', 'append');
+  } catch {
+    /* best effort: the longest wait applies */
+  }
 }
 
 /**
@@ -94,14 +113,18 @@ export function notificationDeadline(kind: string, options: { optional?: boolean
   const any = !own && !l.arrivals ? l.missed.entries().next().value : undefined;
   const missed = own ?? (any ? `${any[1]} (${any[0]}; no notification of any kind has arrived in this run)` : undefined);
   if (!(missed || options.optional)) {
-    const yet = l.arrivals ? `waits for ${kind} notifications are shortened only once one has lasted it in vain` : 'no notification of this run has arrived yet, and none has been awaited in vain';
+    const yet = l.arrivals
+      ? `waits for ${kind} notifications are shortened only once one has lasted it in vain`
+      : 'no notification of this run has arrived yet, and none has been awaited in vain';
     return { ms: max, why: `the longest wait (CRM_NOTIFICATION_TIMEOUT_MS): ${yet}`, longest: !options.optional, silent: false };
   }
   // A target that delivers nothing: a wait of the run lasted the longest wait in vain, and nothing has arrived.
   const silent = !l.arrivals && l.missed.size > 0;
   const floor = silent ? SILENT_FLOOR_MS : LEARNED_FLOOR_MS;
   const ms = Math.min(max, Math.max(floor, LEARNED_FACTOR * l.slowestMs));
-  const since = missed ? `shortened since a ${own ? kind : 'notification'} notification ${missed} did not come within the longest wait` : 'an optional notification';
+  const since = missed
+    ? `shortened since a ${own ? kind : 'notification'} notification ${missed} did not come within the longest wait`
+    : 'an optional notification';
   return {
     ms,
     silent,

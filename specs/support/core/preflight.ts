@@ -131,7 +131,8 @@ function notAnAccount(res: ApiResponse): string | undefined {
 type Sent = { probe: Probe; res?: ApiResponse };
 
 /** The same 2xx answer as `account` (status and body text). */
-const sameAnswer = (account: Sent, other?: Sent) => !!account.res && !!other?.res && is2xx(other.res.status) && other.res.status === account.res.status && other.res.text === account.res.text;
+const sameAnswer = (account: Sent, other?: Sent) =>
+  !!account.res && !!other?.res && is2xx(other.res.status) && other.res.status === account.res.status && other.res.text === account.res.text;
 
 /**
  * A mistake of the set-up that the credentialed GET /account shows: 401/403 (the configured
@@ -166,19 +167,30 @@ export function classify(account: Sent, anonymous: Sent, unknown?: Sent): Pick<P
     return {
       state: 'dead',
       headline: `the target is dead: ${a.method} ${a.url} with the configured credentials got no usable answer: ${a.error ?? 'no answer'}`,
-      meaning: 'No rule can be judged against a target that does not answer. Every test is skipped with this reason and the verdict is INCONCLUSIVE (exit code 1). Check CRM_BASE_URL, that the server is up and reachable from here, and CRM_REQUEST_TIMEOUT_MS.',
+      meaning:
+        'No rule can be judged against a target that does not answer. Every test is skipped with this reason and the verdict is INCONCLUSIVE (exit code 1). Check CRM_BASE_URL, that the server is up and reachable from here, and CRM_REQUEST_TIMEOUT_MS.',
       findings: [],
     };
   }
   const setup = setupProblem(a);
-  if (setup) return { state: 'misconfigured', headline: setup.headline, meaning: `${setup.fix} No rule is judged until the set-up is right: every test is skipped with this reason and the verdict is INCONCLUSIVE (exit code 1).`, findings: [] };
+  if (setup)
+    return {
+      state: 'misconfigured',
+      headline: setup.headline,
+      meaning: `${setup.fix} No rule is judged until the set-up is right: every test is skipped with this reason and the verdict is INCONCLUSIVE (exit code 1).`,
+      findings: [],
+    };
   const findings: Finding[] = [];
   const wrong = is2xx(a.status) ? notAnAccount(account.res) : undefined;
   if (wrong) findings.push({ rule: 'ACCOUNT-1', message: `GET /account answered ${a.status}: ${wrong}; that is not an Account`, replay: a.curl });
   const anon = anonymous.res;
   const echoesAll = sameAnswer(account, anonymous) && sameAnswer(account, unknown);
   if (anon && is2xx(anon.status) && (wrong || echoesAll)) {
-    findings.push({ rule: 'AUTH-3', message: `GET /account without credentials answered ${anon.status}${sameAnswer(account, anonymous) ? ', the same answer as with credentials' : ''}: a request without credentials must be refused`, replay: anonymous.probe.curl });
+    findings.push({
+      rule: 'AUTH-3',
+      message: `GET /account without credentials answered ${anon.status}${sameAnswer(account, anonymous) ? ', the same answer as with credentials' : ''}: a request without credentials must be refused`,
+      replay: anonymous.probe.curl,
+    });
   }
   if (!wrong && !echoesAll) return { state: 'alive', headline: '', meaning: '', findings: [] };
   const rules = findings.map((f) => `${f.rule} (${getRule(f.rule).level})`).join(', ');
@@ -226,7 +238,11 @@ export async function runPreflight(cfg: TargetConfig = loadConfig()): Promise<Pr
 export function banner(r: PreflightResult): string {
   if (r.state === 'alive') return '';
   const rule = '='.repeat(100);
-  const title = { dead: 'THE TARGET DOES NOT ANSWER', nonsense: 'THE TARGET ANSWERS NONSENSE', misconfigured: 'THE SET-UP IS WRONG (NOT A VERDICT ON THE SERVER)' }[r.state];
+  const title = {
+    dead: 'THE TARGET DOES NOT ANSWER',
+    nonsense: 'THE TARGET ANSWERS NONSENSE',
+    misconfigured: 'THE SET-UP IS WRONG (NOT A VERDICT ON THE SERVER)',
+  }[r.state];
   const lines = [
     rule,
     `crm-conformance preflight: ${title}`,
@@ -258,7 +274,10 @@ export function readPreflight(file = process.env[PREFLIGHT_ENV]): PreflightResul
 
 /** The target's answer time as the preflight measured it: the median of its answered probes (ms); undefined without a preflight. */
 export function measuredLatencyMs(r: PreflightResult | undefined = readPreflight()): number | undefined {
-  const times = (r?.probes ?? []).filter((p) => p.status > 0).map((p) => p.durationMs).sort((a, b) => a - b);
+  const times = (r?.probes ?? [])
+    .filter((p) => p.status > 0)
+    .map((p) => p.durationMs)
+    .sort((a, b) => a - b);
   return times.length ? times[Math.floor(times.length / 2)] : undefined;
 }
 

@@ -61,10 +61,17 @@ const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, Math.max(0,
 export type Grant = { at: number; slot?: number; token?: string } | { retryAt: number };
 
 /** A slot granted: when it may be sent and, once reported, when its answer came. */
-interface Granted { at: number; id: number; answeredAt?: number }
+interface Granted {
+  at: number;
+  id: number;
+  answeredAt?: number;
+}
 
 /** What a burst test saw before releasing its window (see BulkSchedule.release). */
-export interface Quiet { acceptedSentAt: number; burstEndedAt: number }
+export interface Quiet {
+  acceptedSentAt: number;
+  burstEndedAt: number;
+}
 
 /** How often a waiting worker asks again while a reservation is active. */
 const RETRY_MS = 200;
@@ -241,8 +248,8 @@ export async function startBulkCoordinator(marginMs = MARGIN_MS): Promise<{ url:
       // Told after the answer came: the target counted the request by then.
       schedule.answered(Number(url.searchParams.get('slot')), now);
       body = { answered: true };
-    }
-    else if (req.method === 'POST' && url.pathname === '/reserve') body = wire(schedule.reserve(Math.min(Number(url.searchParams.get('ms')) || 0, 30_000), now));
+    } else if (req.method === 'POST' && url.pathname === '/reserve')
+      body = wire(schedule.reserve(Math.min(Number(url.searchParams.get('ms')) || 0, 30_000), now));
     else if (req.method === 'POST' && url.pathname === '/release') {
       const sent = Number(url.searchParams.get('acceptedSentAt'));
       const ended = Number(url.searchParams.get('burstEndedAt'));
@@ -258,7 +265,11 @@ export async function startBulkCoordinator(marginMs = MARGIN_MS): Promise<{ url:
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   return {
     url,
-    close: () => new Promise<void>((ok) => { server.closeAllConnections(); server.close(() => ok()); }),
+    close: () =>
+      new Promise<void>((ok) => {
+        server.closeAllConnections();
+        server.close(() => ok());
+      }),
     logs: () => Object.fromEntries([...schedules].map(([target, schedule]) => [target, schedule.log])),
   };
 }
@@ -313,12 +324,20 @@ async function granted(kind: 'slot' | 'reserve', ms = 0): Promise<{ slot?: numbe
     let slot: number | undefined;
     let token: string | undefined;
     if (base) {
-      ({ delayMs, retryMs, slot, token } = await tell<{ delayMs?: number; retryMs?: number; slot?: number; token?: string }>(base, kind, kind === 'reserve' ? { ms: String(ms) } : {}));
+      ({ delayMs, retryMs, slot, token } = await tell<{ delayMs?: number; retryMs?: number; slot?: number; token?: string }>(
+        base,
+        kind,
+        kind === 'reserve' ? { ms: String(ms) } : {},
+      ));
     } else {
       local ??= new BulkSchedule();
       const now = Date.now();
       const g = kind === 'slot' ? local.slot(now) : local.reserve(ms, now);
-      if ('at' in g) { delayMs = g.at - now; slot = g.slot; token = g.token; } else retryMs = g.retryAt - now;
+      if ('at' in g) {
+        delayMs = g.at - now;
+        slot = g.slot;
+        token = g.token;
+      } else retryMs = g.retryAt - now;
     }
     if (delayMs !== undefined) {
       await sleep(delayMs);
@@ -356,7 +375,11 @@ export async function reserveBulkWindow(ms: number): Promise<{ release(quiet?: Q
     release: async (quiet) => {
       // Unreleased (the coordinator gone with its runner), the window ends at its own time limit:
       // later slots, never closer ones.
-      if (base) await tell(base, 'release', { token, ...(quiet ? { acceptedSentAt: String(quiet.acceptedSentAt), burstEndedAt: String(quiet.burstEndedAt) } : {}) }).catch(() => undefined);
+      if (base)
+        await tell(base, 'release', {
+          token,
+          ...(quiet ? { acceptedSentAt: String(quiet.acceptedSentAt), burstEndedAt: String(quiet.burstEndedAt) } : {}),
+        }).catch(() => undefined);
       else local?.release(token, Date.now(), quiet);
     },
   };

@@ -86,7 +86,11 @@ export function curlLine(method: string, url: string, headers: Record<string, st
   /** A value found in a secret place: its variable when it is a configured secret, else «redacted». */
   const standing = (value: string): string => {
     let decoded = value;
-    try { decoded = decodeURIComponent(value.replace(/\+/g, ' ')); } catch { /* as written */ }
+    try {
+      decoded = decodeURIComponent(value.replace(/\+/g, ' '));
+    } catch {
+      /* as written */
+    }
     return refs.find(([secret]) => secret === value || secret === decoded)?.[1] ?? REDACTED;
   };
   const sub = (s: string) => redactSecretValues(replaceSecrets(redactKnownPlaces(s, standing), refs));
@@ -101,7 +105,14 @@ export function curlLine(method: string, url: string, headers: Record<string, st
   if (body !== undefined) {
     const text = sub(body.length > MAX_RECORDED_BODY ? body.slice(0, MAX_RECORDED_BODY) + '…' : body);
     // Single quotes keep the body as it is; a variable is spliced in between them, in double quotes.
-    parts.push(`--data-raw ${text.split(REFS).map((piece, i) => (i % 2 ? `"$${piece}"` : piece === '' ? '' : shellQuote(piece))).join('') || "''"}`);
+    parts.push(
+      `--data-raw ${
+        text
+          .split(REFS)
+          .map((piece, i) => (i % 2 ? `"$${piece}"` : piece === '' ? '' : shellQuote(piece)))
+          .join('') || "''"
+      }`,
+    );
   }
   return parts.join(' ');
 }
@@ -121,7 +132,11 @@ function idsMadeBy(x: Exchange): string[] {
 
 function pathSegments(x: Exchange): Set<string> {
   const out = new Set<string>();
-  try { for (const seg of new URL(x.url).pathname.split('/')) if (seg) out.add(decodeURIComponent(seg)); } catch { /* not a URL */ }
+  try {
+    for (const seg of new URL(x.url).pathname.split('/')) if (seg) out.add(decodeURIComponent(seg));
+  } catch {
+    /* not a URL */
+  }
   return out;
 }
 
@@ -176,7 +191,9 @@ export function dependenciesOf(x: Exchange, limit = 8): { exchange: Exchange; id
 function dependencyLines(x: Exchange): string {
   const deps = dependenciesOf(x);
   if (!deps.length) return '';
-  const made = deps.map((d) => `${d.ids.join(', ')} ${d.made ? 'made' : 'changed'} by ${d.exchange.method} ${d.exchange.url} → ${d.exchange.status}`).join('; ');
+  const made = deps
+    .map((d) => `${d.ids.join(', ')} ${d.made ? 'made' : 'changed'} by ${d.exchange.method} ${d.exchange.url} → ${d.exchange.status}`)
+    .join('; ');
   const lines = deps.map((d) => `    ${d.exchange.curl || `(${d.exchange.method} ${d.exchange.url}: its replay line was not kept)`}`).join('\n');
   return `\n  depends on records made earlier in this test: ${made}. Replay these first; they make the records anew, with new ids to put in the lines after them:\n${lines}`;
 }

@@ -90,9 +90,15 @@ function secretsOf(cfg: TargetConfig): string[] {
         for (const part of [u.username, u.password]) {
           if (!part) continue;
           fromUrls.push(part);
-          try { fromUrls.push(decodeURIComponent(part)); } catch { /* malformed escape: as written only */ }
+          try {
+            fromUrls.push(decodeURIComponent(part));
+          } catch {
+            /* malformed escape: as written only */
+          }
         }
-      } catch { /* not a URL */ }
+      } catch {
+        /* not a URL */
+      }
     }
     userinfoSecrets.set(cfg, fromUrls);
   }
@@ -105,7 +111,10 @@ export const knownSecrets = (): string[] => secretsOf(loadConfig());
 /** Every known secret (and `extra`) replaced by «redacted» where that is safe ({@link replaceSecrets}); known places left as they are. */
 export function redactSecretValues(text: string, extra: string[] = []): string {
   const secrets = extra.length ? [...knownSecrets(), ...extra] : knownSecrets();
-  return replaceSecrets(text, secrets.map((s): [string, string] => [s, REDACTED]));
+  return replaceSecrets(
+    text,
+    secrets.map((s): [string, string] => [s, REDACTED]),
+  );
 }
 
 /** A text with its known secret places redacted ({@link redactKnownPlaces}) and every known secret where that is safe. */
@@ -116,7 +125,12 @@ export function redactText(text: string, extra: string[] = []): string {
 export function redactHeaders(headers: Record<string, string>): Record<string, string> {
   const out: Record<string, string> = {};
   for (const [k, v] of Object.entries(headers)) {
-    if (isSecretHeader(k)) out[k] = /^(authorization|proxy-authorization)$/i.test(k) ? String(v).replace(/^(\w+)\s.*$/s, `$1 ${REDACTED}`).replace(/^[^\s]+$/, REDACTED) : REDACTED;
+    if (isSecretHeader(k))
+      out[k] = /^(authorization|proxy-authorization)$/i.test(k)
+        ? String(v)
+            .replace(/^(\w+)\s.*$/s, `$1 ${REDACTED}`)
+            .replace(/^[^\s]+$/, REDACTED)
+        : REDACTED;
     else out[k] = redactText(String(v));
   }
   return out;

@@ -28,7 +28,11 @@ import { stripAnsi } from './redact.js';
 import { runFile, writeRunFile } from './run-files.js';
 
 /** A failure's kinds, as recorded by the first test that had them. */
-interface Seen { kinds: string[]; title: string; held?: boolean }
+interface Seen {
+  kinds: string[];
+  title: string;
+  held?: boolean;
+}
 
 /** The contract issues of the current test's last failed `toMatchContract` (set by the matcher). */
 let contractFailure: { testId: string; message: string; kinds: string[] } | undefined;
@@ -41,7 +45,8 @@ let contractFailure: { testId: string; message: string; kinds: string[] } | unde
  * failure).
  */
 const numbersOut = (s: string) =>
-  s.replace(/\b(got|status|→)(\s+)([1-5]\d\d)\b/g, (_, w: string, sp: string, d: string) => `${w}${sp}#${[...d].map((c) => 'abcdefghij'[Number(c)]).join('')}`)
+  s
+    .replace(/\b(got|status|→)(\s+)([1-5]\d\d)\b/g, (_, w: string, sp: string, d: string) => `${w}${sp}#${[...d].map((c) => 'abcdefghij'[Number(c)]).join('')}`)
     .replace(/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/gi, 'N')
     .replace(/[\w-]*\d[\w-]*/g, 'N');
 
@@ -54,26 +59,42 @@ export function noteContractFailure(testId: string, message: string, issues: { c
 export function failureKinds(message: string, testId: string, rule: string): string[] {
   const text = stripAnsi(message);
   if (contractFailure?.testId === testId && text.includes(firstLine(contractFailure.message))) return contractFailure.kinds;
-  const lines = text.split('\n').map((l) => l.trim()).filter(Boolean);
+  const lines = text
+    .split('\n')
+    .map((l) => l.trim())
+    .filter(Boolean);
   const values = lines.filter((l) => /^(Expected|Received)( value| array| string)?:/.test(l)).slice(0, 2);
   return [[rule, ...[lines[0] ?? '', ...values].map(numbersOut)].join(' | ')];
 }
 
-const firstLine = (s: string) => stripAnsi(s).split('\n').map((l) => l.trim()).find(Boolean) ?? '';
+const firstLine = (s: string) =>
+  stripAnsi(s)
+    .split('\n')
+    .map((l) => l.trim())
+    .find(Boolean) ?? '';
 
 const file = () => runFile('failures');
 
 function seen(): Seen[] {
   try {
-    return readFileSync(file(), 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as Seen);
-  } catch { return []; }
+    return readFileSync(file(), 'utf8')
+      .split('\n')
+      .filter(Boolean)
+      .map((l) => JSON.parse(l) as Seen);
+  } catch {
+    return [];
+  }
 }
 
 /** Failed tests a run shows in Playwright's reports before it holds every further failure. */
 export const SHOWN_FAILURES = 10;
 
 /** Why a failure is held, and the test it refers to. */
-export interface Hold { why: string; firstTitle: string; repeat: boolean }
+export interface Hold {
+  why: string;
+  firstTitle: string;
+  repeat: boolean;
+}
 
 /**
  * A MUST failure of the test `title` with these kinds: held when it is a repeat (an earlier test
@@ -86,9 +107,19 @@ export function holdFailure(kinds: string[], title: string): Hold | undefined {
   const firsts = kinds.map((k) => before.find((s) => s.kinds.includes(k)));
   const shown = before.filter((s) => !s.held);
   let hold: Hold | undefined;
-  if (kinds.length && firsts.every(Boolean)) hold = { repeat: true, firstTitle: firsts[0]!.title, why: `a repeat of the failure of "${firsts[0]!.title}" (${kinds[0].slice(0, 200)})` };
-  else if (shown.length >= SHOWN_FAILURES) hold = { repeat: false, firstTitle: shown[0].title, why: `the run already shows ${shown.length} failed tests in Playwright's reports (the first: "${shown[0].title}"), and holds the further ones` };
+  if (kinds.length && firsts.every(Boolean))
+    hold = { repeat: true, firstTitle: firsts[0]!.title, why: `a repeat of the failure of "${firsts[0]!.title}" (${kinds[0].slice(0, 200)})` };
+  else if (shown.length >= SHOWN_FAILURES)
+    hold = {
+      repeat: false,
+      firstTitle: shown[0].title,
+      why: `the run already shows ${shown.length} failed tests in Playwright's reports (the first: "${shown[0].title}"), and holds the further ones`,
+    };
   // Recorded even when held, so that its repeats name it.
-  try { writeRunFile('failures', JSON.stringify({ kinds, title, ...(hold ? { held: true } : {}) } satisfies Seen) + '\n', 'append'); } catch { /* best effort: the test fails as usual */ }
+  try {
+    writeRunFile('failures', JSON.stringify({ kinds, title, ...(hold ? { held: true } : {}) } satisfies Seen) + '\n', 'append');
+  } catch {
+    /* best effort: the test fails as usual */
+  }
   return hold;
 }

@@ -25,7 +25,9 @@ export function runCommand(root: string = ROOT): string {
  * and the test by its file and line.
  */
 export function replayLine(o: { seed: number; path: string; runsSetting: number; file: string; line: number; root?: string }): string {
-  const file = relative(o.root ?? ROOT, o.file).split(sep).join('/');
+  const file = relative(o.root ?? ROOT, o.file)
+    .split(sep)
+    .join('/');
   return `CRM_FC_SEED=${o.seed} CRM_FC_PATH=${o.path} CRM_FC_RUNS=${o.runsSetting} ${runCommand(o.root)} ${file}:${o.line}`;
 }
 

@@ -41,7 +41,8 @@ const noUserinfo = (u: string) => {
     return true;
   }
 };
-const USERINFO = 'must not hold a user or password (user:pass@host): the API\'s credentials go in headers (CRM_ACCESS_TOKEN and CRM_USER_EMAIL, or CRM_BEARER_TOKEN), and a URL is printed in every report';
+const USERINFO =
+  "must not hold a user or password (user:pass@host): the API's credentials go in headers (CRM_ACCESS_TOKEN and CRM_USER_EMAIL, or CRM_BEARER_TOKEN), and a URL is printed in every report";
 export const httpUrl = z
   .url({ protocol: /^https?$/, error: 'must be an absolute http:// or https:// URL' })
   .refine(noUserinfo, USERINFO)
@@ -54,55 +55,220 @@ const text = z.string().min(1, 'must not be empty');
 
 export const SETTINGS: readonly Setting[] = [
   // The target
-  { name: 'CRM_BASE_URL', group: 'target', schema: httpUrl, default: 'the embedded reference server', description: 'The server\'s base URL (`{base_url}`); the suite adds `/developer_api/v1`. A URL that already ends in `/developer_api/v1` is taken as its base.' },
-  { name: 'CRM_AUTH_URL', group: 'target', schema: httpUrl, default: '`CRM_BASE_URL`', description: 'The OAuth server\'s base URL (`{auth_url}`), when it is not the API\'s.' },
-  { name: 'CRM_PROFILE', group: 'target', schema: text, default: '`./crm-profile.json` when it exists', description: 'The target profile (JSON): fixtures, capabilities, OAuth screens. `npx crm-conformance profile init` drafts one.' },
-  { name: 'CRM_ALLOW_WRITES', group: 'target', schema: flag, default: 'on for loopback targets only', description: 'Allows the suite to create records on a non-loopback target (each tagged with the run id and listed in `created-records.json`).' },
-  { name: 'CRM_EXPECTATIONS', group: 'target', schema: z.string().min(1, 'must name a JSON file'), description: 'A known-failure baseline: a JSON list of `{ "rule" | "title", "reason" }`; those failures do not fail the run.' },
-  { name: 'CRM_SPEC_URL', group: 'target', schema: z.url({ protocol: /^(https?|file)$/, error: 'must be an http(s):// or file:// URL' }), default: 'the spec beside the suite', description: 'Where the specification is published; reports link rule sections to it.' },
+  {
+    name: 'CRM_BASE_URL',
+    group: 'target',
+    schema: httpUrl,
+    default: 'the embedded reference server',
+    description:
+      "The server's base URL (`{base_url}`); the suite adds `/developer_api/v1`. A URL that already ends in `/developer_api/v1` is taken as its base.",
+  },
+  {
+    name: 'CRM_AUTH_URL',
+    group: 'target',
+    schema: httpUrl,
+    default: '`CRM_BASE_URL`',
+    description: "The OAuth server's base URL (`{auth_url}`), when it is not the API's.",
+  },
+  {
+    name: 'CRM_PROFILE',
+    group: 'target',
+    schema: text,
+    default: '`./crm-profile.json` when it exists',
+    description: 'The target profile (JSON): fixtures, capabilities, OAuth screens. `npx crm-conformance profile init` drafts one.',
+  },
+  {
+    name: 'CRM_ALLOW_WRITES',
+    group: 'target',
+    schema: flag,
+    default: 'on for loopback targets only',
+    description: 'Allows the suite to create records on a non-loopback target (each tagged with the run id and listed in `created-records.json`).',
+  },
+  {
+    name: 'CRM_EXPECTATIONS',
+    group: 'target',
+    schema: z.string().min(1, 'must name a JSON file'),
+    description: 'A known-failure baseline: a JSON list of `{ "rule" | "title", "reason" }`; those failures do not fail the run.',
+  },
+  {
+    name: 'CRM_SPEC_URL',
+    group: 'target',
+    schema: z.url({ protocol: /^(https?|file)$/, error: 'must be an http(s):// or file:// URL' }),
+    default: 'the spec beside the suite',
+    description: 'Where the specification is published; reports link rule sections to it.',
+  },
   // Credentials
-  { name: 'CRM_ACCESS_TOKEN', group: 'credentials', schema: text, secret: true, description: 'The header credential `X-SVC-AccessToken` (with `CRM_USER_EMAIL`).' },
+  {
+    name: 'CRM_ACCESS_TOKEN',
+    group: 'credentials',
+    schema: text,
+    secret: true,
+    description: 'The header credential `X-SVC-AccessToken` (with `CRM_USER_EMAIL`).',
+  },
   { name: 'CRM_USER_EMAIL', group: 'credentials', schema: z.email('must be an e-mail address'), description: 'The header credential `X-SVC-UserEmail`.' },
-  { name: 'CRM_BEARER_TOKEN', group: 'credentials', schema: text, secret: true, default: 'the token the OAuth handshake obtains', description: 'A Bearer token for `Authorization: Bearer …` (AUTH-2).' },
+  {
+    name: 'CRM_BEARER_TOKEN',
+    group: 'credentials',
+    schema: text,
+    secret: true,
+    default: 'the token the OAuth handshake obtains',
+    description: 'A Bearer token for `Authorization: Bearer …` (AUTH-2).',
+  },
   // OAuth
-  { name: 'CRM_CLIENT_ID', group: 'oauth', schema: text, description: 'The registered OAuth client\'s id.' },
-  { name: 'CRM_CLIENT_SECRET', group: 'oauth', schema: text, secret: true, description: 'The registered OAuth client\'s secret.' },
+  { name: 'CRM_CLIENT_ID', group: 'oauth', schema: text, description: "The registered OAuth client's id." },
+  { name: 'CRM_CLIENT_SECRET', group: 'oauth', schema: text, secret: true, description: "The registered OAuth client's secret." },
   { name: 'CRM_LOGIN_EMAIL', group: 'oauth', schema: text, description: 'The user the browser logs in as on the authorization screen.' },
-  { name: 'CRM_LOGIN_PASSWORD', group: 'oauth', schema: text, secret: true, description: 'That user\'s password.' },
-  { name: 'CRM_CHROMIUM_PATH', group: 'oauth', schema: z.string().min(1, 'must name the Chromium executable').refine((p) => existsSync(p), 'file not found'), default: 'searched (Debian\'s, Playwright\'s, Chrome)', description: 'The Chromium executable for the OAuth screens.' },
+  { name: 'CRM_LOGIN_PASSWORD', group: 'oauth', schema: text, secret: true, description: "That user's password." },
+  {
+    name: 'CRM_CHROMIUM_PATH',
+    group: 'oauth',
+    schema: z
+      .string()
+      .min(1, 'must name the Chromium executable')
+      .refine((p) => existsSync(p), 'file not found'),
+    default: "searched (Debian's, Playwright's, Chrome)",
+    description: 'The Chromium executable for the OAuth screens.',
+  },
   // Receivers
-  { name: 'CRM_PUBLIC_URL', group: 'receivers', schema: httpUrl, default: 'loopback (the target runs on this machine)', description: 'Where the target reaches this machine\'s receivers (a tunnel or public address).' },
-  { name: 'CRM_RECEIVER_PORT', group: 'receivers', schema: port, default: 'the port of `CRM_PUBLIC_URL`, else 8123', description: 'The local port of the webhook receiver that `CRM_PUBLIC_URL` forwards to.' },
-  { name: 'CRM_CALLBACK_PORT', group: 'receivers', schema: port, default: 'the port of `CRM_PUBLIC_URL`', description: 'The local port of the OAuth callback receiver under `CRM_PUBLIC_URL`; it must differ from the webhook receiver\'s.' },
-  { name: 'CRM_CALLBACK_HTTPS', group: 'receivers', schema: flag, default: 'off', description: 'The OAuth callback receiver speaks HTTPS with a self-signed certificate.' },
+  {
+    name: 'CRM_PUBLIC_URL',
+    group: 'receivers',
+    schema: httpUrl,
+    default: 'loopback (the target runs on this machine)',
+    description: "Where the target reaches this machine's receivers (a tunnel or public address).",
+  },
+  {
+    name: 'CRM_RECEIVER_PORT',
+    group: 'receivers',
+    schema: port,
+    default: 'the port of `CRM_PUBLIC_URL`, else 8123',
+    description: 'The local port of the webhook receiver that `CRM_PUBLIC_URL` forwards to.',
+  },
+  {
+    name: 'CRM_CALLBACK_PORT',
+    group: 'receivers',
+    schema: port,
+    default: 'the port of `CRM_PUBLIC_URL`',
+    description: "The local port of the OAuth callback receiver under `CRM_PUBLIC_URL`; it must differ from the webhook receiver's.",
+  },
+  {
+    name: 'CRM_CALLBACK_HTTPS',
+    group: 'receivers',
+    schema: flag,
+    default: 'off',
+    description: 'The OAuth callback receiver speaks HTTPS with a self-signed certificate.',
+  },
   // The run
-  { name: 'CRM_WORKERS', group: 'run', schema: positiveInt.refine((n) => n >= 1 && n <= 64, 'must be a number of workers from 1 to 64'), default: '2', description: 'Workers of the API lane (the bulk, properties and OAuth lanes have one each).' },
-  { name: 'CRM_HEAVY', group: 'run', schema: flag, default: 'the profile\'s `capabilities.heavy`', description: 'Runs the heavy specs (`*.heavy.spec.ts`).' },
+  {
+    name: 'CRM_WORKERS',
+    group: 'run',
+    schema: positiveInt.refine((n) => n >= 1 && n <= 64, 'must be a number of workers from 1 to 64'),
+    default: '2',
+    description: 'Workers of the API lane (the bulk, properties and OAuth lanes have one each).',
+  },
+  { name: 'CRM_HEAVY', group: 'run', schema: flag, default: "the profile's `capabilities.heavy`", description: 'Runs the heavy specs (`*.heavy.spec.ts`).' },
   { name: 'CRM_STRICT', group: 'run', schema: flag, default: 'off', description: 'SHOULD failures fail the run instead of warning.' },
-  { name: 'CRM_REPEATS', group: 'run', schema: z.enum(['hold', 'fail'], { error: 'must be hold (a repeat of a failure is held, reported to Playwright as skipped) or fail' }), default: '`hold`', description: '`hold`: a test failing only with problems an earlier test failed on is held; `fail`: it fails like any other.' },
-  { name: 'CRM_RUN_ID', group: 'run', schema: z.string().regex(/^[a-z0-9]{4,16}$/, 'must be 4-16 lower-case letters and digits'), default: 'random', description: 'The run\'s id: every record it creates carries the tag `crm-conformance-<run id>`.' },
+  {
+    name: 'CRM_REPEATS',
+    group: 'run',
+    schema: z.enum(['hold', 'fail'], { error: 'must be hold (a repeat of a failure is held, reported to Playwright as skipped) or fail' }),
+    default: '`hold`',
+    description: '`hold`: a test failing only with problems an earlier test failed on is held; `fail`: it fails like any other.',
+  },
+  {
+    name: 'CRM_RUN_ID',
+    group: 'run',
+    schema: z.string().regex(/^[a-z0-9]{4,16}$/, 'must be 4-16 lower-case letters and digits'),
+    default: 'random',
+    description: "The run's id: every record it creates carries the tag `crm-conformance-<run id>`.",
+  },
   // Random inputs
-  { name: 'CRM_FC_SEED', group: 'random', schema: z.string().regex(/^-?\d+$/, 'must be an integer seed').transform(Number), default: 'random (printed)', description: 'fast-check\'s seed, to replay a counterexample.' },
-  { name: 'CRM_FC_RUNS', group: 'random', schema: positiveInt.refine((n) => n >= 1, 'must be at least 1'), default: '300', description: 'Runs of each search property (the upsert model runs half as many command sequences).' },
-  { name: 'CRM_FC_PATH', group: 'random', schema: z.string().regex(/^\d+(:\d+)*$/, 'must be a fast-check path such as 12:0:3 (from counterexample.txt)'), description: 'A counterexample\'s path, to replay it (with `CRM_FC_SEED`).' },
+  {
+    name: 'CRM_FC_SEED',
+    group: 'random',
+    schema: z
+      .string()
+      .regex(/^-?\d+$/, 'must be an integer seed')
+      .transform(Number),
+    default: 'random (printed)',
+    description: "fast-check's seed, to replay a counterexample.",
+  },
+  {
+    name: 'CRM_FC_RUNS',
+    group: 'random',
+    schema: positiveInt.refine((n) => n >= 1, 'must be at least 1'),
+    default: '300',
+    description: 'Runs of each search property (the upsert model runs half as many command sequences).',
+  },
+  {
+    name: 'CRM_FC_PATH',
+    group: 'random',
+    schema: z.string().regex(/^\d+(:\d+)*$/, 'must be a fast-check path such as 12:0:3 (from counterexample.txt)'),
+    description: "A counterexample's path, to replay it (with `CRM_FC_SEED`).",
+  },
   // Limits
   { name: 'CRM_REQUEST_TIMEOUT_MS', group: 'limits', schema: millis, default: '15000', description: 'The deadline of one request.' },
-  { name: 'CRM_NOTIFICATION_TIMEOUT_MS', group: 'limits', schema: millis, default: '20000', description: 'The longest wait for one webhook notification (shorter once a wait of the run has lasted it in vain).' },
-  { name: 'CRM_MAX_RESPONSE_BYTES', group: 'limits', schema: positiveInt.refine((n) => n >= 1024, 'must be at least 1024'), default: '5 MiB', description: 'The largest response body read.' },
+  {
+    name: 'CRM_NOTIFICATION_TIMEOUT_MS',
+    group: 'limits',
+    schema: millis,
+    default: '20000',
+    description: 'The longest wait for one webhook notification (shorter once a wait of the run has lasted it in vain).',
+  },
+  {
+    name: 'CRM_MAX_RESPONSE_BYTES',
+    group: 'limits',
+    schema: positiveInt.refine((n) => n >= 1024, 'must be at least 1024'),
+    default: '5 MiB',
+    description: 'The largest response body read.',
+  },
   // Reports
   { name: 'CRM_REPORT_DIR', group: 'reports', schema: text, default: '`reports`', description: 'Where every report is written.' },
-  { name: 'CRM_REPORTERS', group: 'reports', schema: z.enum(['all', 'minimal'], { error: 'must be all or minimal' }), default: '`all`', description: '`minimal` keeps only the conformance verdict (self-tests, calibration).' },
+  {
+    name: 'CRM_REPORTERS',
+    group: 'reports',
+    schema: z.enum(['all', 'minimal'], { error: 'must be all or minimal' }),
+    default: '`all`',
+    description: '`minimal` keeps only the conformance verdict (self-tests, calibration).',
+  },
   // Calibration (the fault matrix: scripts/calibrate.ts)
-  { name: 'CRM_CALIBRATION_WORKERS', group: 'run', schema: positiveInt, default: '6 (matrix), 1 (per fault)', description: 'Workers of a calibration run (`npm run calibrate`).' },
-  { name: 'CRM_CALIBRATION_MAX_FAILURES', group: 'run', schema: positiveInt, default: '12', description: 'Calibration stops after this many faults not caught.' },
+  {
+    name: 'CRM_CALIBRATION_WORKERS',
+    group: 'run',
+    schema: positiveInt,
+    default: '6 (matrix), 1 (per fault)',
+    description: 'Workers of a calibration run (`npm run calibrate`).',
+  },
+  {
+    name: 'CRM_CALIBRATION_MAX_FAILURES',
+    group: 'run',
+    schema: positiveInt,
+    default: '12',
+    description: 'Calibration stops after this many faults not caught.',
+  },
   // Internal
   { name: 'CRM_EMBEDDED', group: 'internal', schema: flag, description: 'The run targets its embedded reference server.' },
-  { name: 'CRM_EMBEDDED_DECLARES', group: 'internal', schema: z.string(), description: 'What the embedded server\'s open choices declare in its profile (JSON).' },
-  { name: 'CRM_RUN_PROCESS', group: 'internal', schema: z.string(), description: 'The process id of the run\'s starter (run files are shared by its processes only).' },
-  { name: 'CRM_PREFLIGHT_FILE', group: 'internal', schema: z.string(), description: 'The run\'s preflight result, for the workers.' },
+  {
+    name: 'CRM_EMBEDDED_DECLARES',
+    group: 'internal',
+    schema: z.string(),
+    description: "What the embedded server's open choices declare in its profile (JSON).",
+  },
+  {
+    name: 'CRM_RUN_PROCESS',
+    group: 'internal',
+    schema: z.string(),
+    description: "The process id of the run's starter (run files are shared by its processes only).",
+  },
+  { name: 'CRM_PREFLIGHT_FILE', group: 'internal', schema: z.string(), description: "The run's preflight result, for the workers." },
   { name: 'CRM_INSTANCES', group: 'internal', schema: z.string(), description: 'The instances of a run of many (the fault matrix).' },
   { name: 'CRM_DOCTOR_DONE', group: 'internal', schema: z.string(), description: '`crm-conformance run` has just run the doctor.' },
-  { name: 'CRM_REFERENCE_CPU_PROF', group: 'internal', schema: z.string(), description: 'The embedded server runs under V8\'s CPU profiler (`npm run bench:profile`).' },
+  {
+    name: 'CRM_REFERENCE_CPU_PROF',
+    group: 'internal',
+    schema: z.string(),
+    description: "The embedded server runs under V8's CPU profiler (`npm run bench:profile`).",
+  },
 ];
 
 export const SETTING_NAMES: ReadonlySet<string> = new Set(SETTINGS.map((s) => s.name));
@@ -141,5 +307,7 @@ export function didYouMean(name: string): string | undefined {
 
 /** The CRM_* variables of `env` that are no setting of the suite. */
 export function unknownSettings(env: NodeJS.ProcessEnv): string[] {
-  return Object.keys(env).filter((k) => k.startsWith('CRM_') && !SETTING_NAMES.has(k)).sort();
+  return Object.keys(env)
+    .filter((k) => k.startsWith('CRM_') && !SETTING_NAMES.has(k))
+    .sort();
 }

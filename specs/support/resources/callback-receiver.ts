@@ -92,7 +92,10 @@ export class CallbackReceiver {
     const handler = (req: IncomingMessage, res: ServerResponse) => {
       const chunks: Buffer[] = [];
       let size = 0;
-      req.on('data', (c: Buffer) => { size += c.length; if (size <= 1_000_000) chunks.push(c); });
+      req.on('data', (c: Buffer) => {
+        size += c.length;
+        if (size <= 1_000_000) chunks.push(c);
+      });
       req.on('end', () => {
         const url = new URL(req.url ?? '/', 'http://receiver.invalid');
         if (url.pathname === '/favicon.ico') {
@@ -106,14 +109,31 @@ export class CallbackReceiver {
         const query = collect(url.searchParams.entries());
         const formEntries = /application\/x-www-form-urlencoded/i.test(contentType)
           ? [...new URLSearchParams(text).entries()]
-          : /multipart\/form-data/i.test(contentType) ? parseMultipart(text, contentType) : [];
+          : /multipart\/form-data/i.test(contentType)
+            ? parseMultipart(text, contentType)
+            : [];
         const form = collect(formEntries);
         for (const source of [query.values, form.values]) {
           for (const k of SECRET_MEMBERS) if (source[k]) addSecret(source[k]);
         }
-        hits.push({ seq: hits.length, method: req.method ?? 'GET', path: url.pathname, query: query.values, contentType, form: form.values, repeated: [...new Set([...query.repeated, ...form.repeated])], at: Date.now() });
-        const body = '<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Callback received</title></head><body><main><h1>Callback received</h1><p>The conformance suite recorded this request.</p></main></body></html>';
-        res.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store', 'referrer-policy': 'no-referrer', 'content-length': Buffer.byteLength(body) });
+        hits.push({
+          seq: hits.length,
+          method: req.method ?? 'GET',
+          path: url.pathname,
+          query: query.values,
+          contentType,
+          form: form.values,
+          repeated: [...new Set([...query.repeated, ...form.repeated])],
+          at: Date.now(),
+        });
+        const body =
+          '<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Callback received</title></head><body><main><h1>Callback received</h1><p>The conformance suite recorded this request.</p></main></body></html>';
+        res.writeHead(200, {
+          'content-type': 'text/html; charset=utf-8',
+          'cache-control': 'no-store',
+          'referrer-policy': 'no-referrer',
+          'content-length': Buffer.byteLength(body),
+        });
         res.end(body);
       });
     };
@@ -122,8 +142,29 @@ export class CallbackReceiver {
       const key = join(tmp, 'key.pem');
       const cert = join(tmp, 'cert.pem');
       try {
-        execFileSync('openssl', ['req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes', '-keyout', key, '-out', cert,
-          '-days', '2', '-subj', '/CN=localhost', '-addext', 'subjectAltName=DNS:localhost,IP:127.0.0.1,IP:::1'], { stdio: 'pipe' });
+        execFileSync(
+          'openssl',
+          [
+            'req',
+            '-x509',
+            '-newkey',
+            'ec',
+            '-pkeyopt',
+            'ec_paramgen_curve:prime256v1',
+            '-nodes',
+            '-keyout',
+            key,
+            '-out',
+            cert,
+            '-days',
+            '2',
+            '-subj',
+            '/CN=localhost',
+            '-addext',
+            'subjectAltName=DNS:localhost,IP:127.0.0.1,IP:::1',
+          ],
+          { stdio: 'pipe' },
+        );
       } catch (err) {
         rmSync(tmp, { recursive: true, force: true });
         throw new Error(`CRM_CALLBACK_HTTPS=1 needs the openssl CLI to make a self-signed certificate: ${(err as Error).message.split('\n')[0]}`);
@@ -134,9 +175,20 @@ export class CallbackReceiver {
     }
     const host = o.host ?? '127.0.0.1';
     const port = await new Promise<number>((ok, ko) => {
-      server.once('error', (e: NodeJS.ErrnoException) => ko(new Error(e.code === 'EADDRINUSE' ? `port ${o.port} is in use (another worker or program holds the callback port; run the OAuth specs with CRM_WORKERS=1)` : e.message)));
+      server.once('error', (e: NodeJS.ErrnoException) =>
+        ko(
+          new Error(
+            e.code === 'EADDRINUSE'
+              ? `port ${o.port} is in use (another worker or program holds the callback port; run the OAuth specs with CRM_WORKERS=1)`
+              : e.message,
+          ),
+        ),
+      );
       server.listen(o.port ?? 0, host, () => ok((server.address() as AddressInfo).port));
-    }).catch((e) => { if (tmp) rmSync(tmp, { recursive: true, force: true }); throw e; });
+    }).catch((e) => {
+      if (tmp) rmSync(tmp, { recursive: true, force: true });
+      throw e;
+    });
     const scheme = o.https ? 'https' : 'http';
     const local = `${scheme}://${host.includes(':') ? `[${host}]` : host === '0.0.0.0' ? '127.0.0.1' : host}:${port}`;
     return new CallbackReceiver(server, local, o.publicUrl ?? local, hits, tmp);
@@ -164,7 +216,10 @@ export class CallbackReceiver {
   }
 
   async close(): Promise<void> {
-    await new Promise<void>((ok) => { this.server.closeAllConnections(); this.server.close(() => ok()); });
+    await new Promise<void>((ok) => {
+      this.server.closeAllConnections();
+      this.server.close(() => ok());
+    });
     if (this.tmp) rmSync(this.tmp, { recursive: true, force: true });
   }
 }
@@ -182,13 +237,18 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
  */
 async function bindReceiver(cfg: TargetConfig): Promise<WorkerResource<CallbackReceiver>> {
   const template = cfg.profile.oauth.redirect_uris[0] ?? '{public}/oauth/callback';
-  const path = template.startsWith('{public}') ? new URL(template.replace('{public}', 'http://x.invalid'), 'http://x.invalid').pathname : new URL(template).pathname;
+  const path = template.startsWith('{public}')
+    ? new URL(template.replace('{public}', 'http://x.invalid'), 'http://x.invalid').pathname
+    : new URL(template).pathname;
   if (!cfg.publicUrl) {
     return { value: await CallbackReceiver.start({ https: cfg.callback.https, path }) };
   }
   const pub = new URL(cfg.publicUrl);
   const port = cfg.callback.port ?? (pub.port ? Number(pub.port) : undefined);
-  if (!port) return { reason: `CRM_PUBLIC_URL=${cfg.publicUrl} is set but the local port of the OAuth callback receiver is not: set CRM_CALLBACK_PORT (the port CRM_PUBLIC_URL forwards to)` };
+  if (!port)
+    return {
+      reason: `CRM_PUBLIC_URL=${cfg.publicUrl} is set but the local port of the OAuth callback receiver is not: set CRM_CALLBACK_PORT (the port CRM_PUBLIC_URL forwards to)`,
+    };
   // Another worker may hold the port for a while: retry with a deadline.
   const deadline = Date.now() + 15_000;
   for (;;) {

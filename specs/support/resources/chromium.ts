@@ -17,7 +17,10 @@ import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 
 /** A worker resource, or why there is none (the tests that need it skip with that reason). */
-export interface WorkerResource<T> { value?: T; reason?: string }
+export interface WorkerResource<T> {
+  value?: T;
+  reason?: string;
+}
 
 /**
  * Chromium command-line switches for a quiet, headless, sandbox-free run. `--process-per-site`:
@@ -25,14 +28,33 @@ export interface WorkerResource<T> { value?: T; reason?: string }
  * less CPU for the OAuth specs' navigations between the authorization server and the callback
  * receiver). Contexts stay apart: each is a profile of its own.
  */
-export const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', '--process-per-site'];
+export const CHROMIUM_ARGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--no-first-run',
+  '--process-per-site',
+];
 
-export const SYSTEM_CHROMIUMS = ['/usr/bin/chromium-headless-shell', '/usr/bin/chromium', '/usr/bin/chromium-browser', '/usr/bin/google-chrome', '/usr/bin/google-chrome-stable'];
+export const SYSTEM_CHROMIUMS = [
+  '/usr/bin/chromium-headless-shell',
+  '/usr/bin/chromium',
+  '/usr/bin/chromium-browser',
+  '/usr/bin/google-chrome',
+  '/usr/bin/google-chrome-stable',
+];
 
 const PLAYWRIGHT_SHELL = "Playwright's headless shell (npx playwright install --only-shell chromium)";
 
 /** One place a browser may come from: launch options, or why it is not there. */
-interface Candidate { label: string; options?: LaunchOptions; missing?: string; configured?: boolean }
+interface Candidate {
+  label: string;
+  options?: LaunchOptions;
+  missing?: string;
+  configured?: boolean;
+}
 
 /**
  * Playwright's browsers directory, known from the public `executablePath()` (its Chromium lives
@@ -42,25 +64,42 @@ interface Candidate { label: string; options?: LaunchOptions; missing?: string; 
  */
 function playwrightInstall(pw: BrowserType | undefined): { own?: string; dirExists: boolean } {
   let own: string | undefined;
-  try { own = pw?.executablePath() || undefined; } catch { own = undefined; }
+  try {
+    own = pw?.executablePath() || undefined;
+  } catch {
+    own = undefined;
+  }
   return { own, dirExists: !!own && existsSync(resolve(own, '../../..')) };
 }
 
 function candidates(configured: string | undefined, pw: BrowserType | undefined): Candidate[] {
   if (configured) {
-    return [{ label: `CRM_CHROMIUM_PATH (${configured})`, configured: true, ...(existsSync(configured) ? { options: { executablePath: configured } } : { missing: 'no such file' }) }];
+    return [
+      {
+        label: `CRM_CHROMIUM_PATH (${configured})`,
+        configured: true,
+        ...(existsSync(configured) ? { options: { executablePath: configured } } : { missing: 'no such file' }),
+      },
+    ];
   }
   const { own, dirExists } = playwrightInstall(pw);
   const list: Candidate[] = [
     { label: PLAYWRIGHT_SHELL, ...(pw && dirExists ? { options: {} } : { missing: 'Playwright has installed no browser' }) },
-    { label: own ? `Playwright's Chromium (${own})` : "Playwright's Chromium", ...(own && existsSync(own) ? { options: { executablePath: own } } : { missing: 'not installed' }) },
+    {
+      label: own ? `Playwright's Chromium (${own})` : "Playwright's Chromium",
+      ...(own && existsSync(own) ? { options: { executablePath: own } } : { missing: 'not installed' }),
+    },
   ];
   for (const p of SYSTEM_CHROMIUMS) list.push({ label: p, ...(existsSync(p) ? { options: { executablePath: p } } : { missing: 'not installed' }) });
   return list;
 }
 
 /** Tries the candidates in order; the first that starts is used. */
-async function launchFirst(configured: string | undefined, pw: BrowserType, launch: (o: LaunchOptions) => Promise<void>): Promise<{ label?: string; searched: string[]; failed?: string }> {
+async function launchFirst(
+  configured: string | undefined,
+  pw: BrowserType,
+  launch: (o: LaunchOptions) => Promise<void>,
+): Promise<{ label?: string; searched: string[]; failed?: string }> {
   const searched: string[] = [];
   for (const c of candidates(configured, pw)) {
     if (!c.options) {
@@ -89,7 +128,10 @@ export async function findChromium(configured: string | undefined, playwrightChr
   const pw = playwrightChromium ?? chromium;
   let path: string | undefined;
   const found = await launchFirst(configured, pw, async (options) => {
-    if (options.executablePath) { path = options.executablePath; return; }
+    if (options.executablePath) {
+      path = options.executablePath;
+      return;
+    }
     const server = await pw.launchServer(options);
     path = server.process().spawnfile;
     await server.close();
@@ -100,9 +142,15 @@ export async function findChromium(configured: string | undefined, playwrightChr
 /** Launches Chromium for the worker, or says why there is none; closes it at the end. */
 export async function launchOAuthBrowser(configured: string | undefined, use: (r: WorkerResource<Browser>) => Promise<void>): Promise<void> {
   let browser: Browser | undefined;
-  const found = await launchFirst(configured, chromium, async (options) => { browser = await chromium.launch(options); });
+  const found = await launchFirst(configured, chromium, async (options) => {
+    browser = await chromium.launch(options);
+  });
   if (!browser) {
-    await use({ reason: found.failed ?? `no Chromium found; searched: ${found.searched.join('; ')}. Install one (npx playwright install --only-shell chromium, or Debian's chromium-headless-shell) or set CRM_CHROMIUM_PATH to a Chromium or Chrome executable.` });
+    await use({
+      reason:
+        found.failed ??
+        `no Chromium found; searched: ${found.searched.join('; ')}. Install one (npx playwright install --only-shell chromium, or Debian's chromium-headless-shell) or set CRM_CHROMIUM_PATH to a Chromium or Chrome executable.`,
+    });
     return;
   }
   await use({ value: browser });

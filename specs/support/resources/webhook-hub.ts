@@ -17,7 +17,8 @@ import { CONTROL, listen, Recording, type ReceivedRequest } from './webhook-reco
 export function fixedPort(publicUrl: string): number {
   const raw = process.env.CRM_RECEIVER_PORT;
   if (raw !== undefined && raw !== '') {
-    if (!/^\d+$/.test(raw) || Number(raw) < 1 || Number(raw) > 65535) throw new ConfigError(`CRM_RECEIVER_PORT=${JSON.stringify(raw)}: must be a port number (1-65535)`);
+    if (!/^\d+$/.test(raw) || Number(raw) < 1 || Number(raw) > 65535)
+      throw new ConfigError(`CRM_RECEIVER_PORT=${JSON.stringify(raw)}: must be a port number (1-65535)`);
     return Number(raw);
   }
   const explicit = new URL(publicUrl).port;
@@ -25,7 +26,6 @@ export function fixedPort(publicUrl: string): number {
 }
 
 const HUB_FLAG = '--crm-webhook-hub';
-
 
 /**
  * The shared receiver behind CRM_PUBLIC_URL: a small detached process (started by the first
@@ -35,7 +35,10 @@ const HUB_FLAG = '--crm-webhook-hub';
 async function runHub(port: number, key: string, runnerPid: number): Promise<void> {
   const recording = new Recording(key);
   let last = Date.now();
-  const server = createServer((req, res) => { last = Date.now(); recording.handle(req, res); });
+  const server = createServer((req, res) => {
+    last = Date.now();
+    recording.handle(req, res);
+  });
   try {
     await listen(server, port);
   } catch {
@@ -43,8 +46,16 @@ async function runHub(port: number, key: string, runnerPid: number): Promise<voi
   }
   setInterval(() => {
     let runnerAlive = true;
-    try { process.kill(runnerPid, 0); } catch { runnerAlive = false; }
-    if (!runnerAlive || Date.now() - last > 600_000) { recording.releaseAll(); server.closeAllConnections(); process.exit(0); }
+    try {
+      process.kill(runnerPid, 0);
+    } catch {
+      runnerAlive = false;
+    }
+    if (!runnerAlive || Date.now() - last > 600_000) {
+      recording.releaseAll();
+      server.closeAllConnections();
+      process.exit(0);
+    }
   }, 1_000);
 }
 
@@ -55,7 +66,10 @@ if (process.argv.includes(HUB_FLAG) && process.argv[1] && resolvePath(process.ar
 
 /** The control client of the hub: what arrived under a path, and releasing held requests. */
 export class HubClient {
-  constructor(readonly port: number, private readonly key: string) {}
+  constructor(
+    readonly port: number,
+    private readonly key: string,
+  ) {}
 
   /** Reaches the run's hub, starting it when nobody serves the port yet. */
   async join(): Promise<void> {
@@ -71,20 +85,31 @@ export class HubClient {
         const refused = /ECONNREFUSED/.test(String((err as { cause?: { code?: string } }).cause?.code ?? lastError));
         if (refused && !started) {
           started = true;
-          const child = spawn(process.execPath, ['--import', 'tsx', fileURLToPath(import.meta.url), HUB_FLAG, String(this.port), this.key, String(process.ppid)], {
-            detached: true, stdio: 'ignore', cwd: ROOT, env: process.env,
-          });
+          const child = spawn(
+            process.execPath,
+            ['--import', 'tsx', fileURLToPath(import.meta.url), HUB_FLAG, String(this.port), this.key, String(process.ppid)],
+            {
+              detached: true,
+              stdio: 'ignore',
+              cwd: ROOT,
+              env: process.env,
+            },
+          );
           child.unref();
         }
       }
       await new Promise((r) => setTimeout(r, 200));
     }
-    throw new Error(`webhook receiver: no receiver of this run answers on 127.0.0.1:${this.port} (${lastError}); is the port used by another program? Set CRM_RECEIVER_PORT to the local port CRM_PUBLIC_URL forwards to`);
+    throw new Error(
+      `webhook receiver: no receiver of this run answers on 127.0.0.1:${this.port} (${lastError}); is the port used by another program? Set CRM_RECEIVER_PORT to the local port CRM_PUBLIC_URL forwards to`,
+    );
   }
 
   async control(op: 'requests' | 'release', prefix: string): Promise<ReceivedRequest[]> {
     const res = await fetch(`http://127.0.0.1:${this.port}${CONTROL}/${op}?prefix=${encodeURIComponent(prefix)}`, {
-      method: op === 'requests' ? 'GET' : 'POST', headers: { 'x-receiver-key': this.key }, signal: AbortSignal.timeout(5_000),
+      method: op === 'requests' ? 'GET' : 'POST',
+      headers: { 'x-receiver-key': this.key },
+      signal: AbortSignal.timeout(5_000),
     });
     if (res.status !== 200) throw new Error(`webhook receiver control ${op}: HTTP ${res.status}`);
     return op === 'requests' ? ((await res.json()) as ReceivedRequest[]) : [];

@@ -36,7 +36,9 @@ export class WebhookReceiver {
   private constructor(readonly base: string) {}
 
   static async start(cfg: TargetConfig): Promise<WebhookReceiver> {
-    const key = createHash('sha256').update(`crm-conformance-receiver:${cfg.runId}:${cfg.credentials.accessToken ?? cfg.credentials.bearerToken ?? ''}`).digest('hex');
+    const key = createHash('sha256')
+      .update(`crm-conformance-receiver:${cfg.runId}:${cfg.credentials.accessToken ?? cfg.credentials.bearerToken ?? ''}`)
+      .digest('hex');
     if (!cfg.publicUrl) {
       const recording = new Recording(key);
       const server = createServer(recording.handle);
@@ -77,7 +79,10 @@ export class WebhookReceiver {
     this.recording?.releaseAll();
     const server = this.server;
     if (!server) return;
-    await new Promise<void>((ok) => { server.closeAllConnections(); server.close(() => ok()); });
+    await new Promise<void>((ok) => {
+      server.closeAllConnections();
+      server.close(() => ok());
+    });
   }
 }
 
@@ -114,8 +119,18 @@ export function mentions(payload: unknown, ...needles: unknown[]): boolean {
 
 /** The record kinds of the spec, as a payload may name them (`type: "company"`, `kind: "company.new"`, `"companies"`). */
 const KINDS = new Map([
-  ['lead', 'lead'], ['leads', 'lead'], ['person', 'person'], ['people', 'person'], ['company', 'company'], ['companies', 'company'],
-  ['opportunity', 'opportunity'], ['opportunities', 'opportunity'], ['project', 'project'], ['projects', 'project'], ['task', 'task'], ['tasks', 'task'],
+  ['lead', 'lead'],
+  ['leads', 'lead'],
+  ['person', 'person'],
+  ['people', 'person'],
+  ['company', 'company'],
+  ['companies', 'company'],
+  ['opportunity', 'opportunity'],
+  ['opportunities', 'opportunity'],
+  ['project', 'project'],
+  ['projects', 'project'],
+  ['task', 'task'],
+  ['tasks', 'task'],
 ]);
 
 /**
@@ -135,7 +150,10 @@ export function identifies(payload: unknown, id: unknown, kind: string): boolean
     const found: string[] = [];
     const next: unknown[] = [];
     for (const v of level) {
-      if (Array.isArray(v)) { next.push(...v); continue; }
+      if (Array.isArray(v)) {
+        next.push(...v);
+        continue;
+      }
       if (!v || typeof v !== 'object') continue;
       for (const [k, x] of Object.entries(v)) {
         const named = typeof x === 'string' ? KINDS.get(x.toLowerCase().split('.')[0]) : undefined;
@@ -159,7 +177,11 @@ export function missingSecretPairsIn(r: ReceivedRequest, secret: Record<string, 
   const inHeaders: unknown[] = [];
   for (const v of Object.values(r.headers)) {
     if (!v.trimStart().startsWith('{')) continue;
-    try { inHeaders.push(JSON.parse(v)); } catch { /* not JSON */ }
+    try {
+      inHeaders.push(JSON.parse(v));
+    } catch {
+      /* not JSON */
+    }
   }
   const missing = missingSecretPairs(r.body, secret);
   return missing.filter((k) => !inHeaders.some((h) => !missingSecretPairs(h, { [k]: secret[k] }).length));
@@ -175,7 +197,9 @@ export function missingSecretPairs(payload: unknown, secret: Record<string, unkn
 
 /** The values of every custom field value entry of that definition found in the payload. */
 export function customFieldValues(payload: unknown, definitionId: unknown): unknown[] {
-  return objects(payload).filter((o) => 'custom_field_definition_id' in o && String(o.custom_field_definition_id) === String(definitionId)).map((o) => o.value);
+  return objects(payload)
+    .filter((o) => 'custom_field_definition_id' in o && String(o.custom_field_definition_id) === String(definitionId))
+    .map((o) => o.value);
 }
 
 const brief = (r: ReceivedRequest) => `#${r.seq} ${r.method} ${r.path} ${r.text.slice(0, 300)}`;
@@ -184,7 +208,11 @@ const brief = (r: ReceivedRequest) => `#${r.seq} ${r.method} ${r.path} ${r.text.
 export class Channel {
   /** The kind of notification subscribed to (`type/event`, set by the hooks fixture); the label until then. */
   kind: string;
-  constructor(private readonly receiver: WebhookReceiver, readonly path: string, readonly label: string) {
+  constructor(
+    private readonly receiver: WebhookReceiver,
+    readonly path: string,
+    readonly label: string,
+  ) {
     this.kind = label;
   }
 

@@ -41,7 +41,11 @@ export interface ReceivedRequest {
 function parseBody(text: string, type: string): unknown {
   if (!text) return undefined;
   if (type.includes('application/x-www-form-urlencoded')) return Object.fromEntries(new URLSearchParams(text));
-  try { return JSON.parse(text); } catch { return text; }
+  try {
+    return JSON.parse(text);
+  } catch {
+    return text;
+  }
 }
 
 /** The recording server (in the process that owns the port). */
@@ -64,14 +68,23 @@ export class Recording {
     if (url.pathname.startsWith(CONTROL + '/')) return this.control(req, res, url);
     const chunks: Buffer[] = [];
     let size = 0;
-    req.on('data', (c: Buffer) => { size += c.length; if (size <= MAX_BODY) chunks.push(c); });
+    req.on('data', (c: Buffer) => {
+      size += c.length;
+      if (size <= MAX_BODY) chunks.push(c);
+    });
     req.on('end', () => {
       const text = Buffer.concat(chunks).toString('utf8');
       const headers: Record<string, string> = {};
       for (const [k, v] of Object.entries(req.headers)) headers[k] = Array.isArray(v) ? v.join(', ') : String(v ?? '');
       const r: ReceivedRequest = {
-        seq: ++this.seq, method: req.method ?? 'GET', path: url.pathname, query: url.search, headers,
-        text: size > MAX_BODY ? `${text}… (${size} bytes)` : text, body: parseBody(text, headers['content-type'] ?? ''), receivedAt: Date.now(),
+        seq: ++this.seq,
+        method: req.method ?? 'GET',
+        path: url.pathname,
+        query: url.search,
+        headers,
+        text: size > MAX_BODY ? `${text}… (${size} bytes)` : text,
+        body: parseBody(text, headers['content-type'] ?? ''),
+        receivedAt: Date.now(),
       };
       this.keep(r);
       const held = url.pathname.startsWith('/hooks/held/') && ![...this.released].some((p) => url.pathname.startsWith(p));
@@ -82,7 +95,13 @@ export class Recording {
         this.held.delete(r);
         res.writeHead(size > MAX_BODY ? 413 : 200, { 'content-type': 'application/json' }).end('{"received":true}');
       };
-      res.on('close', () => { if (!r.answeredAt) { r.abortedAt = Date.now(); r.endedBy = 'sender'; this.held.delete(r); } });
+      res.on('close', () => {
+        if (!r.answeredAt) {
+          r.abortedAt = Date.now();
+          r.endedBy = 'sender';
+          this.held.delete(r);
+        }
+      });
       if (held) {
         this.held.set(r, res);
         setTimeout(() => answer('expiry'), HOLD_MAX_MS).unref();
@@ -128,7 +147,11 @@ export class Recording {
   private control(req: IncomingMessage, res: ServerResponse, url: URL): void {
     const local = ['127.0.0.1', '::1', '::ffff:127.0.0.1'].includes(req.socket.remoteAddress ?? '');
     const proxied = req.headers['x-forwarded-for'] !== undefined || req.headers.forwarded !== undefined;
-    if (!local || proxied || req.headers['x-receiver-key'] !== this.key) { res.writeHead(404).end(); req.resume(); return; }
+    if (!local || proxied || req.headers['x-receiver-key'] !== this.key) {
+      res.writeHead(404).end();
+      req.resume();
+      return;
+    }
     req.resume();
     const prefix = url.searchParams.get('prefix') ?? '/';
     if (url.pathname === `${CONTROL}/requests`) {
@@ -142,8 +165,14 @@ export class Recording {
 
 export function listen(server: Server, port: number): Promise<number> {
   return new Promise((ok, ko) => {
-    const onError = (err: Error) => { server.off('listening', onListening); ko(err); };
-    const onListening = () => { server.off('error', onError); ok((server.address() as AddressInfo).port); };
+    const onError = (err: Error) => {
+      server.off('listening', onListening);
+      ko(err);
+    };
+    const onListening = () => {
+      server.off('error', onError);
+      ok((server.address() as AddressInfo).port);
+    };
     server.once('error', onError);
     server.once('listening', onListening);
     server.listen(port, '127.0.0.1');
