@@ -22,6 +22,7 @@ import { redactText, stripAnsi } from '../specs/support/core/redact.js';
 import { SHOWN_FAILURES } from '../specs/support/core/repeats.js';
 import { renderHtml } from './html.js';
 import { buildReport, failed, runWarnings, type ConformanceReport, type ReportMeta, type TestOutcome } from './verdict.js';
+import { runCommand } from '../specs/support/core/replay.js';
 
 export { runWarnings };
 
@@ -226,7 +227,7 @@ export function summaryLines(report: ConformanceReport, htmlPath: string, status
   if (cov && report.scope === 'partial') {
     lines.push(
       `Partial run: ${cov.judged} of ${cov.judgeable} rules judged, ${cov.notJudged} not judged (no test of theirs ran in this run${cov.notApplicable ? `; ${cov.notApplicable} not applicable to this target` : ''}). ` +
-        `${report.verdict === 'CONFORMANT' ? 'This is no verdict on the rules not judged: run' : 'Run'} the whole suite (npx playwright test, or merge every shard) for a verdict on every rule; conformance.json lists them (verdict UNTESTED).`,
+        `${report.verdict === 'CONFORMANT' ? 'This is no verdict on the rules not judged: run' : 'Run'} the whole suite (${runCommand()}, or merge every shard) for a verdict on every rule; conformance.json lists them (verdict UNTESTED).`,
     );
   }
   return lines;

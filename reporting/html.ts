@@ -5,6 +5,7 @@
  */
 import { AREAS, sectionAnchor } from '../rules/index.js';
 import { rootCauseOrder, type ConformanceReport, type RuleVerdict, type Verdict } from './verdict.js';
+import { runCommand } from '../specs/support/core/replay.js';
 
 const esc = (s: unknown) => String(s ?? '').replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
 const VERDICTS: Verdict[] = ['PASS', 'FAIL', 'WARN', 'SKIP', 'UNTESTED'];
@@ -147,7 +148,7 @@ ${tests.length ? '' : `<ul>${x.reasons.map((reason) => `<li>${esc(reason)}</li>`
 ${tests
   .map((t) => {
     const cx = t.counterexample ? seedOf(t.counterexample) : {};
-    const rerun = `npx playwright test ${t.file}:${t.line}`;
+    const rerun = `${runCommand()} ${t.file}:${t.line}`;
     const exchanges = ((t.exchanges ?? []) as ExchangeLike[]).slice(-MAX_EXCHANGES_SHOWN);
     return `<div class="test" data-test-status="${esc(t.status)}"><div class="test-head"><span class="chip s-${esc(t.status)}">${esc(t.status)}</span> <b>${esc(t.title)}</b> <small>${esc(t.file)}:${t.line}${t.durationMs !== undefined ? ` · ${fmtMs(t.durationMs)}` : ''}</small></div>
 ${t.breaks?.length ? `<p class="known-note" data-breaks="${esc(t.breaks.join(' '))}">The failure names the rule${t.breaks.length === 1 ? '' : 's'} whose prediction broke: ${esc(t.breaks.join(', '))}; it counts against ${t.breaks.length === 1 ? 'it' : 'them'} only, not against the other rules this test covers.</p>` : ''}

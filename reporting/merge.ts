@@ -26,6 +26,7 @@ import { ROOT } from '../specs/support/core/config.js';
 import { buildAllure } from './allure.js';
 import { OUTCOMES_FILE, readCalibration, summaryLines, writeReport, type OutcomeFile } from './conformance-reporter.js';
 import { buildReport, failed, runWarnings, type ConformanceReport, type TestOutcome } from './verdict.js';
+import { runCommand } from '../specs/support/core/replay.js';
 
 export interface MergeResult {
   report: ConformanceReport;
@@ -79,7 +80,7 @@ export function mergeOutcomes(dirs: string[]): { report: ConformanceReport; outc
       partial = `shard${missing.length > 1 ? 's' : ''} ${missing.join(', ')} missing from the merge`;
       incomplete =
         `${partial}: the tests of ${missing.length > 1 ? 'those shards' : 'that shard'} were not judged. Fix: name the report directory of every shard (${shards.length} of ${totals[0]} given), ` +
-        `or run the missing one${missing.length > 1 ? 's' : ''} (${missing.map((m) => `npx playwright test --shard=${m}`).join(', ')}) and merge again`;
+        `or run the missing one${missing.length > 1 ? 's' : ''} (${missing.map((m) => `${runCommand()} --shard=${m}`).join(', ')}) and merge again`;
     }
   }
   const first = files[0].meta;

@@ -4,6 +4,7 @@
  */
 import { RULES, ruleIdOfTitle, type Level, type Rule } from '../rules/index.js';
 import type { PreflightResult } from '../specs/support/core/preflight.js';
+import { runCommand } from '../specs/support/core/replay.js';
 
 export type Verdict = 'PASS' | 'FAIL' | 'WARN' | 'SKIP' | 'UNTESTED';
 
@@ -436,7 +437,8 @@ function nothingJudged(outcomes: TestOutcome[], stopped: string | undefined): st
     return `no test ran: the run stopped before any test (${stopped}). Fix what that error names (the embedded reference server: its [WebServer] lines above; your server: CRM_BASE_URL and the other settings, \`npx crm-conformance doctor\`) and run again`;
   }
   if (!outcomes.length) {
-    return 'no test ran: the filter of this run (--grep, a file or directory, --project, --shard) selected no test. Fix the filter; `npx playwright test --list` with the same arguments lists what it selects';
+    const list = `${runCommand()} --list`;
+    return `no test ran: the filter of this run (--grep, a file or directory, --project, --shard) selected no test. Fix the filter; \`${list}\` with the same arguments lists what it selects`;
   }
   const skipped = outcomes.filter((t) => t.status === 'skipped');
   const first = skipped.find((t) => t.skipReason)?.skipReason;
