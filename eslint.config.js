@@ -44,15 +44,17 @@ const RESOURCES_NO_UPPER = {
   regex: `^\\.\\./(?!core/|\\.\\./)|^\\.\\./\\.\\./${AREA}`,
   message: 'resources/ imports only core/ and resources/: not fixtures/, the helpers or a spec area.',
 };
+/** The OAuth page driver (oauth-page.ts) and the controls it finds (oauth-controls.ts), beside resources/. */
+const OAUTH_PAGE_FILES = ['specs/support/oauth-page.ts', 'specs/support/oauth-controls.ts'];
 const OAUTH_PAGE_NO_UPPER = {
-  // specs/support/oauth-page.ts sits beside resources/: it may import ./core/ and ./resources/.
-  regex: `^\\./(?!core/|resources/)|^\\.\\./${AREA}`,
-  message: 'oauth-page.ts sits beside resources/: it imports only core/ and resources/.',
+  // They sit beside resources/: they may import ./core/, ./resources/ and each other.
+  regex: `^\\./(?!core/|resources/|oauth-controls\\.js$)|^\\.\\./${AREA}`,
+  message: 'oauth-page.ts and oauth-controls.ts sit beside resources/: they import only core/, resources/ and oauth-controls.ts.',
 };
 const FIXTURES_NO_UPPER = {
-  // From specs/support/fixtures/: ../core/, ../resources/ and ../oauth-page.js (the OAuth page driver, beside resources/).
-  regex: `^\\.\\./(?!core/|resources/|oauth-page\\.js$|\\.\\./)|^\\.\\./\\.\\./${AREA}`,
-  message: 'fixtures/ imports only core/, resources/ and oauth-page.ts: not the helpers (make, property, search, …) or a spec area.',
+  // From specs/support/fixtures/: ../core/, ../resources/ and the OAuth page driver beside resources/ (../oauth-page.js, ../oauth-controls.js).
+  regex: `^\\.\\./(?!core/|resources/|oauth-(page|controls)\\.js$|\\.\\./)|^\\.\\./\\.\\./${AREA}`,
+  message: 'fixtures/ imports only core/, resources/ and the OAuth page driver: not the helpers (make, property, search, …) or a spec area.',
 };
 const NO_PLAYWRIGHT_TEST = {
   regex: '^@playwright/test$',
@@ -94,7 +96,7 @@ const OUTSIDE_EXCEPTIONS = [
   },
   {
     file: 'selftest/oauth-login{,.unit}.test.ts',
-    allows: ['specs/support/oauth-page.js', 'specs/support/resources/callback-receiver.js'],
+    allows: ['specs/support/oauth-page.js', 'specs/support/oauth-controls.js', 'specs/support/resources/callback-receiver.js'],
     why: 'tests the OAuth page driver on each login page, with the callback receiver it drives to',
   },
   // The fault matrix's Playwright configuration: like playwright.config.ts it reads the instances of the fixtures layer.
@@ -199,13 +201,13 @@ export default [
   // The layers of specs/support (each imports only the layers below it), the spec files and area helpers.
   { files: ['specs/support/core/**'], rules: { 'no-restricted-imports': forbid(CORE_NO_UPPER, NO_PLAYWRIGHT_TEST, NO_REFERENCE) } },
   { files: ['specs/support/resources/**'], rules: { 'no-restricted-imports': forbid(RESOURCES_NO_UPPER, NO_REFERENCE) } },
-  { files: ['specs/support/oauth-page.ts'], rules: { 'no-restricted-imports': forbid(OAUTH_PAGE_NO_UPPER, NO_REFERENCE) } },
+  { files: OAUTH_PAGE_FILES, rules: { 'no-restricted-imports': forbid(OAUTH_PAGE_NO_UPPER, NO_REFERENCE) } },
   { files: ['specs/support/fixtures/**'], rules: { 'no-restricted-imports': forbid(FIXTURES_NO_UPPER, NO_REFERENCE) } },
   {
     // The helpers above the fixtures. suite-config.ts (the run's Playwright configuration) is the
     // one module of specs/ that reads reference/: the embedded server's open choices.
     files: ['specs/support/*.ts'],
-    ignores: ['specs/support/oauth-page.ts', 'specs/support/suite-config.ts'],
+    ignores: [...OAUTH_PAGE_FILES, 'specs/support/suite-config.ts'],
     rules: { 'no-restricted-imports': forbid(NO_REFERENCE) },
   },
   {

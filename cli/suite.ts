@@ -32,7 +32,7 @@ export async function tryOAuthLogin(o: {
   https: boolean;
   callbackPath: string;
   url: (receiverUrl: string) => string;
-  screens: import('../specs/support/oauth-page.js').Screens;
+  screens: import('../specs/support/oauth-controls.js').Screens;
   email: string;
   password: string;
 }): Promise<import('../specs/support/oauth-page.js').LoginCheck & { described: string; url: string }> {

@@ -5,7 +5,8 @@
  * a code never is. The login is judged in fresh browser contexts (OAUTH-3, OAUTH-13); the other
  * tests run in the worker's logged-in session.
  */
-import { consentControl, describeOutcome } from '../support/oauth-page.js';
+import { consentControl } from '../support/oauth-controls.js';
+import { describeOutcome } from '../support/oauth-page.js';
 import { expect, rule, test } from '../support/fixtures/test.js';
 import { payloadOf } from '../support/resources/callback-receiver.js';
 import { expectAuthorizationFailed } from './flow.js';

@@ -4,41 +4,19 @@
  * validated with Zod. `parseConfig(env)` is pure (it reads the files the settings name and
  * writes nothing); `loadConfig()` is it for this process, kept.
  */
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { z } from 'zod';
 import { TargetProfile } from '../../../contracts/profile.js';
-import { hasRule } from '../../../rules/index.js';
+import { ConfigError, readSettingJson } from './config-file.js';
+import { loadExpectations, type Expectation } from './expectations.js';
 import { didYouMean, EnvSchema, shownValue, unknownSettings } from './settings.js';
 
 export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
 export const API_PREFIX = '/developer_api/v1';
 
-/** Raised for a bad configuration value; the message names the variable and what is wrong. */
-export class ConfigError extends Error {
-  constructor(message: string) {
-    super(`crm-conformance configuration error: ${message}`);
-    this.name = 'ConfigError';
-  }
-}
-
-/**
- * One entry of the known-failure baseline (CRM_EXPECTATIONS): the tests of a rule, or one test
- * by its full title, are expected to fail; they do not fail the run.
- */
-export const Expectation = z
-  .strictObject({
-    rule: z
-      .string()
-      .regex(/^[A-Z]+-\d+$/, 'must be a rule id such as UPSERT-4')
-      .optional(),
-    title: z.string().min(1, 'must not be empty').optional(),
-    reason: z.string().trim().min(1, 'must say why the failure is expected'),
-  })
-  .refine((e) => (e.rule === undefined) !== (e.title === undefined), 'name either "rule" or "title" (exactly one)');
-export type Expectation = z.infer<typeof Expectation>;
-const ExpectationList = z.array(Expectation);
+export { ConfigError } from './config-file.js';
 
 /**
  * Runs of each search property (CRM_FC_RUNS). Three times fast-check's default: a run is one or a
@@ -120,13 +98,7 @@ function loadProfile(path: string | undefined, embedded: boolean, declares: stri
   if (!file) return { profile: TargetProfile.parse({}), source: `(none: empty profile; no CRM_PROFILE and no ./${PROFILE_FILE})` };
   // The embedded server's own profile, with what its open choices declare (e.g. a raised bulk limit).
   const own = !path && embedded && declares ? (JSON.parse(declares) as { capabilities?: Record<string, unknown> }) : undefined;
-  if (!existsSync(file)) throw new ConfigError(`CRM_PROFILE: file not found: ${file} (npx crm-conformance profile init drafts one)`);
-  let json: unknown;
-  try {
-    json = JSON.parse(readFileSync(file, 'utf8'));
-  } catch (e) {
-    throw new ConfigError(`CRM_PROFILE: ${file} is not valid JSON (${(e as Error).message})`);
-  }
+  let json = readSettingJson('CRM_PROFILE', file, 'npx crm-conformance profile init drafts one');
   if (own?.capabilities && Object.keys(own.capabilities).length) {
     const base = json as { capabilities?: Record<string, unknown> };
     json = { ...base, capabilities: { ...base.capabilities, ...own.capabilities } };
@@ -141,28 +113,6 @@ function loadProfile(path: string | undefined, embedded: boolean, declares: stri
         ? `${file} with ${JSON.stringify(own.capabilities)} (the reference server's open choices)`
         : file,
   };
-}
-
-/** Reads and validates the known-failure baseline named by CRM_EXPECTATIONS. */
-export function loadExpectations(path: string, cwd: string = process.cwd()): { expectations: Expectation[]; source: string } {
-  const file = resolve(cwd, path);
-  if (!existsSync(file)) throw new ConfigError(`CRM_EXPECTATIONS: file not found: ${file}`);
-  let json: unknown;
-  try {
-    json = JSON.parse(readFileSync(file, 'utf8'));
-  } catch (e) {
-    throw new ConfigError(`CRM_EXPECTATIONS: ${file} is not valid JSON (${(e as Error).message})`);
-  }
-  const parsed = ExpectationList.safeParse(json);
-  if (!parsed.success) {
-    const issues = parsed.error.issues.map(
-      (i) => `${i.path.map((p) => (typeof p === 'number' ? `[${p}]` : `.${String(p)}`)).join('') || '(value)'}: ${i.message}`,
-    );
-    throw new ConfigError(`CRM_EXPECTATIONS: ${file} is not a list of { "rule" | "title", "reason" }: ${issues.join('; ')}`);
-  }
-  const unknown = parsed.data.map((e, i) => ({ e, i })).filter(({ e }) => e.rule && !hasRule(e.rule));
-  if (unknown.length) throw new ConfigError(`CRM_EXPECTATIONS: ${file}: ${unknown.map(({ e, i }) => `[${i}].rule: unknown rule "${e.rule}"`).join('; ')}`);
-  return { expectations: parsed.data, source: file };
 }
 
 /** Stops on a CRM_* variable that is no setting of the suite (a misspelt one would be ignored), with "did you mean". */
