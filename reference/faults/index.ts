@@ -18,6 +18,7 @@ import { PEOPLE_FAULTS } from './people.js';
 import { COMPANIES_FAULTS } from './companies.js';
 import { ACTIVITIES_FAULTS } from './activities.js';
 import { RELATIONSHIPS_FAULTS } from './relationships.js';
+import { RECORDS_FAULTS } from './records.js';
 import { PROJECTS_FAULTS } from './projects.js';
 import { PROJECT_SEARCH_FAULTS, SEARCH_FAULTS, TASK_SEARCH_FAULTS } from './search.js';
 import { EMPTY_LIST_FAULTS } from './empty-lists.js';
@@ -38,6 +39,7 @@ export const ALL_FAULTS: Fault[] = [
   ...COMPANIES_FAULTS,
   ...ACTIVITIES_FAULTS,
   ...RELATIONSHIPS_FAULTS,
+  ...RECORDS_FAULTS,
   ...PROJECTS_FAULTS,
   ...SEARCH_FAULTS,
   ...PROJECT_SEARCH_FAULTS,

@@ -28,7 +28,7 @@ import { HttpError } from '../http.js';
 import { C, type Rec } from '../model.js';
 import { FIXTURES } from '../profile.js';
 import { nowSeconds } from '../store.js';
-import { notFound, refusal } from './common.js';
+import { missing, refusal } from './common.js';
 
 export const FILE_ENTITY_TYPES = ['leads', 'people', 'opportunities', 'companies', 'projects'] as const;
 export const BUCKET = 'reference-attachments';
@@ -161,7 +161,7 @@ export const files: AreaModule = {
     router.add('GET', '/{entity_type}/{entity_id}/files/s3_signed_url', (ctx) => {
       const type = entityType(app, ctx.params.entity_type);
       const id = numericParam(app, ctx.params.entity_id, 'entity_id');
-      if (!app.at('files.record-found', !!entityRecord(app, type, id), undefined)) notFound(`${type} ${id}`);
+      if (!app.at('files.record-found', !!entityRecord(app, type, id), undefined)) missing(app, `${type} ${id}`);
       const st = state(app);
       const key = `attachments/${type}/${id}/${randomUUID()}`;
       const token = randomBytes(24).toString('base64url');
@@ -209,7 +209,7 @@ export const files: AreaModule = {
       const entityId = numericParam(app, ctx.params.entity_id, 'entity_id');
       const fileId = numericParam(app, ctx.params.file_id, 'file_id');
       const file = files.get(fileId);
-      if (!file || !app.at('files.attached', file._entity_type === type && file._entity_id === entityId, undefined)) return notFound('file');
+      if (!file || !app.at('files.attached', file._entity_type === type && file._entity_id === entityId, undefined)) return missing(app, 'file');
       const out: Record<string, unknown> = {};
       for (const [k, v] of Object.entries(file)) if (!k.startsWith('_')) out[k] = v;
       if (extra) out.conformance_variant_extra = true;

@@ -11,6 +11,7 @@ import { FileMetadata } from '../../contracts/index.js';
 import { expect, expectJson, rule, test } from '../support/fixtures/test.js';
 import { getSignedUpload } from './upload.js';
 import { make, sameId } from '../support/make.js';
+import { absentId } from '../support/records.js';
 
 const NO_FILE = 'the profile names no attached_file (fixtures.attached_file)';
 
@@ -59,5 +60,16 @@ test(
     expect(entity, 'a non-numeric entity_id').toBeRefused();
     const id = await api.get(`/${file!.entity_type}/${file!.entity_id}/files/${file!.file_id}abc`);
     expect(id, 'a non-numeric file_id').toBeRefused();
+  }),
+);
+
+test(
+  ...rule('WIRE-6', 'the metadata of a file id no file has is refused, not answered 2xx', async ({ api, ns, profile }) => {
+    const file = profile.fixtures.attached_file;
+    test.skip(!file, NO_FILE);
+    // "`file_id` [is a number]": a numeric id far from the profile's file, on the same record.
+    const id = absentId(String(file!.file_id), ns.id);
+    const res = await api.get(`/${file!.entity_type}/${file!.entity_id}/files/${id}`);
+    expect(res, `no file has id ${String(id)} (the profile's file has ${String(file!.file_id)}): a 2xx would say it exists`).toBeRefused();
   }),
 );

@@ -29,3 +29,16 @@ export async function fixtureActivities(
   expect(Array.isArray(res.body) && res.body.length > 0, `the fixture company ${String(fixture.company_id)} has activities of the profile's types`).toBe(true);
   return [...res.body].sort((a, b) => String(a.id).localeCompare(String(b.id), 'en', { numeric: true }));
 }
+
+/**
+ * An id of the same form as `id` that no record has (WIRE-6): a number far above it (a numeric
+ * string stays a numeric string: "`entity_id` and `file_id` are numbers"), another string with a
+ * suffix of the test's own. Ids are opaque: nothing says a neighbour of an id is free, a far one is.
+ */
+export function absentId(id: unknown, salt: string): number | string {
+  const far = 1_000_000_000_000;
+  if (typeof id === 'number') return id + far;
+  const text = String(id);
+  if (/^\d+$/.test(text)) return String(BigInt(text) + BigInt(far));
+  return `${text}-absent-${salt}`;
+}
