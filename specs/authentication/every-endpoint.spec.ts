@@ -11,9 +11,7 @@
  */
 import { API_ENDPOINTS, type Endpoint } from '../../contracts/endpoints.js';
 import type { Activity, Project } from '../../contracts/index.js';
-import type { ApiClient, Auth } from '../support/core/http.js';
-import type { TargetConfig } from '../support/core/config.js';
-import type { Namespace } from '../support/fixtures/test.js';
+import type { ApiClient, Auth, Namespace, TargetConfig } from '../support/fixtures/test.js';
 import type { TargetProfile } from '../../contracts/profile.js';
 import { expect, rule, test } from '../support/fixtures/test.js';
 import type { Hooks } from '../support/fixtures/hooks.js';

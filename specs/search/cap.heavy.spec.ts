@@ -4,9 +4,8 @@
  * through `POST /projects` (undici, keep-alive pool, bounded concurrency, 429 honoured), then
  * reads the pages around the cap. Skipped unless CRM_HEAVY=1 or the profile allows heavy specs.
  */
-import { inPool } from '../support/core/pool.js';
 import { Pool } from 'undici';
-import { inNs, search } from '../support/search.js';
+import { inNs, inPool, search } from '../support/search.js';
 import { expect, rule, test } from '../support/fixtures/test.js';
 
 const TOTAL = 100_001;

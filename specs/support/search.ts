@@ -12,6 +12,8 @@ import { extension, make, NO_FOLLOW, NO_TASK_CREATE, type Ctx as MakeCtx, type E
 
 export type Kind = 'projects' | 'tasks';
 export type { Rec };
+/** The pool of warm connections the concurrent races send through (core/pool.ts), for the specs that open one of their own. */
+export { inPool };
 export type Filter = Record<string, unknown>;
 
 /** Ids as strings (identifiers may be numbers or strings). */
