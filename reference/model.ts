@@ -30,11 +30,16 @@ const id = (v: unknown): number | string | null => (typeof v === 'number' || (ty
 const list = <T = unknown>(v: unknown): T[] => (Array.isArray(v) ? (v as T[]) : []);
 const strings = (v: unknown): string[] => list(v).filter((x): x is string => typeof x === 'string');
 
-export function address(v: unknown): Record<string, string | null> | null {
+/** An address; a country not sent is null, or "" under `records.address-country` = empty-string ("`country` may be null or empty"). */
+export function address(v: unknown, app?: App): Record<string, string | null> | null {
   if (!v || typeof v !== 'object') return null;
   const a = v as Record<string, unknown>;
-  return { street: s(a.street), city: s(a.city), state: s(a.state), postal_code: s(a.postal_code), country: s(a.country) };
+  const noCountry = app?.choice('records.address-country') === 'empty-string' ? '' : null;
+  return { street: s(a.street), city: s(a.city), state: s(a.state), postal_code: s(a.postal_code), country: s(a.country) ?? noCountry };
 }
+
+/** Tags in the order of `records.tag-order`: as sent, or sorted. */
+const tagsOf = (app: App, v: unknown): string[] => (app.choice('records.tag-order') === 'sorted' ? strings(v).sort() : strings(v));
 
 function entries(v: unknown, key: 'email' | 'number' | 'url'): { [k: string]: string }[] {
   return list<Record<string, unknown>>(v)
@@ -60,6 +65,17 @@ const nameParts = (o: (v: unknown) => string | null, b: Record<string, unknown>)
   title: o(b.title),
 });
 
+/** Multi-select values in the order of `records.multi-select-order`: as sent, or in the order of the field's options. */
+export function optionOrder(app: App, values: CustomFieldValue[]): CustomFieldValue[] {
+  if (app.choice('records.multi-select-order') !== 'option-order') return values;
+  return values.map((c) => {
+    const options = CUSTOM_FIELDS.find((d) => d.id === Number(c.custom_field_definition_id) && d.data_type === 'MultiSelect')?.options;
+    if (!options || !Array.isArray(c.value)) return c;
+    const rank = (x: unknown) => options.findIndex((o) => String(o.id) === String(x));
+    return { ...c, value: [...(c.value as unknown[])].sort((a, b) => rank(a) - rank(b)) };
+  });
+}
+
 /**
  * The custom field values of a create body, in the order of `records.custom-field-order`; under
  * `records.custom-fields-listing` = every-definition, every definition available on the record's
@@ -67,7 +83,7 @@ const nameParts = (o: (v: unknown) => string | null, b: Record<string, unknown>)
  */
 function customFields(app: App, v: unknown, kind: string): CustomFieldValue[] {
   const order = app.choice('records.custom-field-order');
-  const values = normalizeCustomFields(v, [], order);
+  const values = optionOrder(app, normalizeCustomFields(v, [], order));
   if (app.choice('records.custom-fields-listing') === 'set-only') return values;
   const unset = CUSTOM_FIELDS.filter((d) => d.available_on.includes(kind) && !values.some((c) => Number(c.custom_field_definition_id) === d.id));
   return normalizeCustomFields(
@@ -87,7 +103,7 @@ export function makePerson(app: App, b: Record<string, unknown>): Omit<Rec, 'id'
   return {
     name: s(b.name) ?? '',
     ...nameParts(o, b),
-    address: address(b.address),
+    address: address(b.address, app),
     assignee_id: id(b.assignee_id),
     company_id: id(b.company_id),
     company_name: o(b.company_name),
@@ -97,7 +113,7 @@ export function makePerson(app: App, b: Record<string, unknown>): Omit<Rec, 'id'
     phone_numbers: entries(b.phone_numbers, 'number'),
     socials: entries(b.socials, 'url'),
     websites: entries(b.websites, 'url'),
-    tags: strings(b.tags),
+    tags: tagsOf(app, b.tags),
     custom_fields: customFields(app, b.custom_fields, 'person'),
     interaction_count: 0,
     ...stamps(app),
@@ -108,7 +124,7 @@ export function makeCompany(app: App, b: Record<string, unknown>): Omit<Rec, 'id
   const o = optional(app);
   return {
     name: s(b.name) ?? '',
-    address: address(b.address),
+    address: address(b.address, app),
     assignee_id: id(b.assignee_id),
     contact_type_id: id(b.contact_type_id),
     details: o(b.details),
@@ -117,7 +133,7 @@ export function makeCompany(app: App, b: Record<string, unknown>): Omit<Rec, 'id
     primary_contact_id: id(b.primary_contact_id),
     socials: entries(b.socials, 'url'),
     websites: entries(b.websites, 'url'),
-    tags: strings(b.tags),
+    tags: tagsOf(app, b.tags),
     custom_fields: customFields(app, b.custom_fields, 'company'),
     interaction_count: 0,
     ...stamps(app),
@@ -150,7 +166,7 @@ export function makeLead(app: App, b: Record<string, unknown>): Omit<Rec, 'id'> 
   return {
     name: s(b.name) ?? '',
     ...nameParts(o, b),
-    address: address(b.address),
+    address: address(b.address, app),
     assignee_id: id(b.assignee_id),
     company_name: o(b.company_name),
     customer_source_id: id(b.customer_source_id),
@@ -163,7 +179,7 @@ export function makeLead(app: App, b: Record<string, unknown>): Omit<Rec, 'id'> 
     status_id: LEAD_STATUSES[0].id,
     monetary_unit: o(b.monetary_unit),
     monetary_value: n(b.monetary_value),
-    tags: strings(b.tags),
+    tags: tagsOf(app, b.tags),
     custom_fields: customFields(app, b.custom_fields, 'lead'),
     interaction_count: 0,
     ...stamps(app),
@@ -193,7 +209,7 @@ export function makeOpportunity(app: App, b: Record<string, unknown>): Omit<Rec,
     primary_contact_id: id(b.primary_contact_id),
     priority: s(b.priority) ?? 'None',
     status: s(b.status) ?? 'Open',
-    tags: strings(b.tags),
+    tags: tagsOf(app, b.tags),
     interaction_count: 0,
     monetary_value: n(b.monetary_value),
     win_probability: n(b.win_probability),
@@ -211,7 +227,7 @@ export function makeProject(app: App, b: Record<string, unknown>): Omit<Rec, 'id
     assignee_id: id(b.assignee_id),
     status: 'Open',
     details: o(b.details),
-    tags: strings(b.tags),
+    tags: tagsOf(app, b.tags),
     custom_fields: customFields(app, b.custom_fields, 'project'),
     ...stamps(app),
   };
@@ -231,7 +247,7 @@ export function makeTask(app: App, b: Record<string, unknown>): Omit<Rec, 'id'> 
     priority: s(b.priority) ?? 'None',
     status,
     details: o(b.details),
-    tags: strings(b.tags),
+    tags: tagsOf(app, b.tags),
     custom_fields: customFields(app, b.custom_fields, 'task'),
     ...stamps(app),
   };
@@ -242,7 +258,21 @@ export function present(app: App, rec: Rec, options: { computed?: boolean } = {}
   const out: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(rec)) if (!k.startsWith('_')) out[k] = v;
   if (options.computed && Array.isArray(rec.custom_fields)) out.custom_fields = computeCustomFields(rec.custom_fields as CustomFieldValue[]);
-  if (app.choice('general.extra-fields') === 'extra-members') out.conformance_variant_extra = true;
+  const extra = app.choice('general.extra-fields');
+  if (extra !== 'none') out.conformance_variant_extra = true;
+  return extra === 'nested-members' ? withNestedExtras(out) : out;
+}
+
+/** A member the spec does not list, added to a nested object (`general.extra-fields` = nested-members). */
+export const NESTED_EXTRA = 'conformance_nested_extra';
+const extended = (v: unknown): unknown => (v && typeof v === 'object' && !Array.isArray(v) ? { ...v, [NESTED_EXTRA]: true } : v);
+
+/** The nested shapes of a presented record with a member the spec does not list: address, entries, related_resource, custom field values. */
+export function withNestedExtras(rec: Record<string, unknown>): Record<string, unknown> {
+  const out = { ...rec };
+  for (const k of ['address', 'email', 'related_resource', 'parent', 'type']) if (k in out) out[k] = extended(out[k]);
+  for (const k of ['emails', 'phone_numbers', 'socials', 'websites', 'custom_fields', 'stages'])
+    if (Array.isArray(out[k])) out[k] = (out[k] as unknown[]).map(extended);
   return out;
 }
 

@@ -38,6 +38,28 @@ export const PROJECT_STATUSES: { id: number; name: string }[] = FIXTURES.project
 export const USER_EMAILS: Record<number, string> = Object.fromEntries(FIXTURES.users.map((u) => [u.id, u.email]));
 
 const PRIORITY_RANK: Record<string, number> = { None: 0, Low: 1, Medium: 2, High: 3 };
+/** `search.status-order` = workflow-rank: Open first, Completed last, any other status between them. */
+const WORKFLOW_RANK: Record<string, number> = { Open: 0, Completed: 2 };
+
+/** A key whose code-unit order is a natural collation: case folded, digit runs compared by value ("p2" before "p10"). */
+const naturalKey = (name: string): string => name.toLowerCase().replace(/\d+/g, (d) => d.replace(/^0+(?=\d)/, '').padStart(24, '0'));
+
+/** Collections by record type (`related_resource.type`). */
+const TYPE_COLLECTIONS: Record<string, string> = {
+  person: 'people',
+  company: 'companies',
+  lead: 'leads',
+  opportunity: 'opportunities',
+  project: 'projects',
+  task: 'tasks',
+};
+
+/** The natural key of the name of a related record (`search.related-to-order` = name); "" when it is not found. */
+function relatedName(app: App, type: string | null, id: number | string): string {
+  const collection = type ? TYPE_COLLECTIONS[type] : undefined;
+  const rec = collection ? app.store.collection<Rec>(collection).get(id) : undefined;
+  return naturalKey(typeof rec?.name === 'string' ? rec.name : '');
+}
 
 export type SortKey = string | number | null;
 export type Key = SortKey | [SortKey, SortKey];
@@ -204,8 +226,13 @@ export const statusesCriterion: Criterion = (v, app) => listCriterion(app, strin
 /* ---------- sort keys ---------- */
 
 export const keys = {
-  name: (rec: Rec, app: App): Key =>
-    app.choice('search.name-order') === 'case-insensitive' ? [String(rec.name).toLowerCase(), String(rec.name)] : String(rec.name),
+  name: (rec: Rec, app: App): Key => {
+    const order = app.choice('search.name-order');
+    const name = String(rec.name);
+    if (order === 'case-insensitive') return [name.toLowerCase(), name];
+    if (order === 'natural') return [naturalKey(name), name];
+    return name;
+  },
   assignedTo: (rec: Rec, app: App): Key => {
     const a = rec.assignee_id;
     if (a === null || a === undefined) return null;
@@ -216,13 +243,16 @@ export const keys = {
     const rr = rec.related_resource as { id: number | string | null; type: string | null } | null;
     if (!rr || rr.id === null || rr.id === undefined) return null;
     const id = typeof rr.id === 'number' ? rr.id : String(rr.id);
-    return app.choice('search.related-to-order') === 'id-then-type' ? [id, rr.type ?? ''] : [rr.type ?? '', id];
+    const order = app.choice('search.related-to-order');
+    if (order === 'name') return [relatedName(app, rr.type, rr.id), `${rr.type ?? ''}\u0000${String(id)}`];
+    return order === 'id-then-type' ? [id, rr.type ?? ''] : [rr.type ?? '', id];
   },
   number:
     (field: string) =>
     (rec: Rec): Key =>
       typeof rec[field] === 'number' ? (rec[field] as number) : null,
   status: (rec: Rec, app: App): Key => {
+    if (app.choice('search.status-order') === 'workflow-rank') return [WORKFLOW_RANK[String(rec.status)] ?? 1, String(rec.status)];
     if (app.choice('search.status-order') === 'status-id') {
       const s = PROJECT_STATUSES.find((x) => x.name === rec.status);
       if (s) return s.id;

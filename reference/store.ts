@@ -54,26 +54,28 @@ export interface IdPolicy {
   perKind?: boolean;
 }
 
+/** A permutation of 0 … 2^20 − 1 (an odd multiplier modulo 2^20): the n-th id handed out when ids are scrambled. */
+const scrambled = (n: number): number => (Math.imul(n, 0x9e3779b1) >>> 0) & 0xfffff;
+
 export class Store {
   private collections = new Map<string, Collection<Entity>>();
-  private counter: number;
-  constructor(private ids: IdPolicy = { start: 1000, step: 1 }) {
-    this.counter = ids.start;
+  private issued = 0;
+  /** Ids follow no order (`ids.order` = unordered): the n-th id is start + step × a permutation of n. */
+  private unordered = false;
+  constructor(private ids: IdPolicy = { start: 1000, step: 1 }) {}
+  /** From now on new ids follow no order (a record made later may have a smaller id); call before any record is made. */
+  scrambleIds(): void {
+    this.unordered = true;
+  }
+  private idOf(n: number): number {
+    return this.ids.start + this.ids.step * (this.unordered ? scrambled(n) : n);
   }
   /** Ids are unique across all collections (unless the policy is perKind), which makes misdirected lookups visible. */
-  nextId = (): number => {
-    const id = this.counter;
-    this.counter += this.ids.step;
-    return id;
-  };
+  nextId = (): number => this.idOf(this.issued++);
   /** A counter of one collection's own (IdPolicy.perKind). */
   private kindCounter(): () => number {
-    let next = this.ids.start;
-    return () => {
-      const id = next;
-      next += this.ids.step;
-      return id;
-    };
+    let n = 0;
+    return () => this.idOf(n++);
   }
   collection<T extends Entity>(name: string): Collection<T> {
     let c = this.collections.get(name);

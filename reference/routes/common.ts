@@ -34,7 +34,7 @@ export const arr = <T = unknown>(v: unknown): T[] => (Array.isArray(v) ? (v as T
 
 /**
  * An error whose body the spec does not show, in the shape of the open choice `errors.body`
- * (`code` and `field` appear only in the errors-list shape). Throw it: `throw refusal(app, 404, '…')`.
+ * (`code` and `field` appear only in the errors-list and nested shapes). Throw it: `throw refusal(app, 404, '…')`.
  */
 export function refusal(
   app: App,
@@ -49,7 +49,9 @@ export function refusal(
       ? { errors: [{ ...(detail.code ? { code: detail.code } : {}), field: detail.field ?? null, detail: message }] }
       : shape === 'error-string'
         ? { error: message }
-        : { success: false, status, message };
+        : shape === 'nested'
+          ? { error: { code: detail.code ?? (status === 404 || status === 410 ? 'not_found' : 'invalid_request'), message: `Request failed: ${message}` } }
+          : { success: false, status, message };
   return new HttpError(status, body, headers);
 }
 

@@ -84,6 +84,8 @@ function numericParam(app: App, raw: string, what: string): number {
 
 /** The path of step 2 (`files.upload-url`). */
 export const uploadPath = (app: App) => (app.choice('files.upload-url') === 'bucket-path' ? `/_storage/buckets/${BUCKET}` : '/_storage/upload');
+/** The URL of step 2: the path, with a query string under `files.upload-url` = query-string. */
+const uploadUrl = (app: App) => `${app.publicBaseUrl}${uploadPath(app)}${app.choice('files.upload-url') === 'query-string' ? `?bucket=${BUCKET}` : ''}`;
 
 /** The record of the path must exist (collections of the other areas). */
 function entityRecord(app: App, type: string, id: number): Rec | undefined {
@@ -181,7 +183,7 @@ export const files: AreaModule = {
       ).toString('base64');
       const signature = sign(st.signingKey, policy);
       st.issued.set(key, { key, policy, token, acl, status, accessKeyId: st.accessKeyId, expires, entity: { type, id } });
-      const url = `${app.publicBaseUrl}${uploadPath(app)}`;
+      const url = uploadUrl(app);
       const body: Record<string, unknown> = {
         policy,
         signature,

@@ -18,8 +18,17 @@ import { relationships } from './relationships.js';
 import { tasks } from './tasks.js';
 import { webhooks } from './webhooks.js';
 
+/** The order of new ids (`ids.order`), set before any fixture is seeded. */
+const ids: AreaModule = {
+  name: 'ids',
+  seed(app) {
+    if (app.choice('ids.order') === 'unordered') app.store.scrambleIds();
+  },
+};
+
 /** Every area, in the order their fixtures are seeded and their routes registered. */
 export const AREA_MODULES: AreaModule[] = [
+  ids,
   account,
   pipelines,
   webhooks,

@@ -34,7 +34,7 @@
  */
 import type { App, AreaModule } from '../app.js';
 import { definition, normalizeCustomFields, type CustomFieldValue } from '../custom-fields.js';
-import { C, LEAD_STATUSES, firstStage, makeCompany, makeLead, makeOpportunity, makePerson, present, type Rec } from '../model.js';
+import { C, LEAD_STATUSES, firstStage, makeCompany, makeLead, makeOpportunity, makePerson, NESTED_EXTRA, present, type Rec } from '../model.js';
 import type { PipelineRecord } from './pipelines.js';
 import { HttpError } from '../http.js';
 import { idParam, invalid, refusal } from './common.js';
@@ -234,7 +234,8 @@ export const leads: AreaModule = {
         return app.seam('upsert.create', { properties }, () => {
           const rec = leadsC.insert(app.at('upsert.new-lead', makeLead(app, createdProperties(app, properties, fieldName, fieldValue)), undefined));
           app.emit('lead', 'new', out(rec, false));
-          return out(rec);
+          // `upsert.create-status`: a create may answer 201, an update answers 200.
+          return { status: Number(app.choice('upsert.create-status')), body: out(rec) };
         });
       }
       // ---- write (update) ----
@@ -388,7 +389,8 @@ export const leads: AreaModule = {
           answer.fuzzy_company_matches = candidates.map((c) => ({ id: c.id, name: c.name }));
         else answer.company_candidates = candidates.map((c) => out(c));
       }
-      return answer;
+      if (app.choice('general.extra-fields') === 'nested-members') answer[NESTED_EXTRA] = true;
+      return { status: Number(app.choice('convert.status')), body: answer };
     });
   },
 };

@@ -30,8 +30,8 @@
  * - Codes look like `ref-code-<hex>` and tokens like `ref-oauth-token-<hex>` (the leak self-test
  *   looks for these prefixes in every artifact), or opaque base64url (`oauth.formats`).
  * - The login page's wording and markup (how the login screen asks for the e-mail and password:
- *   not shown), REFERENCE_LOGIN_PAGE, to be catalogued in rules/choices (as `oauth.login-page`)
- *   once the catalog's conversion lands: `default` (above); `email` ("Email", "Your password",
+ *   not shown), the open choice `oauth.login-page` (REFERENCE_LOGIN_PAGE overrides it):
+ *   `default` (above); `email` ("Email", "Your password",
  *   "Sign in", the field named user[email]); `username` ("Username", a text input named
  *   username, the password labelled only by aria-label "Secret", an `<input type=submit>`
  *   "Continue"); `ambiguous` (two unmarked text inputs, "Workspace" and "Account", the password
@@ -210,10 +210,12 @@ export const oauth: AreaModule = {
     };
 
     /** The page that returns the user to redirect_uri by a POST. */
-    const backToClient = (redirectUri: string, fields: Record<string, string | undefined>): Reply => {
+    const backToClient = (redirectUri: string, fields: Record<string, string | undefined>, ctx: RequestContext): Reply => {
+      // `oauth.callback-iss` = present: the issuer identifier rides along (RFC 9207 §2), the origin of this host.
+      const iss = app.choice('oauth.callback-iss') === 'present' ? `http://${String(ctx.req.headers.host ?? 'localhost')}` : undefined;
       const entries = app.at(
         'oauth.callback-fields',
-        Object.entries(fields).filter((e): e is [string, string] => e[1] !== undefined),
+        Object.entries({ ...fields, iss }).filter((e): e is [string, string] => e[1] !== undefined),
         undefined,
       );
       return app.at('oauth.back-to-client', formPost(redirectUri, entries), { redirectUri, entries });
@@ -237,7 +239,8 @@ export const oauth: AreaModule = {
       );
     };
 
-    const wording = loginWording(process.env.REFERENCE_LOGIN_PAGE);
+    // `oauth.login-page`; REFERENCE_LOGIN_PAGE (also `ambiguous`, which needs a label the catalog does not declare) overrides it.
+    const wording = loginWording(process.env.REFERENCE_LOGIN_PAGE || app.choice('oauth.login-page'));
     const EMAIL_FIELD = wording.user;
     const PASSWORD_FIELD = wording.password;
     /** A login page: its heading, fields and button, an error above the form (401 or 200: `oauth.login-failure-status`). */
@@ -306,7 +309,7 @@ ${error ? `<p class="error" role="alert">${esc(error)}</p>` : ''}
         const fail = (error: string, description: string) =>
           app.choice('oauth.request-error') === 'error-page'
             ? errorPage(400, description)
-            : backToClient(redirectUri, { error, error_description: description, state });
+            : backToClient(redirectUri, { error, error_description: description, state }, ctx);
         if (!accepts('response_type', one(q, 'response_type') === 'code')) return fail('unsupported_response_type', 'response_type must be code');
         if (!accepts('scope', one(q, 'scope') === OAUTH_SCOPE)) return fail('invalid_scope', `scope must be ${OAUTH_SCOPE}`);
         const txnId = randomBytes(16).toString('hex');
@@ -361,7 +364,7 @@ ${error ? `<p class="error" role="alert">${esc(error)}</p>` : ''}
         if (!sid || !sessions.has(sid) || (txn.sessionId && txn.sessionId !== sid)) return loginPage(txnId);
         txns.delete(txnId);
         const authorize = app.at('oauth.authorized', form.decision === 'authorize', undefined);
-        if (!authorize) return backToClient(txn.redirectUri, { error: app.choice('oauth.denial-error'), state: txn.state });
+        if (!authorize) return backToClient(txn.redirectUri, { error: app.choice('oauth.denial-error'), state: txn.state }, ctx);
         const code = newCode();
         codes.set(code, {
           clientId: txn.clientId,
@@ -371,7 +374,7 @@ ${error ? `<p class="error" role="alert">${esc(error)}</p>` : ''}
           expires: Date.now() + CODE_TTL_MS,
           used: false,
         });
-        return backToClient(txn.redirectUri, { code, state: txn.state });
+        return backToClient(txn.redirectUri, { code, state: txn.state }, ctx);
       },
       { auth: false },
     );
@@ -412,7 +415,7 @@ ${error ? `<p class="error" role="alert">${esc(error)}</p>` : ''}
         const accessToken = newToken();
         app.seam('oauth.register-token', { token: accessToken }, () => app.issuedTokens.add(accessToken));
         const answer: Record<string, unknown> = { access_token: accessToken, token_type: 'Bearer', scope: grant!.scope };
-        if (app.choice('general.extra-fields') === 'extra-members') answer.created_at = Math.floor(Date.now() / 1000);
+        if (app.choice('general.extra-fields') !== 'none') answer.created_at = Math.floor(Date.now() / 1000);
         return { status: 200, body: answer, headers: { 'cache-control': 'no-store', pragma: 'no-cache' } };
       },
       { auth: false },

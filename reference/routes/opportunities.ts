@@ -19,7 +19,7 @@
  */
 import type { App, AreaModule } from '../app.js';
 import { HttpError } from '../http.js';
-import { C, firstStage, makeOpportunity, present, type Rec } from '../model.js';
+import { C, NESTED_EXTRA, firstStage, makeOpportunity, present, type Rec } from '../model.js';
 import type { PipelineRecord } from './pipelines.js';
 import { invalid } from './common.js';
 import { FIXTURES } from '../profile.js';
@@ -190,9 +190,10 @@ export const opportunities: AreaModule = {
         throw new HttpError(422, { error });
       }
       const checks = app.at('bulk.checks', entries.map(check), undefined);
+      const failureExtra = app.choice('general.extra-fields') === 'nested-members' ? { [NESTED_EXTRA]: true } : {};
       return entries.map((e, i) => {
         const failure = checks[i];
-        return failure ? { success: false, message: failure } : create(e as Record<string, unknown>);
+        return failure ? { success: false, message: failure, ...failureExtra } : create(e as Record<string, unknown>);
       });
     });
   },

@@ -61,7 +61,11 @@ export const pipelines: AreaModule = {
   },
   api(router, app) {
     const c = app.store.collection<PipelineRecord>('pipelines');
-    const extra = app.choice('general.extra-fields') === 'extra-members' ? { extra_note: 'extra member' } : {};
-    router.add('GET', '/pipelines', () => c.all().map((p) => ({ ...structuredClone(p), ...extra })));
+    const extraFields = app.choice('general.extra-fields');
+    const extra = extraFields !== 'none' ? { extra_note: 'extra member' } : {};
+    const stage = (s: object) => (extraFields === 'nested-members' ? { ...s, conformance_nested_extra: true } : s);
+    // `pipelines.order`: by id, or the reverse.
+    const ordered = () => (app.choice('pipelines.order') === 'reversed' ? c.all().reverse() : c.all());
+    router.add('GET', '/pipelines', () => ordered().map((p) => ({ ...structuredClone(p), stages: p.stages.map(stage), ...extra })));
   },
 };

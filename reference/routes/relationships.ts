@@ -14,7 +14,7 @@
  * the status for an unknown entity record (`records.missing-status`). Faults: reference/faults/relationships.ts.
  */
 import type { App, AreaModule } from '../app.js';
-import { ENTITIES, present, type Rec } from '../model.js';
+import { ENTITIES, NESTED_EXTRA, present, type Rec } from '../model.js';
 import { idParam, invalid, missing, notFound } from './common.js';
 
 const SINGULAR: Record<string, string> = Object.fromEntries([
@@ -82,8 +82,10 @@ export const relationships: AreaModule = {
           if (p2 && other) emitUpdate(app, otherType, other, others.update(other.id, { ...p2, date_modified: t })!);
         });
       }
-      const answer: Record<string, unknown> = { removed, resource: { id: rid, type: rtype } };
-      if (app.choice('general.extra-fields') === 'extra-members') answer.conformance_variant_extra = true;
+      const extra = app.choice('general.extra-fields');
+      const nested = extra === 'nested-members' ? { [NESTED_EXTRA]: true } : {};
+      const answer: Record<string, unknown> = { removed, resource: { id: rid, type: rtype, ...nested }, ...nested };
+      if (extra !== 'none') answer.conformance_variant_extra = true;
       return answer;
     });
   },

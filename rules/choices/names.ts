@@ -4,19 +4,24 @@
  */
 export interface ChoiceNames {
   'ids.sequence': 'sequential' | 'gapped' | 'large' | 'per-kind';
-  'general.extra-fields': 'none' | 'extra-members';
+  'ids.order': 'ascending' | 'unordered';
+  'general.extra-fields': 'none' | 'extra-members' | 'nested-members';
   'general.create-status': '200' | '201';
-  'errors.body': 'message' | 'errors-list' | 'error-string';
+  'errors.body': 'message' | 'errors-list' | 'error-string' | 'nested';
   'errors.validation-status': '422' | '400';
   'errors.credentials-status': '401' | '403';
-  'errors.malformed-json-status': '400' | '422';
+  'errors.malformed-json-status': '400' | '422' | '415';
   'errors.unsupported-method': '405' | '404';
   'account.other-settings': 'none' | 'other-key';
+  'pipelines.order': 'by-id' | 'reversed';
   'records.empty-strings': 'kept' | 'null';
   'records.custom-field-order': 'definition-order' | 'as-sent';
   'records.custom-fields-listing': 'set-only' | 'every-definition';
+  'records.tag-order': 'as-sent' | 'sorted';
+  'records.multi-select-order': 'as-sent' | 'option-order';
+  'records.address-country': 'null' | 'empty-string';
   'records.required-on-create': 'name' | 'nothing';
-  'records.missing-status': '404' | '422';
+  'records.missing-status': '404' | '422' | '410';
   'projects.numeric-name': 'refused' | 'as-text';
   'relationships.remove-none': 'removed-false' | 'refused';
   'people.name-parts': 'as-sent' | 'derived-from-name';
@@ -31,10 +36,10 @@ export interface ChoiceNames {
   'search.page-size-over-max': 'refuse' | 'clamp';
   'search.tie-order': 'id-asc' | 'id-desc' | 'with-direction';
   'search.null-placement': 'largest' | 'always-last' | 'smallest' | 'always-first';
-  'search.name-order': 'code-units' | 'case-insensitive';
+  'search.name-order': 'code-units' | 'case-insensitive' | 'natural';
   'search.assigned-to-order': 'owner-id' | 'owner-email';
-  'search.related-to-order': 'type-then-id' | 'id-then-type';
-  'search.status-order': 'name' | 'status-id';
+  'search.related-to-order': 'type-then-id' | 'id-then-type' | 'name';
+  'search.status-order': 'name' | 'status-id' | 'workflow-rank';
   'search.priority-order': 'name' | 'rank';
   'search.allow-empty-false': 'no-restriction' | 'non-empty-only';
   'search.tag-case': 'case-sensitive' | 'case-insensitive';
@@ -46,12 +51,14 @@ export interface ChoiceNames {
   'upsert.created-lead': 'properties-only' | 'stores-match-value';
   'upsert.contention': 'serialized' | 'conflict';
   'upsert.ambiguous-body': 'ids-member' | 'errors-detail' | 'matches-list';
+  'upsert.create-status': '200' | '201';
   'convert.missing-lead': '404' | '422';
   'convert.no-company': 'null' | 'absent';
   'convert.no-opportunity': 'absent' | 'null';
   'convert.company-default': 'none' | 'from-lead';
   'convert.fuzzy-candidates': 'company-candidates' | 'fuzzy-company-matches';
   'convert.company-name-match': 'exact' | 'case-insensitive';
+  'convert.status': '200' | '201';
   'bulk.rate-window': 'sliding' | 'calendar-second';
   'bulk.rate-limit-body': 'message' | 'errors-list' | 'empty';
   'bulk.error-codes': 'invalid' | 'specific';
@@ -60,7 +67,7 @@ export interface ChoiceNames {
   'bulk.monetary-unit': 'USD' | 'EUR';
   'bulk.entries-limit': '10' | 'raised' | 'lowered';
   'bulk.too-large-message': 'limit-first' | 'count-first';
-  'files.upload-url': 'upload-path' | 'bucket-path';
+  'files.upload-url': 'upload-path' | 'bucket-path' | 'query-string';
   'files.step2-answer': '201-xml' | '204-empty';
   'files.success-action-status-type': 'string' | 'number';
   'files.acl': 'private' | 'bucket-owner-full-control';
@@ -74,7 +81,9 @@ export interface ChoiceNames {
   'webhook.timing': 'prompt' | 'lagging';
   'webhook.listing': 'none' | 'list';
   'oauth.login-steps': 'one-page' | 'email-first';
+  'oauth.login-page': 'default' | 'email' | 'username';
   'oauth.state-place': 'form' | 'query';
+  'oauth.callback-iss': 'absent' | 'present';
   'oauth.request-error': 'redirect-error' | 'error-page';
   'oauth.after-login': 'redirect-to-authorize' | 'consent-at-once';
   'oauth.login-failure-status': '200' | '401';
