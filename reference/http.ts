@@ -1,5 +1,6 @@
 /** A small router over node:http for the reference server. */
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { gzipSync } from 'node:zlib';
 
 export class HttpError extends Error {
   constructor(
@@ -120,17 +121,63 @@ export function readBody(req: IncomingMessage): Promise<Buffer> {
   });
 }
 
-export function send(res: ServerResponse, reply: Reply): void {
+/**
+ * How answers go on the wire: the open choices of `general.*` (rules/choices.json) the server
+ * takes. The default sends every JSON answer with Content-Length, `application/json; charset=utf-8`,
+ * lower-case header names, no content coding, the connection kept alive and Retry-After in seconds.
+ */
+export interface WireOptions {
+  /** gzip-code JSON answers even when the request has no Accept-Encoding (RFC 9110 §12.5.3). */
+  gzip?: boolean;
+  /** Send JSON answers chunked (Transfer-Encoding), without Content-Length (RFC 9112 §6.1). */
+  chunked?: boolean;
+  /** `Connection: close` after every answer (RFC 9112 §9.6). */
+  close?: boolean;
+  /** Header names in Title-Case (Content-Type) rather than lower case: names are case-insensitive (RFC 9110 §5.1). */
+  titleCase?: boolean;
+  /** `application/json` without the charset parameter (RFC 8259 §11 defines none). */
+  noCharset?: boolean;
+  /** Retry-After as an HTTP-date rather than delta-seconds (RFC 9110 §10.2.3). */
+  retryAfterDate?: boolean;
+}
+
+const titleCase = (name: string) => name.replace(/(^|-)([a-z])/g, (_m, dash: string, c: string) => dash + c.toUpperCase());
+
+/** The headers of an answer as `wire` sends them: names cased, Retry-After in its form, Connection. */
+function wireHeaders(headers: Record<string, string | number>, wire: WireOptions): Record<string, string | number> {
+  const out: Record<string, string | number> = {};
+  for (const [name, value] of Object.entries(headers)) {
+    let v = value;
+    // Delta-seconds as the date they end at, rounded up to a whole second (an HTTP-date has no finer unit).
+    if (wire.retryAfterDate && name.toLowerCase() === 'retry-after' && /^\d+$/.test(String(value)))
+      v = new Date(Math.ceil((Date.now() + Number(value) * 1000) / 1000) * 1000).toUTCString();
+    out[wire.titleCase ? titleCase(name.toLowerCase()) : name] = v;
+  }
+  if (wire.close) out[wire.titleCase ? 'Connection' : 'connection'] = 'close';
+  return out;
+}
+
+export function send(res: ServerResponse, reply: Reply, wire: WireOptions = {}): void {
   if (res.headersSent) return;
   const status = reply.status ?? 200;
+  if (wire.close) res.shouldKeepAlive = false;
   if (reply.raw !== undefined) {
-    res.writeHead(status, { 'content-type': 'text/html; charset=utf-8', ...reply.headers });
+    res.writeHead(status, wireHeaders({ 'content-type': 'text/html; charset=utf-8', ...reply.headers }, wire));
     res.end(reply.raw);
     return;
   }
   const text = reply.body === undefined ? '' : JSON.stringify(reply.body);
-  res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(text), ...reply.headers });
-  res.end(text);
+  const type = wire.noCharset ? 'application/json' : 'application/json; charset=utf-8';
+  const bytes = wire.gzip && text.length ? gzipSync(text) : Buffer.from(text, 'utf8');
+  const headers: Record<string, string | number> = {
+    'content-type': type,
+    ...(wire.gzip && text.length ? { 'content-encoding': 'gzip', vary: 'Accept-Encoding' } : {}),
+  };
+  if (!wire.chunked) headers['content-length'] = bytes.length;
+  res.writeHead(status, wireHeaders({ ...headers, ...reply.headers }, wire));
+  // Written before the end: Node then sends the body chunked (it adds Content-Length only when end() gets it all first).
+  if (wire.chunked && bytes.length) res.write(bytes);
+  res.end(wire.chunked ? undefined : bytes);
 }
 
 export function isReply(v: unknown): v is Reply {

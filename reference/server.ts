@@ -6,7 +6,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { App, type AreaModule, type Fault, type ReferenceOptions } from './app.js';
-import { HttpError, Router, isReply, readBody, send, type Handler, type RequestContext } from './http.js';
+import { HttpError, Router, isReply, readBody, send as sendReply, type Handler, type Reply, type RequestContext, type WireOptions } from './http.js';
 import { ALL_FAULTS } from './faults/index.js';
 import type { Presented, RouteFault } from './faults/types.js';
 import { AREA_MODULES } from './routes/index.js';
@@ -75,7 +75,50 @@ function parseBody(ctx: RequestContext, app: App): void {
 
 type Host = 'api' | 'auth';
 
+/** How this server's answers go on the wire (`general.*` choices; reference/http.ts WireOptions). */
+function wireOf(app: App): WireOptions {
+  return {
+    gzip: app.choice('general.content-coding') === 'gzip',
+    chunked: app.choice('general.transfer-coding') === 'chunked',
+    close: app.choice('general.connection') === 'close',
+    titleCase: app.choice('general.header-case') === 'title-case',
+    noCharset: app.choice('general.json-charset') === 'none',
+    retryAfterDate: app.choice('general.retry-after') === 'http-date',
+  };
+}
+
+/** `general.rate-limit` `limited`: non-bulk API requests allowed per credentials in each whole second. */
+export const GENERAL_RATE = 20;
+const BULK_ROUTE = /^\/opportunities\/bulk_create\/?$/;
+
+/**
+ * The general rate limit (`general.rate-limit`; spec § Limits: "General rate limits for non-bulk
+ * calls | all | not shown"): at most {@link GENERAL_RATE} requests per credentials in a fixed
+ * window of a second, the excess answered 429 with Retry-After until the window ends. Bulk calls
+ * are not counted: they have their own limit of 3 a second "in addition" (the bulk route's), and a
+ * bulk call within that pace is never refused.
+ */
+function generalLimiter(app: App): (req: IncomingMessage, sub: string) => number | undefined {
+  if (app.choice('general.rate-limit') !== 'limited') return () => undefined;
+  const windows = new Map<string, { second: number; count: number }>();
+  return (req, sub) => {
+    if (req.method === 'POST' && BULK_ROUTE.test(sub)) return undefined;
+    const key = String(req.headers.authorization ?? req.headers['x-svc-accesstoken'] ?? '');
+    const now = Date.now();
+    const second = Math.floor(now / 1000);
+    const w = windows.get(key);
+    if (!w || w.second !== second) {
+      windows.set(key, { second, count: 1 });
+      return undefined;
+    }
+    return ++w.count > GENERAL_RATE ? 1 : undefined;
+  };
+}
+
 function handler(app: App, routers: { api: Router; root: Router; auth: Router }, host: Host | 'both', latencyMs = 0) {
+  const wire = wireOf(app);
+  const send = (res: ServerResponse, reply: Reply) => sendReply(res, reply, wire);
+  const limited = generalLimiter(app);
   return async (req: IncomingMessage, res: ServerResponse) => {
     const url = new URL(req.url ?? '/', 'http://reference.invalid');
     const path = url.pathname;
@@ -100,6 +143,8 @@ function handler(app: App, routers: { api: Router; root: Router; auth: Router },
       const found = router.match(req.method ?? 'GET', sub);
       const rawBody = await readBody(req);
       if (isApi && latencyMs > 0) await new Promise((r) => setTimeout(r, latencyMs));
+      const wait = isApi ? limited(req, sub) : undefined;
+      if (wait !== undefined) throw refusal(app, 429, 'rate limit: too many requests', { code: 'rate_limited' }, { 'retry-after': String(wait) });
       if (!found) throw refusal(app, 404, `no route for ${req.method} ${path}`, { code: 'not_found' });
       if (isApi && !credentialsOk(app, req)) {
         throw refusal(app, Number(app.choice('errors.credentials-status')), 'missing or invalid credentials', { code: 'forbidden' });

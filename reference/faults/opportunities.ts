@@ -46,6 +46,9 @@ const BULK_FIELDS = [
   'date_lead_created',
 ];
 
+/** Arrival times of the bulk requests the fault `bulk-429-within-pace` let through, per server. */
+const admitted = new WeakMap<App, number[]>();
+
 /** End of the 20-second lock after a refused burst (the fault `bulk-rate-limit-stuck`), per server. */
 const lockedUntil = new WeakMap<App, number>();
 
@@ -197,6 +200,26 @@ export const OPPORTUNITIES_FAULTS: Fault[] = [
           const res = await next();
           if (res.status === 429) lockedUntil.set(app, now + 20_000);
           return res;
+        },
+      },
+    ],
+  },
+  {
+    name: 'bulk-429-within-pace',
+    rules: ['BULK-9'],
+    description: 'the bulk limit counts 2 requests a second, not 3: the third bulk request within a second gets 429 although the pace is within 3 a second',
+    routes: [
+      {
+        route: ROUTE,
+        around: async (_ctx, next, app) => {
+          const now = Date.now();
+          const recent = (admitted.get(app) ?? []).filter((t) => now - t < 1000);
+          if (recent.length >= 2) {
+            admitted.set(app, recent);
+            return { status: 429, body: { success: false, status: 429, message: 'rate limit' }, headers: { 'retry-after': '1' } };
+          }
+          admitted.set(app, [...recent, now]);
+          return next();
         },
       },
     ],

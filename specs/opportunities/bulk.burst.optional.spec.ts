@@ -13,9 +13,10 @@
  */
 import type { TestInfo } from '@playwright/test';
 import { loadConfig } from '../support/core/config.js';
-import type { ApiClient, ApiResponse } from '../support/core/http.js';
+import { retryAfterMs, type ApiClient, type ApiResponse } from '../support/core/http.js';
+import { breaks } from '../support/core/attribution.js';
 import { describeExchange, type Exchange } from '../support/core/recorder.js';
-import { BULK_PATH, reserveBulkWindow, type Quiet } from '../support/core/rate-limit.js';
+import { BULK_PATH, refusedWithinPace, reserveBulkWindow, type Quiet } from '../support/core/rate-limit.js';
 import { expect, rule, test } from '../support/fixtures/test.js';
 
 const BURST = 8;
@@ -29,8 +30,14 @@ const empty = { opportunities: [] };
  */
 async function burst(api: ApiClient): Promise<{ answers: ApiResponse[]; spreadMs: number; endedAt: number } | { skipped: string }> {
   const alone = await api.post(BULK_PATH, empty, { honour429: false });
-  // A 429 here is the rate limit itself (still counting earlier requests): the test goes on.
-  if (alone.status !== 429 && (alone.status < 200 || alone.status >= 300))
+  // The window starts when the run-wide schedule says the target accepts one more request: a 429
+  // to this lone request is a refusal within the pace, not the excess the spec lets a target refuse.
+  if (refusedWithinPace(alone))
+    throw new Error(
+      `the first request of the burst, sent alone when the run's bulk schedule (bulk-schedule.json) let the target count one more, was refused with 429${breaks(['BULK-9'])}: ` +
+        `only the excess over 3 a second may be refused ("3 per second, in addition to any general limit; excess may get 429")\n${describeExchange(alone.exchange)}`,
+    );
+  if (alone.status < 200 || alone.status >= 300)
     return { skipped: `an empty bulk request sent alone is refused (${alone.status}; see BULK-3): a burst of them cannot show a rate limit` };
   const started = Date.now();
   const answers = await Promise.all(Array.from({ length: BURST }, () => api.post(BULK_PATH, empty, { honour429: false })));
@@ -46,9 +53,9 @@ async function untilAccepted(api: ApiClient, deadlineMs: number): Promise<{ last
     const sentAt = Date.now();
     const last = await api.post(BULK_PATH, empty, { honour429: false });
     if ((last.status >= 200 && last.status < 300) || Date.now() >= end) return { last, elapsedMs: Date.now() - started, polls, sentAt };
-    const after = Number(last.headers['retry-after']);
-    // Retry-After when given; otherwise 400 ms, which keeps the polls themselves under 3 per second.
-    const wait = last.status === 429 && Number.isFinite(after) && after > 0 ? after * 1000 : 400;
+    const after = retryAfterMs(last.headers['retry-after']);
+    // Retry-After when given (seconds or an HTTP-date); otherwise 400 ms, which keeps the polls themselves under 3 per second.
+    const wait = last.status === 429 && after ? after : 400;
     await new Promise((r) => setTimeout(r, Math.max(0, Math.min(wait, end - Date.now()))));
   }
 }

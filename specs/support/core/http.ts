@@ -6,12 +6,15 @@
  * the problem ("no answer within 15 s", "connection reset", "body larger than N bytes").
  */
 import { Agent, request, type Dispatcher } from 'undici';
-import { readFileSync } from 'node:fs';
-import { brotliDecompressSync, gunzipSync, inflateSync } from 'node:zlib';
 import { loadConfig, type TargetConfig } from './config.js';
 import { clip, curlLine, Recorder, type Exchange } from './recorder.js';
 import { redactHeaders, redactText, redactValue } from './redact.js';
-import { runFile, writeRunFile } from './run-files.js';
+import { honouring429 } from './gate.js';
+import { PROBE_EVERY_MS, SILENT_LIMIT, silence } from './silence.js';
+import { decode, flattenHeaders, isJsonType, networkProblem, seconds } from './transport.js';
+
+export { retryAfterMs } from './gate.js';
+export { SILENT_LIMIT, targetSilence } from './silence.js';
 
 /** How a request authenticates. */
 export type Auth = 'header' | 'bearer' | 'none' | { headers: Record<string, string> };
@@ -47,18 +50,6 @@ export interface SendOptions {
   unrecorded?: boolean;
 }
 
-/**
- * The wait a Retry-After header asks for, in milliseconds: delta-seconds or an HTTP-date (RFC 9110
- * §10.2.3); undefined when absent or unreadable.
- */
-export function retryAfterMs(value: string | undefined, now: number = Date.now()): number | undefined {
-  if (value === undefined || value.trim() === '') return undefined;
-  const v = value.trim();
-  if (/^\d+$/.test(v)) return Number(v) * 1000;
-  const at = Date.parse(v);
-  return Number.isNaN(at) ? undefined : Math.max(0, at - now);
-}
-
 /** A request that got no usable answer: the message names the problem (timeout, reset, size…). */
 export class TransportError extends Error {
   constructor(
@@ -69,8 +60,6 @@ export class TransportError extends Error {
     this.name = 'TransportError';
   }
 }
-
-const seconds = (ms: number) => (ms % 1000 === 0 ? `${ms / 1000} s` : `${(ms / 1000).toFixed(1)} s`);
 
 /**
  * One HTTP connection pool per worker process. undici rather than Playwright's
@@ -83,113 +72,6 @@ function dispatcher(): Agent {
   pool ??= new Agent({ connect: { rejectUnauthorized: false, timeout: 10_000 }, keepAliveTimeout: 4_000, headersTimeout: 0, bodyTimeout: 0 });
   return pool;
 }
-
-/**
- * Requests in a row that got no answer at all, shared by the run's workers through a small file
- * per target (Playwright replaces a worker after each failed test, so memory alone would forget). After
- * SILENT_LIMIT of them the target is taken as down: further requests fail at once, one probe
- * is still sent every PROBE_EVERY_MS, and tests that start later skip naming the first
- * unanswered request (targetSilence(), asked by the preflight's skipReason()), so a target that
- * dies mid-run costs seconds, not one full timeout per test.
- */
-export const SILENT_LIMIT = 3;
-const PROBE_EVERY_MS = 10_000;
-/** Forgotten when nobody refreshed it for this long (probes refresh it every 10 s). */
-const SILENCE_MEMORY_MS = 60_000;
-interface Silence {
-  count: number;
-  timeoutMs: number;
-  lastProbe: number;
-  at?: number;
-  /** The first unanswered request of the streak (redacted), named by the tests skipped after it. */
-  first?: string;
-}
-const silence = {
-  state: { count: 0, timeoutMs: 0, lastProbe: 0 } as Silence,
-  readAt: 0,
-  // Per target: a run of the fault matrix tests many instances at once (scripts/matrix.config.ts).
-  file: () => runFile('silence'),
-  current(): Silence {
-    if (Date.now() - this.readAt > 500) {
-      this.readAt = Date.now();
-      try {
-        const read = JSON.parse(readFileSync(this.file(), 'utf8')) as Silence;
-        // A state nobody refreshed for a minute is forgotten (probes refresh it every 10 s).
-        this.state = Date.now() - (read.at ?? 0) < SILENCE_MEMORY_MS ? read : { count: 0, timeoutMs: 0, lastProbe: 0 };
-      } catch {
-        /* none yet */
-      }
-    }
-    return this.state;
-  },
-  save(next: Silence): void {
-    next.at = Date.now();
-    this.state = next;
-    this.readAt = Date.now();
-    try {
-      writeRunFile('silence', JSON.stringify(next));
-    } catch {
-      /* best effort */
-    }
-  },
-  noAnswer(timeoutMs: number, what: string): void {
-    const now = this.current();
-    this.save({ ...now, count: now.count + 1, timeoutMs, first: now.count ? (now.first ?? what) : what });
-  },
-  answered(): void {
-    if (this.current().count) this.save({ count: 0, timeoutMs: 0, lastProbe: 0 });
-  },
-};
-
-/**
- * The run-wide "target is dead" latch, for the tests: when the last SILENT_LIMIT requests of the
- * run (all workers) got no answer at all, the reason later tests give for skipping, naming the
- * first unanswered request; undefined while the target answers. The latch is forgotten a minute
- * after its last refresh, so a target that comes back is tested again.
- */
-export function targetSilence(): string | undefined {
-  const s = silence.current();
-  if (s.count < SILENT_LIMIT) return undefined;
-  return `the target stopped answering: the last ${s.count} requests of this run got no answer within ${seconds(s.timeoutMs)}; the first: ${s.first ?? '(unknown)'}`;
-}
-
-function codeOf(err: unknown): string | undefined {
-  for (let e = err as { code?: unknown; cause?: unknown } | undefined, depth = 0; e && depth < 5; e = e.cause as typeof e, depth++) {
-    if (typeof e.code === 'string' && e.code !== 'UND_ERR_SOCKET') return e.code;
-  }
-  return (err as { code?: string })?.code;
-}
-
-/** Names the network problem of a failed request in words. */
-function networkProblem(err: unknown, host: string): string {
-  const code = codeOf(err);
-  const msg = (err as Error)?.message ?? String(err);
-  switch (code) {
-    case 'ECONNRESET':
-      return 'connection reset by the target (ECONNRESET) before a complete answer';
-    case 'EPIPE':
-      return 'connection closed by the target while the request was being sent (EPIPE)';
-    case 'ECONNREFUSED':
-      return `connection refused: nothing listens at ${host} (ECONNREFUSED)`;
-    case 'ENOTFOUND':
-    case 'EAI_AGAIN':
-      return `host not found: ${host} (${code})`;
-    case 'ETIMEDOUT':
-    case 'UND_ERR_CONNECT_TIMEOUT':
-      return `could not connect to ${host} within 10 s (${code})`;
-    case 'UND_ERR_HEADERS_OVERFLOW':
-      return "the answer's headers are too large";
-    case 'UND_ERR_RES_CONTENT_LENGTH_MISMATCH':
-      return 'the body does not match its Content-Length';
-    default:
-      if (code?.startsWith('HPE_')) return `not a valid HTTP answer (${code}: ${msg})`;
-      if (/other side closed|socket hang up|closed/i.test(msg)) return `connection closed by the target before a complete answer (${msg})`;
-      if (/certificate|SSL|TLS/i.test(msg)) return `TLS failure: ${msg}`;
-      return code ? `${msg} (${code})` : msg;
-  }
-}
-
-const isJsonType = (type: string) => /^application\/(?:[\w.+-]+\+)?json\b/i.test(type.trim());
 
 export class ApiClient {
   readonly cfg: TargetConfig;
@@ -238,20 +120,14 @@ export class ApiClient {
   /**
    * Sends a request and returns the answer, whatever its status. Throws a {@link TransportError}
    * naming the problem when there is no usable answer: no answer within the timeout, connection
-   * reset or refused, body larger than CRM_MAX_RESPONSE_BYTES. After 429 it waits (Retry-After,
-   * at most 10 s at a time and 15 s in all) and retries up to 4 times.
+   * reset or refused, body larger than CRM_MAX_RESPONSE_BYTES. A request that honours 429 (the
+   * default) waits at the worker's gate, and after a 429 waits its Retry-After (either form) and
+   * retries, within a bounded total wait (core/gate.ts); then the 429 is returned. One that does not
+   * (a burst, a race, a paced bulk call) is sent at once and its answer returned as it is.
    */
   async send<T = unknown>(o: SendOptions): Promise<ApiResponse<T>> {
-    const honour = o.honour429 ?? this.defaults.honour429;
-    let waited = 0;
-    for (let attempt = 0; ; attempt++) {
-      const res = await this.once<T>(o);
-      if (res.status !== 429 || !honour || attempt >= 4) return res;
-      const waitMs = Math.min(retryAfterMs(res.headers['retry-after']) || 400 * 2 ** attempt, 10_000);
-      if (waited + waitMs > 15_000) return res;
-      waited += waitMs;
-      await new Promise((r) => setTimeout(r, waitMs));
-    }
+    if (!(o.honour429 ?? this.defaults.honour429)) return this.once<T>(o);
+    return honouring429(() => this.once<T>(o));
   }
 
   private async once<T>(o: SendOptions): Promise<ApiResponse<T>> {
@@ -401,31 +277,4 @@ export class ApiClient {
     }
     return { status, headers, body: body as T, text, isJson, exchange };
   }
-}
-
-/** Lower-case names, one string per header (repeated headers joined by ", "; Set-Cookie by newlines). */
-function flattenHeaders(headers: Record<string, string | string[] | undefined>): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const [k, v] of Object.entries(headers)) {
-    if (v === undefined) continue;
-    out[k.toLowerCase()] = Array.isArray(v) ? v.join(k.toLowerCase() === 'set-cookie' ? '\n' : ', ') : v;
-  }
-  return out;
-}
-
-/** Undoes a Content-Encoding (the client asks for none, a server may send one anyway), within the size bound. */
-function decode(bytes: Buffer, encoding: string | undefined, maxBytes: number, fail: (problem: string) => never): Buffer {
-  const enc = (encoding ?? '').trim().toLowerCase();
-  if (!enc || enc === 'identity' || !bytes.length) return bytes;
-  const options = { maxOutputLength: maxBytes };
-  try {
-    if (enc === 'gzip' || enc === 'x-gzip') return gunzipSync(bytes, options);
-    if (enc === 'deflate') return inflateSync(bytes, options);
-    if (enc === 'br') return brotliDecompressSync(bytes, options);
-  } catch (e) {
-    if ((e as { code?: string }).code === 'ERR_BUFFER_TOO_LARGE')
-      fail(`body larger than ${maxBytes} bytes once decompressed (Content-Encoding: ${enc}; CRM_MAX_RESPONSE_BYTES)`);
-    fail(`body cannot be decoded with its Content-Encoding ${enc} (${(e as Error).message})`);
-  }
-  return bytes;
 }

@@ -31,286 +31,23 @@
  * Without a coordinator (a worker started some other way) the schedule is kept in-process: it
  * then limits each worker, not the run; the other bulk tests still honour 429 answers.
  */
-import { mkdirSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:http';
-import { dirname } from 'node:path';
-import type { AddressInfo } from 'node:net';
 import { retryAfterMs, type ApiClient, type ApiResponse } from './http.js';
 import { loadConfig } from './config.js';
 import { loopbackJson } from './loopback.js';
-import { redactText } from './redact.js';
+import { breaks } from './attribution.js';
+import { BULK_PATH, BulkSchedule, COORDINATOR_ENV, PER_WINDOW, RETRY_MS, WINDOW_MS, type Quiet, type ScheduleEntry } from './bulk-schedule.js';
+import { workerGate } from './gate.js';
+import { describeExchange } from './recorder.js';
 
-export const COORDINATOR_ENV = 'CONFORMANCE_BULK_COORDINATOR';
-export const BULK_PATH = '/opportunities/bulk_create';
-/** Bulk requests allowed per window (spec § Limits). */
-export const PER_WINDOW = 3;
-export const WINDOW_MS = 1000;
-/** Extra spacing beyond the window: the arrival order at the target may differ by this much from the send order. */
-export const MARGIN_MS = 250;
-/** The margin for a target on this machine: no network between the send and the arrival. */
-export const LOOPBACK_MARGIN_MS = 100;
-/** After an answer: a window and this much (timestamps in whole milliseconds, ours and the target's). */
-export const ANSWERED_MARGIN_MS = 10;
-
-/** The spacing margin for a target: {@link LOOPBACK_MARGIN_MS} on loopback, else {@link MARGIN_MS}. */
-export const marginFor = (loopback: boolean): number => (loopback ? LOOPBACK_MARGIN_MS : MARGIN_MS);
+export * from './bulk-schedule.js';
+export { BULK_SCHEDULE_FILE, startBulkCoordinator, writeBulkSchedule, type BulkScheduleFile } from './bulk-coordinator.js';
 
 const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, Math.max(0, ms)));
-
-/** An answer of the schedule: a time to go at (a slot's number, or a reservation's token), or (during someone's reservation) a time to ask again. */
-export type Grant = { at: number; slot?: number; token?: string } | { retryAt: number };
-
-/** A slot granted: when it may be sent and, once reported, when its answer came. */
-interface Granted {
-  at: number;
-  id: number;
-  answeredAt?: number;
-}
-
-/** What a burst test saw before releasing its window (see BulkSchedule.release). */
-export interface Quiet {
-  acceptedSentAt: number;
-  burstEndedAt: number;
-}
-
-/** How often a waiting worker asks again while a reservation is active. */
-const RETRY_MS = 200;
-
-/**
- * What the schedule granted, in order (epoch ms, the coordinator's clock, which the workers
- * share): a slot, sent by its worker at `at` and answered by `answeredAt` (when reported), or an
- * exclusive window for a burst, from `from` until its release (`releasedAt`) or its time limit.
- */
-export type ScheduleEntry =
-  | { kind: 'slot'; slot: number; askedAt: number; at: number; answeredAt?: number }
-  | { kind: 'window'; token: string; askedAt: number; from: number; until: number; releasedAt?: number; quiet?: boolean };
-
-/** What a run's bulk calls took, from a schedule's log (bulk-schedule.json; the benchmark). */
-export interface ScheduleSummary {
-  slots: number;
-  windows: number;
-  /** The first slot or window (epoch ms), the last answer or release. */
-  firstAt?: number;
-  lastAt?: number;
-  /** The most slots granted within any WINDOW_MS, exclusive windows aside: at most PER_WINDOW. */
-  busiest: number;
-  /**
-   * The least time from the first to the last that the limit allows for these slots and windows,
-   * however fast the tests between them: the windows as long as they were held, and between them
-   * (before the first, after the last) PER_WINDOW slots a window, each group a window and
-   * {@link ANSWERED_MARGIN_MS} after the one before (a window between two groups already parts them).
-   */
-  floorMs: number;
-}
-
-export function summarizeSchedule(log: readonly ScheduleEntry[]): ScheduleSummary {
-  const slots = log.filter((e): e is Extract<ScheduleEntry, { kind: 'slot' }> => e.kind === 'slot');
-  const windows = log.filter((e): e is Extract<ScheduleEntry, { kind: 'window' }> => e.kind === 'window');
-  const starts = [...slots.map((e) => e.at), ...windows.map((e) => e.from)];
-  const ends = [...slots.map((e) => e.answeredAt ?? e.at), ...windows.map((e) => e.releasedAt ?? e.until)];
-  const ats = slots.map((e) => e.at).sort((a, b) => a - b);
-  let busiest = 0;
-  for (let i = 0, j = 0; i < ats.length; i++) {
-    while (ats[i] - ats[j] >= WINDOW_MS) j++;
-    busiest = Math.max(busiest, i - j + 1);
-  }
-  const held = windows.reduce((t, e) => t + Math.max(0, Math.min(e.releasedAt ?? e.until, e.until) - e.from), 0);
-  // The slots of each stretch between windows (no slot falls inside one).
-  const froms = windows.map((e) => e.from).sort((a, b) => a - b);
-  const perStretch = new Map<number, number>();
-  for (const at of ats) {
-    const stretch = froms.filter((f) => f <= at).length;
-    perStretch.set(stretch, (perStretch.get(stretch) ?? 0) + 1);
-  }
-  const apart = [...perStretch.values()].reduce((t, n) => t + Math.max(0, Math.ceil(n / PER_WINDOW) - 1), 0);
-  return {
-    slots: slots.length,
-    windows: windows.length,
-    firstAt: starts.length ? Math.min(...starts) : undefined,
-    lastAt: ends.length ? Math.max(...ends) : undefined,
-    busiest,
-    floorMs: held + apart * (WINDOW_MS + ANSWERED_MARGIN_MS),
-  };
-}
-
-/** The schedule of bulk slots: at most PER_WINDOW slots the target can count within any WINDOW_MS. */
-export class BulkSchedule {
-  private grants: Granted[] = [];
-  /** Every slot and window granted, in order (the run's bulk-schedule.json). */
-  readonly log: ScheduleEntry[] = [];
-  /** Slots not yet answered are spaced by the window plus this margin. */
-  constructor(private readonly marginMs = MARGIN_MS) {}
-  private blockedUntil = 0;
-  private reservation?: { token: string; until: number };
-  private seq = 0;
-
-  private active(now: number): boolean {
-    if (this.reservation && this.reservation.until <= now) this.reservation = undefined;
-    return !!this.reservation;
-  }
-
-  /** The next slot (recorded as granted), or when to ask again while a reservation is active. */
-  slot(now = Date.now()): Grant {
-    if (this.active(now)) return { retryAt: Math.min(this.reservation!.until, now + RETRY_MS) };
-    const t = this.nextFree(now);
-    const id = ++this.seq;
-    this.keep({ at: t, id });
-    this.log.push({ kind: 'slot', slot: id, askedAt: now, at: t });
-    return { at: t, slot: id };
-  }
-
-  /** The target answered the request of slot `id` (at `now` at the latest): it counted it by then. */
-  answered(id: number, now = Date.now()): void {
-    const g = this.grants.find((x) => x.id === id);
-    if (g && g.answeredAt === undefined) g.answeredAt = Math.max(now, g.at);
-    const e = this.log.find((x) => x.kind === 'slot' && x.slot === id);
-    if (e?.kind === 'slot' && e.answeredAt === undefined) e.answeredAt = Math.max(now, e.at);
-  }
-
-  private keep(g: Granted): void {
-    this.grants.push(g);
-    if (this.grants.length > PER_WINDOW) this.grants.splice(0, this.grants.length - PER_WINDOW);
-  }
-
-  /** When a slot's request no longer counts at the target: a window after its answer, or after its slot and the margin. */
-  private freeAfter(g: Granted): number {
-    return g.answeredAt !== undefined ? g.answeredAt + WINDOW_MS + ANSWERED_MARGIN_MS : g.at + WINDOW_MS + this.marginMs;
-  }
-
-  /** When the next slot would be granted (nothing recorded). */
-  private nextFree(now: number): number {
-    const last = this.grants[this.grants.length - 1]?.at ?? 0;
-    const third = this.grants.length >= PER_WINDOW ? this.freeAfter(this.grants[this.grants.length - PER_WINDOW]) : 0;
-    return Math.max(now, this.blockedUntil, last, third);
-  }
-
-  /**
-   * An exclusive window of `ms`: it starts when the next slot would (the target accepts one more
-   * request then); no slot is granted until it ends or is released. While another reservation
-   * is active: when to ask again.
-   */
-  reserve(ms: number, now = Date.now()): Grant {
-    if (this.active(now)) return { retryAt: Math.min(this.reservation!.until, now + RETRY_MS) };
-    const start = this.nextFree(now);
-    const token = `r${++this.seq}`;
-    this.reservation = { token, until: start + ms };
-    this.log.push({ kind: 'window', token, askedAt: now, from: start, until: start + ms });
-    // Unless released earlier, a whole window passes after the reservation before the next slot.
-    this.blockedUntil = start + ms + WINDOW_MS + this.marginMs;
-    return { at: start, token };
-  }
-
-  /**
-   * Ends a reservation. Slots resume one window later (the target may still count the burst), or
-   * at once when `quiet` says the holder's last request, sent at `acceptedSentAt`, a whole window
-   * after its burst's last answer (`burstEndedAt`), was accepted: the target then no longer counts
-   * the burst, only that request (recorded as a slot granted now, which is later than it arrived)
-   * and the slots granted before the window, until a window plus the margin has passed. Both times are
-   * the client's: the burst arrived before its answers, the request after it was sent, so their
-   * distance at the target is at least as long, whatever the network adds.
-   */
-  release(token: string, now = Date.now(), quiet?: Quiet): void {
-    if (this.reservation?.token !== token) return;
-    this.reservation = undefined;
-    const e = this.log.find((x) => x.kind === 'window' && x.token === token);
-    const isQuiet = !!quiet && quiet.acceptedSentAt - quiet.burstEndedAt >= WINDOW_MS && quiet.acceptedSentAt <= now;
-    if (e?.kind === 'window') Object.assign(e, { releasedAt: now, quiet: isQuiet });
-    const span = WINDOW_MS + this.marginMs;
-    if (isQuiet) {
-      // The burst no longer counts; the slots granted before it still may (a slot sent as the
-      // window began can reach the target after the burst, by up to the margin). The holder's
-      // accepted request was answered by now.
-      this.keep({ at: now, id: ++this.seq, answeredAt: now });
-      this.blockedUntil = 0;
-    } else {
-      this.grants = [];
-      this.blockedUntil = Math.min(this.blockedUntil, now + span);
-    }
-  }
-}
-
-/** Starts the coordinator (global setup); its address goes to the workers through the environment. */
-export async function startBulkCoordinator(marginMs = MARGIN_MS): Promise<{ url: string; close(): Promise<void>; logs(): Record<string, ScheduleEntry[]> }> {
-  // One schedule per target (`?target=`): the limit is each target's, and a run of the fault
-  // matrix tests many instances at once (scripts/matrix.config.ts).
-  const schedules = new Map<string, BulkSchedule>();
-  const server = createServer((req, res) => {
-    const url = new URL(req.url ?? '/', 'http://coordinator.invalid');
-    const key = url.searchParams.get('target') ?? '';
-    let schedule = schedules.get(key);
-    if (!schedule) schedules.set(key, (schedule = new BulkSchedule(marginMs)));
-    const now = Date.now();
-    // Times travel as delays (coordinator and workers share the machine's clock anyway).
-    const wire = (g: Grant) => ('at' in g ? { delayMs: g.at - now, slot: g.slot, token: g.token } : { retryMs: g.retryAt - now });
-    let body: unknown;
-    if (req.method === 'POST' && url.pathname === '/slot') body = wire(schedule.slot(now));
-    else if (req.method === 'POST' && url.pathname === '/answered') {
-      // Told after the answer came: the target counted the request by then.
-      schedule.answered(Number(url.searchParams.get('slot')), now);
-      body = { answered: true };
-    } else if (req.method === 'POST' && url.pathname === '/reserve')
-      body = wire(schedule.reserve(Math.min(Number(url.searchParams.get('ms')) || 0, 30_000), now));
-    else if (req.method === 'POST' && url.pathname === '/release') {
-      const sent = Number(url.searchParams.get('acceptedSentAt'));
-      const ended = Number(url.searchParams.get('burstEndedAt'));
-      schedule.release(url.searchParams.get('token') ?? '', now, sent && ended ? { acceptedSentAt: sent, burstEndedAt: ended } : undefined);
-      body = { released: true };
-    }
-    req.resume();
-    res.writeHead(body ? 200 : 404, { 'content-type': 'application/json' });
-    res.end(JSON.stringify(body ?? { error: 'unknown' }));
-  });
-  server.keepAliveTimeout = 60_000;
-  await new Promise<void>((ok) => server.listen(0, '127.0.0.1', ok));
-  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  return {
-    url,
-    close: () =>
-      new Promise<void>((ok) => {
-        server.closeAllConnections();
-        server.close(() => ok());
-      }),
-    logs: () => Object.fromEntries([...schedules].map(([target, schedule]) => [target, schedule.log])),
-  };
-}
-
-/** The run's record of its bulk calls, beside the conformance report. */
-export const BULK_SCHEDULE_FILE = 'bulk-schedule.json';
-
-/** What `bulk-schedule.json` holds: per target, every slot and window granted, and their summary. */
-export interface BulkScheduleFile {
-  version: 1;
-  limit: { perWindow: number; windowMs: number };
-  targets: { target: string; summary: ScheduleSummary; entries: ScheduleEntry[] }[];
-}
-
-/** A target's base URL as the file shows it: without user and password, known secrets redacted. */
-function shownTarget(target: string): string {
-  try {
-    const u = new URL(target);
-    u.username = '';
-    u.password = '';
-    return redactText(u.href.replace(/\/$/, ''));
-  } catch {
-    return redactText(target);
-  }
-}
-
-/** Writes the schedules of a run (the coordinator's `logs()`, global teardown). */
-export function writeBulkSchedule(file: string, logs: Record<string, ScheduleEntry[]>): void {
-  const out: BulkScheduleFile = {
-    version: 1,
-    limit: { perWindow: PER_WINDOW, windowMs: WINDOW_MS },
-    targets: Object.entries(logs).map(([target, entries]) => ({ target: shownTarget(target), summary: summarizeSchedule(entries), entries })),
-  };
-  mkdirSync(dirname(file), { recursive: true });
-  writeFileSync(file, JSON.stringify(out, null, 2));
-}
 
 let local: BulkSchedule | undefined;
 
 /** One message to the run's coordinator (`base`) about this target's schedule: its JSON answer. */
-async function tell<T>(base: string, path: 'slot' | 'reserve' | 'answered' | 'release', params: Record<string, string> = {}): Promise<T> {
+async function tell<T>(base: string, path: 'slot' | 'reserve' | 'answered' | 'release' | 'recent', params: Record<string, string> = {}): Promise<T> {
   const q = new URLSearchParams({ target: loadConfig().baseUrl, ...params });
   return (await loopbackJson<T>(`${base}/${path}?${q.toString()}`)).body;
 }
@@ -347,16 +84,26 @@ async function granted(kind: 'slot' | 'reserve', ms = 0): Promise<{ slot?: numbe
   }
 }
 
+/** A slot of the bulk schedule, taken: its number, whether the run-wide schedule granted it, and how to report its answer. */
+export interface BulkSlot {
+  slot?: number;
+  /** Granted by the run's coordinator: the schedule then proves the pace of the whole run, not just this worker's. */
+  paced: boolean;
+  answered(): Promise<void>;
+}
+
 /**
  * Waits for this worker's next bulk slot of the run-wide schedule; call `answered()` as soon as
  * the target has answered the request sent in it (not after a request that got no answer).
  */
-export async function acquireBulkSlot(): Promise<{ answered(): Promise<void> }> {
+export async function acquireBulkSlot(): Promise<BulkSlot> {
   const { slot } = await granted('slot');
+  const base = process.env[COORDINATOR_ENV];
   return {
+    slot,
+    paced: !!base && slot !== undefined,
     answered: async () => {
       if (slot === undefined) return;
-      const base = process.env[COORDINATOR_ENV];
       if (!base) return local?.answered(slot, Date.now());
       // Unreported, the slot keeps the margin: slower, never closer.
       await tell(base, 'answered', { slot: String(slot) }).catch(() => undefined);
@@ -385,18 +132,65 @@ export async function reserveBulkWindow(ms: number): Promise<{ release(quiet?: Q
   };
 }
 
+/** How recently a 429 of a general limit in this worker makes a 429 to a paced bulk call that limit's (not a finding). */
+export const GENERAL_LIMIT_MEMORY_MS = 5_000;
+
+const clock = (ms: number) => new Date(ms).toISOString().slice(11, 23);
+const describeEntry = (e: ScheduleEntry, mine: number) =>
+  e.kind === 'slot'
+    ? `  slot ${e.slot} at ${clock(e.at)}${e.answeredAt !== undefined ? `, answered by ${clock(e.answeredAt)}` : ', answer not reported'}${e.slot === mine ? '  <- this request' : ''}`
+    : `  exclusive window ${e.token} (a burst test) from ${clock(e.from)} until ${clock(e.releasedAt ?? e.until)}`;
+
 /**
- * `POST /opportunities/bulk_create` within the run-wide limit: takes a slot, sends, and after a
- * 429 waits Retry-After (1 s when absent) and takes a new slot before trying again, until
- * `deadlineMs`. The retries go through the schedule too, so they never add to a burst.
+ * The finding a 429 to a paced bulk call makes (spec § Limits: "Request rate | bulk interfaces | 3
+ * per second, in addition to any general limit; excess may get 429": only the excess may be
+ * refused), with the schedule that proves the pace: the slot of the request and every slot and
+ * window of the seconds before it, as the run's coordinator granted them (bulk-schedule.json).
+ */
+export async function pacedRefusal(slot: BulkSlot, sentAt: number, res: ApiResponse): Promise<string> {
+  const base = process.env[COORDINATOR_ENV];
+  const entries = base && slot.slot !== undefined ? await tell<ScheduleEntry[]>(base, 'recent', { slot: String(slot.slot) }).catch(() => []) : [];
+  const slots = entries.filter((e) => e.kind === 'slot').map((e) => e.at);
+  const busiest = Math.max(0, ...slots.map((at) => slots.filter((t) => t <= at && at - t < WINDOW_MS).length));
+  return [
+    `a bulk request the suite paced within ${PER_WINDOW} a second was refused with 429${breaks(['BULK-9'])}: only the excess over ${PER_WINDOW} a second may be refused`,
+    `("Request rate | bulk interfaces | ${PER_WINDOW} per second, in addition to any general limit; excess may get 429"), and no request of this worker met a general limit in the last ${GENERAL_LIMIT_MEMORY_MS / 1000} s.`,
+    `The run-wide schedule of bulk calls (every worker's; bulk-schedule.json) granted this request slot ${slot.slot}, sent at ${clock(sentAt)};`,
+    `the slots and windows of the ${PER_WINDOW} seconds before it (at most ${busiest} slots within any second; a slot follows the one ${PER_WINDOW} before it only a second after that one's answer):`,
+    ...entries.map((e) => describeEntry(e, slot.slot ?? -1)),
+    describeExchange(res.exchange),
+  ].join('\n');
+}
+
+/**
+ * Is `res` a 429 to a bulk request the run-wide schedule paced (a slot or the start of an exclusive
+ * window), which no general limit met by this worker just before explains? Then it is a finding.
+ */
+export function refusedWithinPace(res: ApiResponse): boolean {
+  return res.status === 429 && !!process.env[COORDINATOR_ENV] && !workerGate.limitedWithin(GENERAL_LIMIT_MEMORY_MS);
+}
+
+/**
+ * `POST /opportunities/bulk_create` within the run-wide limit: takes a slot, sends, and returns the
+ * answer. A 429 to a request the run-wide schedule paced is a finding (BULK-9, {@link pacedRefusal}),
+ * thrown, not retried away; unless this worker met a general limit just before (its 429s count
+ * bulk calls too, "in addition to any general limit"), or the schedule is only this worker's (no
+ * coordinator): then the client waits Retry-After (either form; 1 s when absent) and takes a new
+ * slot before trying again, until `deadlineMs`. The retries go through the schedule too, so they
+ * never add to a burst.
  */
 export async function bulkCreate<T = unknown>(api: ApiClient, body: unknown, options: { deadlineMs?: number } = {}): Promise<ApiResponse<T>> {
   const deadline = Date.now() + (options.deadlineMs ?? 25_000);
   for (;;) {
+    // A general limit closed the worker's gate: bulk calls count towards it too.
+    await workerGate.pass(deadline);
     const slot = await acquireBulkSlot();
+    const sentAt = Date.now();
     const res = await api.post<T>(BULK_PATH, body, { honour429: false });
     await slot.answered();
-    if (res.status !== 429 || Date.now() >= deadline) return res;
+    if (res.status !== 429) return res;
+    if (slot.paced && refusedWithinPace(res)) throw new Error(await pacedRefusal(slot, sentAt, res));
+    if (Date.now() >= deadline) return res;
     await sleep(Math.min(retryAfterMs(res.headers['retry-after']) || 1000, 10_000, deadline - Date.now()));
   }
 }
