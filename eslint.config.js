@@ -75,6 +75,7 @@ const outsideNoUpper = (allowed = []) => ({
 const OUTSIDE_EXCEPTIONS = [
   // Self-tests of a module above core import the module they test.
   { file: 'selftest/property-budget{,.unit}.test.ts', allows: ['specs/support/property.js'], why: 'tests the property runner' },
+  { file: 'selftest/property-concurrency{,.unit}.test.ts', allows: ['specs/support/property.js'], why: 'tests the property runner (runs in flight)' },
   {
     file: 'selftest/notification-identity{,.unit}.test.ts',
     allows: ['specs/support/resources/webhook-receiver.js'],

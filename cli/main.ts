@@ -14,6 +14,7 @@ export const USAGE = `usage: crm-conformance <command>
 
   run [--no-doctor] [playwright flags…]  run the suite (e.g. --grep @UPSERT-4, --shard=1/3, --project api);
                                          reports go to $CRM_REPORT_DIR (default ./reports)
+                                         --depth quick|standard|deep: CRM_DEPTH (quick gate, full run, nightly)
   doctor [--json]                        check the configuration and the profile against the target
   profile init [--out file] [--force]    draft a target profile from what the target shows
   reference                              start the reference server (REFERENCE_PORT, REFERENCE_AUTH_PORT)

@@ -4,7 +4,7 @@
  * the caller's working directory (CRM_REPORT_DIR, default ./reports). Before any test the
  * doctor's short form checks the target; a FAIL line stops the run (`--no-doctor` skips it).
  * With no CRM_BASE_URL the configuration starts the embedded reference server, and there is
- * nothing to check beforehand.
+ * nothing to check beforehand. `--depth quick|standard|deep` sets CRM_DEPTH (specs/support/core/settings.ts).
  *
  * `crm-conformance merge`: `reporting/merge.ts` from the caller's working directory.
  */
@@ -42,9 +42,25 @@ function spawnNode(args: string[], env: NodeJS.ProcessEnv): Promise<number> {
   });
 }
 
+/** `--depth <d>` or `--depth=<d>` taken out of the arguments: the depth (CRM_DEPTH), and the rest for Playwright. */
+export function depthOption(args: string[]): { depth?: string; rest: string[] } {
+  const rest: string[] = [];
+  let depth: string | undefined;
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i];
+    if (a === '--depth') depth = args[++i] ?? '';
+    else if (a.startsWith('--depth=')) depth = a.slice('--depth='.length);
+    else rest.push(a);
+  }
+  return { depth, rest };
+}
+
 export async function run(args: string[]): Promise<number> {
-  const skipDoctor = args.includes('--no-doctor');
-  const pwArgs = args.filter((a) => a !== '--no-doctor');
+  const { depth, rest } = depthOption(args);
+  // The configuration checks the value (quick, standard or deep) with every other setting.
+  if (depth !== undefined) process.env.CRM_DEPTH = depth;
+  const skipDoctor = rest.includes('--no-doctor');
+  const pwArgs = rest.filter((a) => a !== '--no-doctor');
   if (pwArgs[0] === 'test') pwArgs.shift();
   const listing = pwArgs.includes('--list') || pwArgs.includes('--help') || pwArgs.includes('-h');
   // One run id for the doctor's probe records and the run's own (tag crm-conformance-<run id>).

@@ -178,8 +178,14 @@ export function summaryLines(report: ConformanceReport, htmlPath: string, status
   const lines = [
     `Conformance: ${report.verdictLine ?? report.verdict}${report.partial ? ` (${report.partial})` : ''} — MUST ${c.MUST.PASS} pass / ${c.MUST.FAIL} fail / ${c.MUST.SKIP} skip / ${c.MUST.UNTESTED} untested; ` +
       `SHOULD ${c.SHOULD.PASS} pass / ${c.SHOULD.WARN + c.SHOULD.FAIL} warn; MAY ${c.MAY.PASS} pass / ${c.MAY.WARN} warn; ` +
-      `${report.tests.total} tests, ${report.requests.total} requests. Report: ${htmlPath}${status ? ` (run status ${status})` : ''}`,
+      `${report.tests.total} tests, ${report.requests.total} requests${report.depth ? `, depth ${report.depth}` : ''}. Report: ${htmlPath}${status ? ` (run status ${status})` : ''}`,
   ];
+  // The power of the properties a time budget cut short, next to the verdict: runs made of runs planned.
+  const cut = (report.power ?? []).filter((p) => p.cut);
+  if (cut.length)
+    lines.push(
+      `Power: ${cut.length} propert${cut.length === 1 ? 'y' : 'ies'} cut short by ${cut.length === 1 ? 'its' : 'their'} time budget: ${cut.map((p) => `${p.rule} (${p.property}) ${p.runs} of ${p.planned} runs`).join(', ')}; every other property made all its runs.`,
+    );
   const e = report.expectations;
   if (e) {
     const source = relative(process.cwd(), e.source).startsWith('..') ? e.source : relative(process.cwd(), e.source);
@@ -290,6 +296,7 @@ export default class ConformanceReporter implements Reporter {
       specUrl: cfg.specUrl,
       durationMs: Date.now() - this.started,
       preflight: this.preflight(cfg.runId),
+      depth: cfg.depth,
       ...(this.errors.length ? { stopped: this.errors[0] } : {}),
     };
     const report = buildReport(outcomes, meta);

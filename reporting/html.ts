@@ -67,9 +67,19 @@ function header(r: ConformanceReport): string {
     : '';
   const t = r.tests;
   return `<header class="top ${ok ? (partialScope ? 'ok partial' : 'ok') : r.verdict === 'INCONCLUSIVE' ? 'inconclusive' : 'bad'}"><div class="wrap">
-<div class="title">CRM Developer API · conformance report</div>
+<div class="title">CRM Developer API · conformance report${r.depth ? ` · <span id="depth" data-depth="${esc(r.depth)}">depth ${esc(r.depth)}</span>` : ''}</div>
 <div class="verdict" data-verdict="${esc(r.verdict)}" data-scope="${esc(r.scope ?? '')}" id="verdict">${verdictText}</div>
 <div class="sub">${esc(sub)}${r.partial ? ` <b>Partial: ${esc(r.partial)}.</b>` : ''}</div>
+${
+  (r.power ?? []).some((p) => p.cut)
+    ? `<div class="sub" id="power">Power: ${esc(
+        (r.power ?? [])
+          .filter((p) => p.cut)
+          .map((p) => `${p.rule} (${p.property}) ${p.runs} of ${p.planned} runs`)
+          .join(', '),
+      )} (cut short by a time budget).</div>`
+    : ''
+}
 </div></header>
 <section class="cards">
 ${coverageCard}

@@ -169,6 +169,21 @@ export interface ConformanceReport {
   /** Where the spec is published; rule sections link to it. */
   specUrl?: string;
   durationMs?: number;
+  /** CRM_DEPTH of the run: `quick`, `standard` or `deep` (the verdict names it). */
+  depth?: string;
+  /** Each property's power: runs made of runs planned, `cut` when its time budget stopped it (notes of specs/support/property.ts). */
+  power?: PropertyPower[];
+}
+
+/** A property's runs: `runs` made of `planned`; `cut`: its time budget stopped it; `inFlight` and `budgetS` when the latency raised them. */
+export interface PropertyPower {
+  rule: string;
+  property: string;
+  runs: number;
+  planned: number;
+  cut: boolean;
+  inFlight?: number;
+  budgetS?: number;
 }
 
 /** A failure that fails the run. */
@@ -221,6 +236,8 @@ export interface ReportMeta {
   specUrl?: string;
   durationMs?: number;
   preflight?: PreflightResult;
+  /** CRM_DEPTH of the run. */
+  depth?: string;
 }
 
 /**
@@ -385,6 +402,8 @@ export function buildReport(outcomes: TestOutcome[], meta: ReportMeta): Conforma
     rules,
     untraced,
     warnings: meta.warnings ?? [],
+    ...(meta.depth ? { depth: meta.depth } : {}),
+    ...(propertyPower(outcomes).length ? { power: propertyPower(outcomes) } : {}),
   };
   if (meta.expectations) {
     const matched = (e: { rule?: string; title?: string }) => outcomes.some((t) => (e.title !== undefined ? t.title === e.title : t.rules.includes(e.rule!)));
@@ -474,6 +493,26 @@ export function rootCauseOrder(rules: RuleVerdict[]): string[] {
 
 /** The note of a property stopped by its time budget (specs/support/property.ts): `property "<name>": <n> runs of <m> (time limit reached), seed <s>`. */
 const BUDGET_NOTE = /^property "(.+)": (\d+) runs of (\d+) \(time limit reached\)/;
+/** The note of every property: `property "<name>": <n> runs of <m>[ (time limit reached)], seed <s>[ (<k> in flight at <l> ms, budget <b> s)]`. */
+const POWER_NOTE = /^property "(.+)": (\d+) runs of (\d+)( \(time limit reached\))?, seed -?\d+(?: \((\d+) in flight at [\d.]+ ms(?:, budget (\d+) s)?\))?/;
+
+/** Each property's runs made of runs planned, from the notes of its test (see {@link PropertyPower}). */
+export function propertyPower(outcomes: TestOutcome[]): PropertyPower[] {
+  return outcomes.flatMap((o) =>
+    o.notes
+      .map((n) => POWER_NOTE.exec(n))
+      .filter((m) => m !== null)
+      .map((m) => ({
+        rule: o.title.split(' ')[0],
+        property: m[1],
+        runs: Number(m[2]),
+        planned: Number(m[3]),
+        cut: !!m[4],
+        ...(m[5] ? { inFlight: Number(m[5]) } : {}),
+        ...(m[6] ? { budgetS: Number(m[6]) } : {}),
+      })),
+  );
+}
 
 /**
  * Warns when the verdicts look meaningless: most answers of the whole run (every test, passed

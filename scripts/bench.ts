@@ -20,8 +20,14 @@
  *   everything: the whole suite with the default request deadline (goal ≤ 60 s each);
  * - a slow target: the whole suite against the reference answering every API request 50 ms
  *   later (REFERENCE_LATENCY_MS), as a conformant server across a network does (`--no-slow`);
- * - the heavy cap spec (CRM_HEAVY=1) and its seeding rate; `npm test` with --npm-test.
- * Writes reports/bench.json (with the date and the load) and prints a Markdown table for the README.
+ * - the heavy cap spec (CRM_HEAVY=1) and its seeding rate; `npm test` with --npm-test;
+ * - depths and far targets (issue 34, `--no-depths` skips them; `--depth-rows-only` runs only them,
+ *   `--depth-runs <n>` repetitions, default 3, interleaved so that the load falls on every row
+ *   alike): loopback default, a conformant target 50 ms and 300 ms away at full power
+ *   (REFERENCE_LATENCY_MS), `quick` on loopback and at 50 ms, each with its requests and the
+ *   property runs it made of those planned, the median and each run's load.
+ * Writes reports/bench.json (with the date and the load), prints a Markdown table and writes it to
+ * docs/benchmarks.md (generated: git-ignored).
  */
 import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -374,6 +380,82 @@ function npmTest(): Promise<{ wallMs: number; exitCode: number | null; summary: 
   });
 }
 
+/** The property runs of a run (conformance.json `power`): made and planned, and the properties cut short. */
+export function powerOf(dir: string): { runs: number; planned: number; cut: string[] } | undefined {
+  const file = resolve(ROOT, dir, 'conformance.json');
+  if (!existsSync(file)) return undefined;
+  const power = (JSON.parse(readFileSync(file, 'utf8')) as ConformanceReport).power ?? [];
+  return {
+    runs: power.reduce((a, p) => a + p.runs, 0),
+    planned: power.reduce((a, p) => a + p.planned, 0),
+    cut: power.filter((p) => p.cut).map((p) => `${p.rule} ${p.runs}/${p.planned}`),
+  };
+}
+
+/** The rows of issue 34: depths and far targets, with their goals. */
+export const DEPTH_ROWS: { name: string; label: string; env: Record<string, string>; goal?: { wallMs?: number; requests?: number; text: string } }[] = [
+  { name: 'loopback', label: 'Loopback, default (standard)', env: {}, goal: { wallMs: 14_900, text: 'no slower than 14.9 s' } },
+  {
+    name: 'far-50',
+    label: 'Conformant target 50 ms away, full power',
+    env: { REFERENCE_LATENCY_MS: '50' },
+    goal: { wallMs: 45_000, text: '≤ 45 s, no property cut' },
+  },
+  { name: 'far-300', label: 'Conformant target 300 ms away, full power', env: { REFERENCE_LATENCY_MS: '300' }, goal: { wallMs: 120_000, text: '≤ 120 s' } },
+  { name: 'quick', label: '`quick` on loopback', env: { CRM_DEPTH: 'quick' }, goal: { wallMs: 10_000, requests: 1_000, text: '≤ 10 s, ≤ 1,000 requests' } },
+  {
+    name: 'quick-50',
+    label: '`quick`, target 50 ms away',
+    env: { CRM_DEPTH: 'quick', REFERENCE_LATENCY_MS: '50' },
+    goal: { requests: 1_000, text: '≤ 1,000 requests' },
+  },
+];
+
+export interface DepthRow {
+  name: string;
+  label: string;
+  goal?: string;
+  met?: boolean;
+  medianWallMs: number;
+  runs: { wallMs: number; verdict?: string; requests: number; load: number; power?: ReturnType<typeof powerOf> }[];
+}
+
+/** Each row of {@link DEPTH_ROWS} `reps` times, interleaved (rep 1 of every row, then rep 2, …). */
+async function depthRows(env: Record<string, string>, reps: number, only?: string[]): Promise<DepthRow[]> {
+  const rows = DEPTH_ROWS.filter((r) => !only || only.includes(r.name));
+  const got = new Map<string, DepthRow['runs']>(rows.map((r) => [r.name, []]));
+  for (let i = 1; i <= reps; i++)
+    for (const row of rows) {
+      const r = await runOnce(`${row.name}-${i}`, { ...env, ...row.env }, []);
+      const power = powerOf(`reports/runs/bench-${row.name}-${i}`);
+      got.get(row.name)!.push({ wallMs: r.wallMs, verdict: r.verdict, requests: r.requests, load: Math.round(r.loadBefore * 10) / 10, power });
+      console.log(
+        `  ${row.label} #${i}: ${secs(r.wallMs)}, ${r.verdict}, ${r.requests} requests, property runs ${power ? `${power.runs} of ${power.planned}${power.cut.length ? ` (cut: ${power.cut.join(', ')})` : ''}` : '?'}, load ${r.loadBefore.toFixed(1)}`,
+      );
+    }
+  return rows.map((row) => {
+    const runs = got.get(row.name)!;
+    const medianWallMs = median(runs.map((r) => r.wallMs));
+    const mid = runs.find((r) => r.wallMs === medianWallMs) ?? runs[0];
+    const met = row.goal
+      ? (row.goal.wallMs === undefined || medianWallMs <= row.goal.wallMs) &&
+        (row.goal.requests === undefined || mid.requests <= row.goal.requests) &&
+        !mid.power?.cut.length &&
+        mid.verdict === 'CONFORMANT'
+      : undefined;
+    return { name: row.name, label: row.label, goal: row.goal?.text, met, medianWallMs, runs };
+  });
+}
+
+/** A Markdown row of a depth row: median wall, verdict, requests and property runs of the median run, each run's wall and load. */
+export function depthRowLine(r: DepthRow): string {
+  const mid = r.runs.find((x) => x.wallMs === r.medianWallMs) ?? r.runs[0];
+  const p = mid.power;
+  const each = r.runs.map((x) => `${secs(x.wallMs)} at load ${x.load}`).join(', ');
+  const value = `${secs(r.medianWallMs)} (median of ${r.runs.length}: ${each}), ${mid.verdict}, ${mid.requests.toLocaleString('en')} requests, property runs ${p ? `${p.runs.toLocaleString('en')} of ${p.planned.toLocaleString('en')}${p.cut.length ? ` (cut short: ${p.cut.join(', ')})` : ''}` : '?'}`;
+  return `| ${r.label} | ${value} | ${r.goal ?? ''}${r.met === undefined ? '' : ` (${r.met ? 'met' : 'not met'})`} |`;
+}
+
 async function heavy(env: Record<string, string>) {
   const spec = 'specs/search/cap.heavy.spec.ts';
   if (!existsSync(resolve(ROOT, spec))) return { ran: false as const, reason: `${spec} does not exist` };
@@ -398,13 +480,74 @@ async function heavy(env: Record<string, string>) {
   };
 }
 
+const BENCH_JSON = 'reports/bench.json';
+const BENCHMARKS_MD = 'docs/benchmarks.md';
+
+/**
+ * docs/benchmarks.md from the bench's results (generated: git-ignored): the table of the last full
+ * bench (`table`) and the rows of depths and far targets, with the date, the machine and the load.
+ */
+export function writeBenchmarks(out: {
+  date: string;
+  load: { atStart: number[]; atEnd: number[] };
+  machine?: { cpus: number; model?: string };
+  table?: string[];
+  depths?: DepthRow[];
+}): void {
+  const depthTable = out.depths?.length
+    ? ['| Row | Value | Goal |', '|---|---|---|', ...out.depths.map(depthRowLine)]
+    : ['Not measured in the last bench (`npm run bench` without `--no-depths`).'];
+  const md = [
+    '# Benchmarks',
+    '',
+    `Generated by \`npm run bench\` (scripts/bench.ts) from ${BENCH_JSON}: do not edit. ${out.date.slice(0, 10)}, ${out.machine?.cpus ?? '?'} CPUs${out.machine?.model ? ` (${out.machine.model})` : ''}, load ${out.load.atStart.join(' ')} at the start, ${out.load.atEnd.join(' ')} at the end.`,
+    '',
+    '## Depths and far targets',
+    '',
+    'A far target is the reference answering every API request that much later (REFERENCE_LATENCY_MS). "Property runs": the random runs the properties made, of those planned (a time budget may cut them short).',
+    '',
+    ...depthTable,
+    '',
+    '## The suite',
+    '',
+    ...(out.table?.filter((l) => !out.depths?.some((d) => l.startsWith(`| ${d.label} |`))) ?? ['Not measured in the last bench.']),
+    '',
+  ].join('\n');
+  writeFileSync(resolve(ROOT, BENCHMARKS_MD), md);
+  console.log(`${BENCHMARKS_MD} written`);
+}
+
+/** `--depth-rows-only`: the depth rows alone, merged into the last bench.json. */
+async function depthRowsOnly(env: Record<string, string>, reps: number, names?: string[]): Promise<void> {
+  const loadAtStart = loadavg().map((x) => Math.round(x * 100) / 100);
+  console.log(`bench: depths and far targets, ${reps} run(s) each, interleaved (${cpus().length} CPUs, load ${loadavg()[0].toFixed(1)})`);
+  const depths = await depthRows(env, reps, names);
+  const file = resolve(ROOT, BENCH_JSON);
+  const last = existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown>) : {};
+  const out = {
+    ...last,
+    date: new Date().toISOString(),
+    load: { atStart: loadAtStart, atEnd: loadavg().map((x) => Math.round(x * 100) / 100) },
+    machine: { cpus: cpus().length, model: cpus()[0]?.model, node: process.version },
+    depths,
+  };
+  mkdirSync(resolve(ROOT, 'reports'), { recursive: true });
+  writeFileSync(file, JSON.stringify(out, null, 2));
+  console.log(['', '| Row | Value | Goal |', '|---|---|---|', ...depths.map(depthRowLine)].join('\n'));
+  writeBenchmarks(out as Parameters<typeof writeBenchmarks>[0]);
+}
+
 async function main() {
   const args = process.argv.slice(2);
   const opt = (name: string) => optionOf(args, name);
   const runs = Number(opt('--runs') ?? 3);
   const env: Record<string, string> = {};
   if (opt('--workers')) env.CRM_WORKERS = opt('--workers')!;
-  const valued = ['--runs', '--workers', '--fault', '--worst-fault'];
+  const valued = ['--runs', '--workers', '--fault', '--worst-fault', '--depth-runs', '--depth-rows'];
+  const depthReps = Number(opt('--depth-runs') ?? 3);
+  const onlyDepthRows = args.includes('--depth-rows-only');
+  const depthRowNames = opt('--depth-rows')?.split(',');
+  if (onlyDepthRows) return depthRowsOnly(env, depthReps, depthRowNames);
   const pwArgs = playwrightArgs(args, valued);
   const loadAtStart = loadavg().map((x) => Math.round(x * 100) / 100);
   console.log(
@@ -520,6 +663,7 @@ async function main() {
         : undefined,
     },
   };
+  const depths = args.includes('--no-depths') ? [] : await depthRows(env, depthReps, depthRowNames);
   const load = { atStart: loadAtStart, atEnd: loadavg().map((x) => Math.round(x * 100) / 100) };
   const out = {
     date: new Date().toISOString(),
@@ -537,22 +681,24 @@ async function main() {
     slowTarget: slow,
     heavy: heavyResult,
     npmTest: npmTestResult ?? { ran: false, reason: 'not timed (--npm-test)' },
+    depths,
   };
   mkdirSync(resolve(ROOT, 'reports'), { recursive: true });
-  writeFileSync(resolve(ROOT, 'reports/bench.json'), JSON.stringify(out, null, 2));
+  writeFileSync(resolve(ROOT, BENCH_JSON), JSON.stringify(out, null, 2));
   const yes = (b: boolean | undefined) => (b === undefined ? 'n/a' : b ? 'met' : 'not met');
+  const table: string[] = [];
   console.log(
     `\nreports/bench.json written. For the README (${out.date.slice(0, 10)}, load ${load.atStart.join(' ')} at the start, ${load.atEnd.join(' ')} at the end):\n`,
   );
-  console.log(`| Measure (${cpus().length} CPUs, ${runs} runs, median) | Value | Target |`);
-  console.log('|---|---|---|');
-  console.log(`| Default suite, wall time | ${secs(summary.medianWallMs)} | ≤ 10 s (${yes(targets.defaultRunWall.met)}) |`);
-  console.log(`| Start-up (spawn → first test) | ${secs(summary.medianStartupMs)} | ≤ 2.5 s (${yes(targets.startup.met)}) |`);
-  console.log(`| Tests | ${summary.tests} | |`);
-  console.log(`| Requests sent | ${summary.requests.toLocaleString('en')} | ≥ 5,000 (${yes(targets.defaultRunRequests.met)}) |`);
-  console.log(`| Requests per second | ${summary.requestsPerSecond} | |`);
+  table.push(`| Measure (${cpus().length} CPUs, ${runs} runs, median) | Value | Target |`);
+  table.push('|---|---|---|');
+  table.push(`| Default suite, wall time | ${secs(summary.medianWallMs)} | ≤ 10 s (${yes(targets.defaultRunWall.met)}) |`);
+  table.push(`| Start-up (spawn → first test) | ${secs(summary.medianStartupMs)} | ≤ 2.5 s (${yes(targets.startup.met)}) |`);
+  table.push(`| Tests | ${summary.tests} | |`);
+  table.push(`| Requests sent | ${summary.requests.toLocaleString('en')} | ≥ 5,000 (${yes(targets.defaultRunRequests.met)}) |`);
+  table.push(`| Requests per second | ${summary.requestsPerSecond} | |`);
   const where = whereTimeGoes(mid);
-  if (where) console.log(`| Where the time goes (median run) | ${where} | |`);
+  if (where) table.push(`| Where the time goes (median run) | ${where} | |`);
   for (const p of faulty) {
     console.log(
       `| Faulty server (\`${p.fault}\`) / conformant, back to back | ${secs(p.faultyWallMs)} / ${secs(p.conformantWallMs)} = ×${p.ratio} (${p.failed} failed tests, ${p.repeats} of them held; ${p.workerProcesses.faulty ?? '?'} worker processes) | ≤ ×1.5 (${yes(Number(p.ratio) <= 1.5)}) |`,
@@ -574,13 +720,16 @@ async function main() {
       `| Conformant target answering every API request ${slow.latencyMs} ms later (a server across a network), whole suite | ${secs(slow.wallMs)}, ${slow.verdict}, ${slow.requests} requests${slow.budget ? `; ${slow.budget.split(':')[0]}` : ''} | |`,
     );
   if (heavyResult.ran) {
-    console.log(`| Heavy cap spec (100,001 projects), wall time | ${secs(heavyResult.wallMs)} | ≤ 30 s (${yes(targets.heavyWall.met)}) |`);
-    console.log(`| Heavy cap spec, seeding rate | ${heavyResult.seedRatePerSecond?.toLocaleString('en') ?? '?'} projects/s | |`);
+    table.push(`| Heavy cap spec (100,001 projects), wall time | ${secs(heavyResult.wallMs)} | ≤ 30 s (${yes(targets.heavyWall.met)}) |`);
+    table.push(`| Heavy cap spec, seeding rate | ${heavyResult.seedRatePerSecond?.toLocaleString('en') ?? '?'} projects/s | |`);
   }
   if (npmTestResult)
     console.log(
       `| \`npm test\` | ${secs(npmTestResult.wallMs)} (exit ${npmTestResult.exitCode}${npmTestResult.failed.length ? `; failed: ${npmTestResult.failed.join(' | ')}` : ''}) | ≤ 4 min (${yes(targets.npmTest.met)}) |`,
     );
+  for (const r of depths) table.push(depthRowLine(r));
+  console.log(table.join('\n'));
+  writeBenchmarks({ ...out, table });
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) await main();

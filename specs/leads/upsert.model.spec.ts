@@ -10,11 +10,13 @@
  * `target.fc.runs / 2` times (150 sequences with the default 300), within a time budget of
  * 8 s (scaled in proportion with CRM_FC_RUNS). A failure attaches
  * `counterexample.txt` (seed, path, the command sequence); replay with the line it gives.
+ * Against a far target several sequences are in flight at once (each in its own pools; the crowd
+ * is only read); a failing sequence is re-run alone for shrinking (support/property.ts).
  */
 import fc from 'fast-check';
 import { makePools, upsertCommands, type UpsertModel, type UpsertSystem } from '../../generators/leads.js';
 import { breaks } from '../support/core/attribution.js';
-import { describeExchange } from '../support/core/recorder.js';
+import { describeExchange, type Exchange } from '../support/core/recorder.js';
 import { loadConfig } from '../support/core/config.js';
 import { convertPath, leadMatchField, leadsNamed, UPSERT_PATH } from '../support/leads.js';
 import { checkProperty, commandList, RANDOM_TAG, scaledBudget, scaledRuns } from '../support/property.js';
@@ -42,21 +44,27 @@ test(
       const crowdName = ns.name('crowd');
       const crowd = await leadsNamed(api, ns, crowdName, CROWD, 'crowd');
 
-      const system: UpsertSystem = {
-        refField,
-        async upsert(properties, match) {
-          const res = await api.put(UPSERT_PATH, { properties, match });
-          return { status: res.status, body: res.body };
-        },
-        async convert(leadId, details) {
-          const res = await api.post(convertPath(leadId), { details });
-          return { status: res.status, body: res.body };
-        },
-        fail(message, rules = []) {
-          const last = api.recorder.exchanges[api.recorder.exchanges.length - 1];
-          // `[breaks …]`: the report credits the failure to the rules whose prediction broke, not to every rule of this test.
-          throw new Error(`${message}${breaks(rules)}${last ? `\n${describeExchange(last)}` : ''}`);
-        },
+      // A system per run: runs are in flight together against a far target (support/property.ts),
+      // so the evidence of a failure is the last exchange of its own run, not of the test.
+      const systemOf = (): UpsertSystem => {
+        let last: Exchange | undefined;
+        return {
+          refField,
+          async upsert(properties, match) {
+            const res = await api.put(UPSERT_PATH, { properties, match });
+            last = res.exchange;
+            return { status: res.status, body: res.body };
+          },
+          async convert(leadId, details) {
+            const res = await api.post(convertPath(leadId), { details });
+            last = res.exchange;
+            return { status: res.status, body: res.body };
+          },
+          fail(message, rules = []) {
+            // `[breaks …]`: the report credits the failure to the rules whose prediction broke, not to every rule of this test.
+            throw new Error(`${message}${breaks(rules)}${last ? `\n${describeExchange(last)}` : ''}`);
+          },
+        };
       };
 
       let run = 0;
@@ -73,11 +81,17 @@ test(
               converted: [],
               crowd: { name: crowdName, ids: crowd.map((l) => String(l.id)) },
             } as UpsertModel,
-            real: system,
+            real: systemOf(),
           });
           await fc.asyncModelRun(setup, commands);
         },
-        { name: 'upsert/convert model', numRuns: scaledRuns(target.fc.runs, 2, 3), timeLimitMs: scaledBudget(target.fc.runs, MODEL_BUDGET_MS) },
+        {
+          name: 'upsert/convert model',
+          numRuns: scaledRuns(target.fc.runs, 2, 3),
+          timeLimitMs: scaledBudget(target.fc.runs, MODEL_BUDGET_MS),
+          // About 11 requests a sequence (1,700 for 150), one after another within a sequence.
+          requestsPerRun: 12,
+        },
       );
     },
     {

@@ -18,10 +18,19 @@
  *   the setting the property's runs came from, so that fed back it gives the same runs; a model
  *   runs a plain list of commands ({@link commandList}), so that its path replays without more.
  *   A CRM_FC_PATH that leads nowhere in a property's values leaves the test not judged.
+ * - Runs in flight: against a far target the runs are sent several at a time
+ *   ({@link concurrencyFor} of the latency the preflight measured; one on loopback). The values
+ *   are the ones fast-check gives its runs in order (the same seed), started in that order; the
+ *   first failing run (the lowest index: every run before it has ended) is re-run alone by
+ *   fast-check (`path` = its index) and shrunk there, so its seed and path are those a run one
+ *   after another finds, and the replay line replays it (a replay, CRM_FC_PATH, runs alone).
+ * - Budgets follow the latency ({@link latencyBudget}): a far target gets the same runs as a near
+ *   one, within a bound the property's note states; a run cut short says how many runs it made.
  */
 import type { TestInfo } from '@playwright/test';
 import fc from 'fast-check';
 import { DEFAULT_FC_RUNS, type TargetConfig } from './core/config.js';
+import { measuredLatencyMs, PREFLIGHT_ENV, readPreflight } from './core/preflight.js';
 import { redactText } from './core/redact.js';
 import { replayLine } from './core/replay.js';
 import { notJudged } from './fixtures/rule.js';
@@ -38,6 +47,43 @@ export const RANDOM_TAG = '@random';
 /** Default time budget of shrinking (requests to the target for every candidate), in a run and on replay (CRM_FC_PATH). */
 export const SHRINK_BUDGET_MS = 5_000;
 export const REPLAY_SHRINK_BUDGET_MS = 60_000;
+
+/** At most this many runs of a property in flight. */
+export const MAX_IN_FLIGHT = 16;
+
+/**
+ * Runs of a property in flight for a target answering in `latencyMs` (the preflight's median):
+ * one on loopback and under 10 ms (CPU bounds the run there, not the wait), else one per 5 ms of
+ * latency, at most {@link MAX_IN_FLIGHT}: 50 ms ⇒ 10, 300 ms ⇒ 16. At 300 ms the 4,300 requests of
+ * the properties lane need 80 s with 16 in flight (the goal of a whole run is 120 s; 8 would need 160 s).
+ * A 429 is waited for by the client, run-wide; bulk calls keep their own pacing.
+ */
+export function concurrencyFor(latencyMs: number | undefined): number {
+  if (!latencyMs || latencyMs < 10) return 1;
+  return Math.min(MAX_IN_FLIGHT, Math.ceil(latencyMs / 5));
+}
+
+let latencyCache: { file?: string; ms?: number } | undefined;
+/** The run's latency as its preflight measured it (ms; undefined without a preflight), read once per process. */
+export function runLatencyMs(): number | undefined {
+  const file = process.env[PREFLIGHT_ENV];
+  if (!latencyCache || latencyCache.file !== file) latencyCache = { file, ms: measuredLatencyMs(readPreflight(file)) };
+  return latencyCache.ms;
+}
+
+/** The longest budget of one property, whatever the latency: the bound a far target's run keeps (stated in the note). */
+export const MAX_PROPERTY_BUDGET_MS = 180_000;
+
+/**
+ * A property's time budget at a latency: `budgetMs` (the budget on loopback, see {@link scaledBudget})
+ * plus the wait of its runs at that latency, `runs × requestsPerRun × latency / inFlight`, with half
+ * again for slack, at most {@link MAX_PROPERTY_BUDGET_MS}. Loopback and under 10 ms: `budgetMs`.
+ */
+export function latencyBudget(budgetMs: number, o: { runs: number; requestsPerRun: number; latencyMs: number | undefined; inFlight: number }): number {
+  if (!o.latencyMs || o.latencyMs < 10) return budgetMs;
+  const wait = (o.runs * o.requestsPerRun * o.latencyMs) / Math.max(1, o.inFlight);
+  return Math.min(MAX_PROPERTY_BUDGET_MS, Math.max(budgetMs, Math.round(budgetMs + 1.5 * wait)));
+}
 
 /** The seed of a property: CRM_FC_SEED, or a fresh one. */
 export function propertySeed(target: TargetConfig): number {
@@ -71,8 +117,12 @@ export interface PropertyOptions<T> {
   seed?: number;
   /** Runs; default CRM_FC_RUNS. */
   numRuns?: number;
-  /** Stop generating runs after this long (the property passes with the runs made). */
+  /** Stop generating runs after this long (the property passes with the runs made); raised with the latency ({@link latencyBudget}). */
   timeLimitMs?: number;
+  /** Requests a run sends, about (for {@link latencyBudget}); default 4. */
+  requestsPerRun?: number;
+  /** Runs in flight; default {@link concurrencyFor} the run's latency (1 when replaying a path). */
+  inFlight?: number;
   /** Time budget of shrinking; default {@link SHRINK_BUDGET_MS}. */
   shrinkBudgetMs?: number;
   /** The rules a counterexample implicates (annotated on the test when it fails). */
@@ -103,6 +153,13 @@ export async function checkProperty<T>(
   const seed = o.seed ?? propertySeed(target);
   const numRuns = o.numRuns ?? target.fc.runs;
   const budget = o.shrinkBudgetMs ?? (target.fc.path ? REPLAY_SHRINK_BUDGET_MS : SHRINK_BUDGET_MS);
+  const latencyMs = runLatencyMs();
+  // A replay (CRM_FC_PATH) runs alone: one counterexample, as someone looks at it.
+  const inFlight = target.fc.path ? 1 : Math.max(1, o.inFlight ?? concurrencyFor(latencyMs));
+  const timeLimitMs = o.timeLimitMs ? latencyBudget(o.timeLimitMs, { runs: numRuns, requestsPerRun: o.requestsPerRun ?? 4, latencyMs, inFlight }) : undefined;
+  // The whole test gets the time of the budget and of shrinking (a deep run, a far target).
+  if (timeLimitMs && typeof testInfo.setTimeout === 'function' && testInfo.timeout > 0)
+    testInfo.setTimeout(Math.max(testInfo.timeout, timeLimitMs + budget + 60_000));
   let first: { value: string; error: unknown; at: number } | undefined;
   let unsent = 0;
   const guarded = async (value: T): Promise<void> => {
@@ -119,47 +176,87 @@ export async function checkProperty<T>(
       throw err;
     }
   };
-  let details: fc.RunDetails<[T]>;
-  try {
-    details = await fc.check(fc.asyncProperty(arb, guarded), {
-      seed,
-      numRuns,
-      ...(target.fc.path ? { path: target.fc.path } : {}),
-      ...(o.timeLimitMs ? { interruptAfterTimeLimit: o.timeLimitMs, markInterruptAsFailure: false } : {}),
-    });
-  } catch (err) {
-    // A path that leads nowhere in this property's values: a setting that does not fit, no verdict.
-    if (target.fc.path && /Unable to replay/.test(messageOf(err))) {
-      notJudged(
-        `not judged: CRM_FC_PATH=${target.fc.path} is no path of the property "${o.name}" with seed ${seed} (${messageOf(err)}): ` +
-          'replay with the line its failure printed, for its own test only (the file:line at its end), or unset CRM_FC_PATH',
-      );
-    }
-    throw err;
+  // Runs in flight: the values fast-check gives its runs, in order; the first failing run is
+  // then re-run alone from its path (below), so that seed and path are fast-check's own.
+  let ahead: Awaited<ReturnType<typeof runInFlight<T>>> | undefined;
+  if (inFlight > 1 && !target.fc.path) {
+    ahead = await runInFlight(valuesOf(arb, seed, numRuns), predicate, inFlight, timeLimitMs);
+    if (ahead.failedAt !== undefined) first = { value: shown(ahead.failedValue), error: ahead.error, at: Date.now() };
   }
-  const replayOf = (path: string) => replayLine({ seed, path, runsSetting: target.fc.runs, file: testInfo.file, line: testInfo.line });
+  const path = target.fc.path ?? (ahead?.failedAt !== undefined ? String(ahead.failedAt) : undefined);
+  let details: fc.RunDetails<[T]> | undefined;
+  if (!ahead || ahead.failedAt !== undefined) {
+    try {
+      details = await fc.check(fc.asyncProperty(arb, guarded), {
+        seed,
+        // The failing run of those in flight, alone (then shrunk); else every run.
+        numRuns: ahead ? 1 : numRuns,
+        ...(path ? { path } : {}),
+        ...(timeLimitMs && !ahead ? { interruptAfterTimeLimit: timeLimitMs, markInterruptAsFailure: false } : {}),
+      });
+    } catch (err) {
+      // A path that leads nowhere in this property's values: a setting that does not fit, no verdict.
+      if (target.fc.path && /Unable to replay/.test(messageOf(err))) {
+        notJudged(
+          `not judged: CRM_FC_PATH=${target.fc.path} is no path of the property "${o.name}" with seed ${seed} (${messageOf(err)}): ` +
+            'replay with the line its failure printed, for its own test only (the file:line at its end), or unset CRM_FC_PATH',
+        );
+      }
+      throw err;
+    }
+  }
+  const replayOf = (p: string) => replayLine({ seed, path: p, runsSetting: target.fc.runs, file: testInfo.file, line: testInfo.line });
+  const runsMade = ahead ? (ahead.failedAt !== undefined ? ahead.failedAt + 1 : ahead.done) : details!.numRuns;
+  const interrupted = ahead ? ahead.interrupted : !!details!.interrupted;
+  const power =
+    inFlight > 1 || (timeLimitMs && timeLimitMs !== o.timeLimitMs)
+      ? ` (${inFlight} in flight at ${latencyMs} ms${timeLimitMs ? `, budget ${Math.round(timeLimitMs / 1000)} s` : ''})`
+      : '';
   testInfo.annotations.push({
     type: 'note',
-    description: `property "${o.name}": ${details.numRuns} runs of ${numRuns}${details.interrupted && !details.failed ? ' (time limit reached)' : ''}, seed ${seed}`,
+    description: `property "${o.name}": ${runsMade} runs of ${numRuns}${interrupted && !(details?.failed || ahead?.failedAt !== undefined) ? ' (time limit reached)' : ''}, seed ${seed}${power}`,
   });
-  if (!details.failed) return;
+  if (ahead?.failedAt !== undefined && !details!.failed) {
+    // Re-run alone, the run that failed among others passed: report what it found, and say so.
+    const at = String(ahead.failedAt);
+    const text = [
+      `property: ${o.name}`,
+      `seed: ${seed}`,
+      `path: ${at}`,
+      `runs: ${runsMade} of ${numRuns} (${inFlight} in flight); re-run alone, this run passed: its failure came with other runs in flight, or comes and goes`,
+      `counterexample: ${first!.value}`,
+      ...sentOf(ahead.error),
+      `problem:\n${messageOf(ahead.error)}`,
+      '',
+      `replay: ${replayOf(at)}`,
+    ].join('\n');
+    await testInfo.attach('counterexample.txt', { body: redactText(text), contentType: 'text/plain' });
+    const implicated = o.rulesOf ? [...new Set(o.rulesOf(ahead.failedValue as T))] : [];
+    for (const id of implicated) testInfo.annotations.push({ type: 'rule', description: id });
+    throw new Error(
+      redactText(
+        `${o.name}: counterexample (seed ${seed}, path ${at}, found with ${inFlight} runs in flight; re-run alone it passed):\n${messageOf(ahead.error)}\nReplay with: ${replayOf(at)}\n(see counterexample.txt)`,
+      ),
+    );
+  }
+  if (!details?.failed) return;
 
-  const path = details.counterexamplePath ?? '';
-  const firstPath = path.split(':')[0];
+  const found = details.counterexamplePath ?? '';
+  const firstPath = found.split(':')[0];
   const value = details.counterexample?.[0] as T;
   const err = details.errorInstance;
   const stopped = unsent > 0 ? `; shrinking stopped by its budget of ${budget / 1000} s (${unsent} candidate${unsent === 1 ? '' : 's'} not sent)` : '';
   const text = [
     `property: ${o.name}`,
     `seed: ${seed}`,
-    `path: ${path}`,
-    `runs: ${details.numRuns} of ${numRuns}${numRuns === target.fc.runs ? '' : ` (from CRM_FC_RUNS=${target.fc.runs})`}, shrinks: ${details.numShrinks}${stopped}`,
+    `path: ${found}`,
+    `runs: ${runsMade} of ${numRuns}${numRuns === target.fc.runs ? '' : ` (from CRM_FC_RUNS=${target.fc.runs})`}${inFlight > 1 ? ` (${inFlight} in flight; the failing run re-run alone)` : ''}, shrinks: ${details.numShrinks}${stopped}`,
     `counterexample (shrunk): ${shown(value)}`,
     ...sentOf(err),
     `problem:\n${messageOf(err)}`,
     '',
     ...(first ? [`first counterexample (path ${firstPath}): ${first.value}`, ...sentOf(first.error), `first problem:\n${messageOf(first.error)}`, ''] : []),
-    `replay: ${replayOf(path)}`,
+    `replay: ${replayOf(found)}`,
     `replay the first counterexample: ${replayOf(firstPath)}`,
   ].join('\n');
   await testInfo.attach('counterexample.txt', { body: redactText(text), contentType: 'text/plain' });
@@ -169,7 +266,62 @@ export async function checkProperty<T>(
   const about = implicated.length ? ` (rules of its criteria: ${implicated.join(', ')})` : '';
   throw new Error(
     redactText(
-      `${o.name}: counterexample${about} (seed ${seed}, path ${path}${stopped}):\n${messageOf(err)}\nReplay with: ${replayOf(path)}\n(see counterexample.txt; the first counterexample was found at path ${firstPath})`,
+      `${o.name}: counterexample${about} (seed ${seed}, path ${found}${stopped}):\n${messageOf(err)}\nReplay with: ${replayOf(found)}\n(see counterexample.txt; the first counterexample was found at path ${firstPath})`,
     ),
   );
+}
+
+/**
+ * The values fast-check gives the runs of a property with this seed, in order: a property that
+ * only records them, run with the same seed and runs (the same generation, bias included).
+ */
+export function valuesOf<T>(arb: fc.Arbitrary<T>, seed: number, numRuns: number): T[] {
+  const values: T[] = [];
+  fc.check(
+    fc.property(arb, (v) => {
+      values.push(v);
+      return true;
+    }),
+    { seed, numRuns },
+  );
+  return values;
+}
+
+/**
+ * Runs `predicate` on `values`, `inFlight` at a time, started in order; no new run after
+ * `timeLimitMs`, none past a failing one. `failedAt`: the lowest failing index (every run before
+ * it has ended, so it is the one fast-check finds when it runs them one after another).
+ */
+export async function runInFlight<T>(
+  values: T[],
+  predicate: (value: T) => Promise<void>,
+  inFlight: number,
+  timeLimitMs?: number,
+): Promise<{ done: number; interrupted: boolean; failedAt?: number; failedValue?: T; error?: unknown }> {
+  const deadline = timeLimitMs ? Date.now() + timeLimitMs : Infinity;
+  let next = 0;
+  let done = 0;
+  let interrupted = false;
+  let failedAt: number | undefined;
+  let error: unknown;
+  const lane = async () => {
+    while (next < values.length && (failedAt === undefined || next < failedAt)) {
+      if (Date.now() >= deadline) {
+        interrupted = true;
+        return;
+      }
+      const i = next++;
+      try {
+        await predicate(values[i]);
+        done++;
+      } catch (err) {
+        if (failedAt === undefined || i < failedAt) {
+          failedAt = i;
+          error = err;
+        }
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(inFlight, values.length) }, lane));
+  return { done, interrupted, failedAt, failedValue: failedAt === undefined ? undefined : values[failedAt], error };
 }

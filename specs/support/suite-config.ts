@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { ChoicesError, declarations, parseChoices } from '../../reference/choices.js';
 import { assertKnownSettings, ConfigError, loadConfig, refuseRecording, ROOT, type TargetConfig } from './core/config.js';
 import { prepareEmbeddedEnvironment, referenceServerEnv } from './core/embedded.js';
+import { quickLeaveOut } from './core/quick.js';
 
 /** The specs of `POST /opportunities/bulk_create` (spec § Bulk create of Opportunities). */
 const BULK_SPECS = /[\\/]specs[\\/]opportunities[\\/][^\\/]*\.spec\.ts$/;
@@ -73,6 +74,8 @@ export function suiteConfig(env: NodeJS.ProcessEnv = process.env): PlaywrightTes
     // A spec file is one job of a worker (its tests run in order, each in its own namespace).
     fullyParallel: false,
     forbidOnly: !!env.CI,
+    // CRM_DEPTH=quick: one test per rule where several cover it (and the properties with fewer runs).
+    ...(cfg.depth === 'quick' ? { grepInvert: quickLeaveOut() } : {}),
     retries: 0,
     workers: cfg.workers + lanes.length,
     projects: [...lanes, { name: 'api', testIgnore: lanes.flatMap((l) => l.testMatch) }],

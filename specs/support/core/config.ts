@@ -25,6 +25,14 @@ export { ConfigError } from './config-file.js';
  */
 export const DEFAULT_FC_RUNS = 300;
 
+/** CRM_DEPTH: `quick` (a gate on every pull request), `standard` (today's run), `deep` (nightly). */
+export type Depth = 'quick' | 'standard' | 'deep';
+/**
+ * Runs of each search property by depth when CRM_FC_RUNS is not set: `quick` a thirtieth (every
+ * property still runs: at most 1,000 requests in the whole run), `deep` ten times `standard`.
+ */
+export const FC_RUNS_OF_DEPTH: Record<Depth, number> = { quick: 10, standard: DEFAULT_FC_RUNS, deep: 10 * DEFAULT_FC_RUNS };
+
 export interface TargetConfig {
   /** The suite runs against its own embedded reference server. */
   embedded: boolean;
@@ -42,6 +50,8 @@ export interface TargetConfig {
   allowWrites: boolean;
   /** fast-check: seed (CRM_FC_SEED), runs of each property (CRM_FC_RUNS), a counterexample's path to replay (CRM_FC_PATH). */
   fc: { seed?: number; runs: number; path?: string };
+  /** CRM_DEPTH (default `standard`): the default of `fc.runs` ({@link FC_RUNS_OF_DEPTH}) and of `heavy` (off in quick, on for the embedded server in deep). */
+  depth: Depth;
   heavy: boolean;
   /** Workers of the API lane (CRM_WORKERS, default 2); the bulk and OAuth lanes have one each. */
   workers: number;
@@ -164,6 +174,7 @@ export function parseConfig(env: NodeJS.ProcessEnv, cwd: string = process.cwd())
   }
   if (e.CRM_ACCESS_TOKEN && !e.CRM_USER_EMAIL) throw new ConfigError('CRM_ACCESS_TOKEN is set but CRM_USER_EMAIL is not: the header credentials need both');
   const receivers = receiverPorts(e, embedded || !!e.CRM_CLIENT_ID);
+  const depth = e.CRM_DEPTH ?? 'standard';
   return {
     embedded,
     baseUrl,
@@ -176,8 +187,10 @@ export function parseConfig(env: NodeJS.ProcessEnv, cwd: string = process.cwd())
     profileSource: source,
     loopback,
     allowWrites,
-    fc: { seed: e.CRM_FC_SEED, runs: e.CRM_FC_RUNS ?? DEFAULT_FC_RUNS, path: e.CRM_FC_PATH },
-    heavy: (e.CRM_HEAVY ?? false) || profile.capabilities.heavy,
+    fc: { seed: e.CRM_FC_SEED, runs: e.CRM_FC_RUNS ?? FC_RUNS_OF_DEPTH[depth], path: e.CRM_FC_PATH },
+    depth,
+    // quick: no heavy spec unless CRM_HEAVY=1; deep: the heavy specs where the profile allows them, and on the embedded server.
+    heavy: depth === 'quick' ? (e.CRM_HEAVY ?? false) : (e.CRM_HEAVY ?? (depth === 'deep' && embedded)) || profile.capabilities.heavy,
     workers: e.CRM_WORKERS ?? 2,
     strict: e.CRM_STRICT ?? false,
     repeats: e.CRM_REPEATS ?? 'hold',
@@ -214,6 +227,7 @@ interface SettingValues {
   CRM_CHROMIUM_PATH?: string;
   CRM_ALLOW_WRITES?: boolean;
   CRM_HEAVY?: boolean;
+  CRM_DEPTH?: Depth;
   CRM_STRICT?: boolean;
   CRM_EMBEDDED?: boolean;
   CRM_CALLBACK_HTTPS?: boolean;

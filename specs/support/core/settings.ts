@@ -166,6 +166,14 @@ export const SETTINGS: readonly Setting[] = [
     default: '2',
     description: 'Workers of the API lane (the bulk, properties and OAuth lanes have one each).',
   },
+  {
+    name: 'CRM_DEPTH',
+    group: 'run',
+    schema: z.enum(['quick', 'standard', 'deep'], { error: 'must be quick, standard or deep' }),
+    default: '`standard`',
+    description:
+      '`quick`: every rule the standard run judges, with fewer random inputs and one test per rule where several cover it (at most 1,000 requests; a gate on every pull request); `standard`: the full run; `deep`: ten times the random inputs, and the heavy specs where the profile allows them (nightly). `crm-conformance run --depth <d>` sets it.',
+  },
   { name: 'CRM_HEAVY', group: 'run', schema: flag, default: "the profile's `capabilities.heavy`", description: 'Runs the heavy specs (`*.heavy.spec.ts`).' },
   { name: 'CRM_STRICT', group: 'run', schema: flag, default: 'off', description: 'SHOULD failures fail the run instead of warning.' },
   {

@@ -1,0 +1,95 @@
+/**
+ * Depths (issue 34): CRM_DEPTH and `crm-conformance run --depth` are read and checked like every
+ * setting; a depth sets the default runs of the properties and the heavy specs; `quick` leaves out
+ * the tests of its selection (specs/support/quick-selection.json), and the report names the depth.
+ * The quick run against the embedded server: selftest/depth.test.ts.
+ */
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { ConfigError, parseConfig, ROOT } from '../specs/support/core/config.js';
+import { depthOption } from '../cli/run.js';
+import { quickLeaveOut } from '../specs/support/core/quick.js';
+import { selectQuick } from '../scripts/quick-selection.js';
+import { buildReport, type TestOutcome } from '../reporting/verdict.js';
+import { summaryLines } from '../reporting/conformance-reporter.js';
+
+const base = { CRM_BASE_URL: 'http://127.0.0.1:9', CRM_ACCESS_TOKEN: 'selftest-token-0000', CRM_USER_EMAIL: 'selftest@example.com' };
+
+test('CRM_DEPTH: standard by default; quick a thirtieth of the random inputs, deep ten times; CRM_FC_RUNS still wins', () => {
+  const of = (env: Record<string, string>) => parseConfig({ ...base, ...env });
+  assert.equal(of({}).depth, 'standard');
+  assert.equal(of({}).fc.runs, 300);
+  assert.deepEqual([of({ CRM_DEPTH: 'quick' }).depth, of({ CRM_DEPTH: 'quick' }).fc.runs], ['quick', 10]);
+  assert.deepEqual([of({ CRM_DEPTH: 'deep' }).depth, of({ CRM_DEPTH: 'deep' }).fc.runs], ['deep', 3000]);
+  assert.equal(of({ CRM_DEPTH: 'deep', CRM_FC_RUNS: '40' }).fc.runs, 40);
+  assert.throws(
+    () => of({ CRM_DEPTH: 'fast' }),
+    (e: Error) => e instanceof ConfigError && /CRM_DEPTH="fast": must be quick, standard or deep/.test(e.message),
+  );
+});
+
+test('heavy specs: off in quick (unless CRM_HEAVY=1), as the profile says in standard', () => {
+  const of = (env: Record<string, string>) => parseConfig({ ...base, ...env }).heavy;
+  assert.equal(of({ CRM_DEPTH: 'quick' }), false);
+  assert.equal(of({ CRM_DEPTH: 'quick', CRM_HEAVY: '1' }), true);
+  assert.equal(of({}), false);
+  assert.equal(of({ CRM_HEAVY: '1' }), true);
+  assert.equal(of({ CRM_DEPTH: 'deep', CRM_HEAVY: '0' }), false);
+});
+
+test('crm-conformance run --depth <d> and --depth=<d> set the depth; the other arguments go to Playwright', () => {
+  assert.deepEqual(depthOption(['--depth', 'quick', '--grep', '@UPSERT-4']), { depth: 'quick', rest: ['--grep', '@UPSERT-4'] });
+  assert.deepEqual(depthOption(['--depth=deep', '--no-doctor']), { depth: 'deep', rest: ['--no-doctor'] });
+  assert.deepEqual(depthOption(['specs/leads']), { depth: undefined, rest: ['specs/leads'] });
+});
+
+const outcome = (file: string, title: string, rules: string[], requests: number, durationMs = 10) =>
+  ({ file, title, rules, requests, durationMs, status: 'passed', expectedStatus: 'passed', notes: [], warnings: [] }) as unknown as TestOutcome;
+
+test('the quick selection keeps a test for every rule that ran, the properties and the cheapest tests, and leaves out the rest', () => {
+  const s = selectQuick([
+    outcome('specs/search/projects.property.spec.ts', 'SEARCH-5 property', ['SEARCH-5'], 600),
+    outcome('specs/search/criteria.spec.ts', 'SEARCH-5 project search: AND', ['SEARCH-5'], 8),
+    outcome('specs/search/paging.spec.ts', 'SEARCH-3 project search: 20 entries', ['SEARCH-3'], 23),
+    outcome('specs/search/paging.spec.ts', 'SEARCH-3 task search: 20 entries', ['SEARCH-3'], 25),
+    outcome('specs/wire/x.spec.ts', 'WIRE-1 one request', ['WIRE-1'], 1),
+    outcome('specs/wire/x.spec.ts', 'WIRE-1 another request', ['WIRE-1'], 1),
+  ] as never);
+  assert.deepEqual(
+    s.leaveOut.map((t) => t.title),
+    ['SEARCH-5 project search: AND', 'SEARCH-3 task search: 20 entries'],
+  );
+  const patterns = quickLeaveOut();
+  const { leaveOut } = JSON.parse(readFileSync(resolve(ROOT, 'specs/support/quick-selection.json'), 'utf8')) as { leaveOut: { file: string; title: string }[] };
+  assert.equal(patterns.length, leaveOut.length, 'one pattern per test left out');
+  // Playwright's grep title: project, file (from specs/), describe titles, the title, tags.
+  const t = leaveOut[0];
+  const grepTitle = `api ${t.file.replace(/^specs\//, '')} ${t.title}`;
+  assert.ok(patterns[0].test(grepTitle) && patterns[0].test(`${grepTitle} @random`), grepTitle);
+  assert.equal(patterns[0].test(`${grepTitle} and more`), false, 'a pattern matches its own title only');
+  assert.equal(patterns[0].test(`api other/file.spec.ts ${t.title}`), false, 'in its own file only');
+});
+
+test('the report names the depth: conformance.json, the console summary; and the properties a budget cut short, with their runs', () => {
+  const o = {
+    ...outcome('specs/search/projects.property.spec.ts', 'SEARCH-4 property: random project sorts', ['SEARCH-4'], 100),
+    notes: [
+      'property "random projects sorts and pages give what the spec fixes": 40 runs of 300 (time limit reached), seed 5 (10 in flight at 50 ms, budget 17 s)',
+    ],
+  } as TestOutcome;
+  const report = buildReport([o], { target: 't', runId: 'r', depth: 'quick' });
+  assert.equal(report.depth, 'quick');
+  assert.deepEqual(report.power, [
+    { rule: 'SEARCH-4', property: 'random projects sorts and pages give what the spec fixes', runs: 40, planned: 300, cut: true, inFlight: 10, budgetS: 17 },
+  ]);
+  const lines = summaryLines(report, 'conformance.html');
+  assert.match(lines[0], /, depth quick\. Report:/);
+  assert.ok(
+    lines.some((l) =>
+      /^Power: 1 property cut short by its time budget: SEARCH-4 \(random projects sorts and pages give what the spec fixes\) 40 of 300 runs/.test(l),
+    ),
+    lines.join('\n'),
+  );
+});
