@@ -55,12 +55,12 @@ export function compare(pairs: AbPair[]) {
   };
 }
 
-/** Names of settings whose values are secrets (CRM_ACCESS_TOKEN, CRM_CLIENT_SECRET, CRM_LOGIN_PASSWORD …). */
-const SECRET_NAME = /TOKEN|SECRET|PASSWORD|KEY|CREDENTIAL/i;
+/** Whether a variable's value is a secret, by its name (CRM_ACCESS_TOKEN, CRM_CLIENT_SECRET, CRM_LOGIN_PASSWORD …). */
+export const isSecretSetting = (name: string): boolean => /TOKEN|SECRET|PASSWORD|KEY|CREDENTIAL/i.test(name);
 
 /** Settings as printed and kept in bench-ab.json: a secret's value shown as «redacted». */
 export function shownSettings(env: Record<string, string>): Record<string, string> {
-  return Object.fromEntries(Object.entries(env).map(([k, v]) => [k, SECRET_NAME.test(k) && v ? REDACTED : v]));
+  return Object.fromEntries(Object.entries(env).map(([k, v]) => [k, isSecretSetting(k) && v ? REDACTED : v]));
 }
 
 /** `K=V K2=V2` (or '') as an environment. */

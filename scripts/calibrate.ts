@@ -8,13 +8,13 @@
  *   npm run calibrate -- --scope matrix   # every fault in ONE Playwright run (npm test): scripts/matrix.config.ts
  *   npm run calibrate -- --scope matrix --no-random   # without the tests of random inputs: the faults only they catch
  */
-import { mkdirSync, readFileSync, rmSync, writeFileSync, existsSync } from 'node:fs';
+import { mkdirSync, rmSync, writeFileSync, existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { faultCatalog } from '../reference/server.js';
 import { getRule } from '../rules/index.js';
-import { ROOT, runPlaywright } from '../selftest/helpers.js';
+import { readJson, readOutcomes, ROOT, runPlaywright } from '../selftest/helpers.js';
 import { buildReport, type ConformanceReport, type TestOutcome } from '../reporting/verdict.js';
-import { OUTCOMES_FILE, type OutcomeFile } from '../reporting/conformance-reporter.js';
+import { OUTCOMES_FILE } from '../reporting/conformance-reporter.js';
 import { inPool } from '../specs/support/core/pool.js';
 import { matrixWorkers } from '../specs/support/fixtures/instances.js';
 import { RANDOM_TAG } from '../specs/support/property.js';
@@ -42,7 +42,7 @@ export const SURVIVORS_FILE = resolve(ROOT, 'selftest/known-survivors.json');
 
 export function knownSurvivors(): Map<string, string> {
   if (!existsSync(SURVIVORS_FILE)) return new Map();
-  const list = JSON.parse(readFileSync(SURVIVORS_FILE, 'utf8')) as { fault: string; reason: string }[];
+  const list = readJson<{ fault: string; reason: string }[]>(SURVIVORS_FILE);
   return new Map(list.map((s) => [s.fault, s.reason]));
 }
 
@@ -56,6 +56,36 @@ export function knownSurvivors(): Map<string, string> {
  * with neither a run nor a worker start per fault.
  */
 export type Scope = 'full' | 'area' | 'rules' | 'matrix';
+
+/** The faults named (every fault of the catalog when none is); an unknown name stops. */
+function selectFaults(names: string[]): ReturnType<typeof faultCatalog> {
+  const catalog = faultCatalog();
+  const unknown = names.filter((n) => !catalog.some((f) => f.name === n));
+  if (unknown.length) throw new Error(`unknown faults: ${unknown.join(', ')}`);
+  return names.length ? catalog.filter((f) => names.includes(f.name)) : catalog;
+}
+
+/** The rules a report failed or warned on. */
+const flaggedRules = (report: ConformanceReport): string[] => report.rules.filter((r) => r.verdict === 'FAIL' || r.verdict === 'WARN').map((r) => r.id);
+
+/** A calibration of the faults' results (sorted by name here), with its score. */
+function calibrationOf(results: FaultResult[], started: number, jobs: number, scope: Scope): Calibration {
+  results.sort((a, b) => a.name.localeCompare(b.name));
+  const caught = results.filter((r) => r.caught).length;
+  return {
+    summary: {
+      score: results.length ? caught / results.length : 1,
+      caught,
+      faults: results.length,
+      survivors: results.filter((r) => !r.caught && r.knownSurvivor).length,
+      date: new Date().toISOString().slice(0, 10),
+      durationMs: Date.now() - started,
+      jobs,
+      scope,
+    },
+    faults: results,
+  };
+}
 
 /**
  * A failing test makes Playwright restart its worker, so a fault that breaks many tests is slow
@@ -89,8 +119,8 @@ async function runFault(
   const base: FaultResult = { ...fault, caught: false, flagged: [], runFailed: res.code !== 0, ms: res.ms, knownSurvivor: survivors.get(fault.name) };
   const file = resolve(ROOT, dir, 'conformance.json');
   if (!existsSync(file)) return { ...base, error: `no conformance.json (exit ${res.code}): ${(res.stderr || res.stdout).slice(-400)}` };
-  const report = JSON.parse(readFileSync(file, 'utf8')) as ConformanceReport;
-  const flagged = report.rules.filter((r) => r.verdict === 'FAIL' || r.verdict === 'WARN').map((r) => r.id);
+  const report = readJson<ConformanceReport>(file);
+  const flagged = flaggedRules(report);
   const caught = fault.rules.some((r) => flagged.includes(r));
   if (!caught && maxFailures > 0 && scope !== 'rules' && report.tests.failed >= maxFailures) {
     const full = await runFault(fault, survivors, scope, 0);
@@ -105,10 +135,7 @@ export async function calibrate(
   onResult?: (r: FaultResult, done: number, total: number) => void,
   scope: Scope = 'full',
 ): Promise<Calibration> {
-  const catalog = faultCatalog();
-  const faults = names.length ? catalog.filter((f) => names.includes(f.name)) : catalog;
-  const unknown = names.filter((n) => !catalog.some((f) => f.name === n));
-  if (unknown.length) throw new Error(`unknown faults: ${unknown.join(', ')}`);
+  const faults = selectFaults(names);
   const survivors = knownSurvivors();
   const started = Date.now();
   const results: FaultResult[] = [];
@@ -117,21 +144,7 @@ export async function calibrate(
     results.push(r);
     onResult?.(r, results.length, faults.length);
   });
-  results.sort((a, b) => a.name.localeCompare(b.name));
-  const caught = results.filter((r) => r.caught).length;
-  return {
-    summary: {
-      score: faults.length ? caught / faults.length : 1,
-      caught,
-      faults: faults.length,
-      survivors: results.filter((r) => !r.caught && r.knownSurvivor).length,
-      date: new Date().toISOString().slice(0, 10),
-      durationMs: Date.now() - started,
-      jobs,
-      scope,
-    },
-    faults: results,
-  };
+  return calibrationOf(results, started, jobs, scope);
 }
 
 /**
@@ -144,16 +157,12 @@ export async function calibrateMatrix(
   onResult?: (r: FaultResult, done: number, total: number) => void,
   options: { noRandom?: boolean } = {},
 ): Promise<Calibration> {
-  const catalog = faultCatalog();
-  const faults = names.length ? catalog.filter((f) => names.includes(f.name)) : catalog;
-  const unknown = names.filter((n) => !catalog.some((f) => f.name === n));
-  if (unknown.length) throw new Error(`unknown faults: ${unknown.join(', ')}`);
+  const faults = selectFaults(names);
   const survivors = knownSurvivors();
   const workers = matrixWorkers();
   const dir = 'reports/runs/calibration-matrix';
   rmSync(resolve(ROOT, dir), { recursive: true, force: true });
   const started = Date.now();
-  const file = resolve(ROOT, dir, OUTCOMES_FILE);
   const run = () =>
     runPlaywright(
       ['-c', 'scripts/matrix.config.ts', ...(options.noRandom ? ['--grep-invert', RANDOM_TAG] : [])],
@@ -164,7 +173,7 @@ export async function calibrateMatrix(
       },
       1_800_000,
     );
-  const read = () => (existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as OutcomeFile).outcomes : undefined);
+  const read = () => readOutcomes(dir);
   let res = await run();
   let outcomes = read();
   // A run that ran no test at all did not start (seen once in ~10 runs of npm test: the
@@ -192,27 +201,13 @@ export async function calibrateMatrix(
       ? { ...base, error: `no test ran: ${outcomes ? 'an empty' : 'no'} ${OUTCOMES_FILE} (exit ${res.code}): ${(res.stderr || res.stdout).slice(-400)}` }
       : (() => {
           const report = buildReport(own, { target: fault.name, runId: 'matrix', warnings: [], specUrl: '', durationMs: base.ms });
-          const flagged = report.rules.filter((x) => x.verdict === 'FAIL' || x.verdict === 'WARN').map((x) => x.id);
+          const flagged = flaggedRules(report);
           return { ...base, flagged, caught: fault.rules.some((x) => flagged.includes(x)), runFailed: report.verdict !== 'CONFORMANT' };
         })();
     onResult?.(r, i + 1, faults.length);
     return r;
   });
-  results.sort((a, b) => a.name.localeCompare(b.name));
-  const caught = results.filter((r) => r.caught).length;
-  return {
-    summary: {
-      score: faults.length ? caught / faults.length : 1,
-      caught,
-      faults: faults.length,
-      survivors: results.filter((r) => !r.caught && r.knownSurvivor).length,
-      date: new Date().toISOString().slice(0, 10),
-      durationMs: Date.now() - started,
-      jobs: workers,
-      scope: 'matrix',
-    },
-    faults: results,
-  };
+  return calibrationOf(results, started, workers, 'matrix');
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {

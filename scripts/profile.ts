@@ -22,6 +22,8 @@ import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { cpus, loadavg } from 'node:os';
 import { join, relative, resolve } from 'node:path';
 import { ROOT, runPlaywright } from '../selftest/helpers.js';
+import { REDACTED, replaceSecrets } from '../specs/support/core/redact.js';
+import { isSecretSetting } from './bench-ab.js';
 import { secs } from './bench.js';
 import { cpuByRole, watchTree, type ProcCpu } from './proc-tree.js';
 import { summarizeProfile, type CpuProfile, type ProfileSummary } from './profile-summary.js';
@@ -84,16 +86,17 @@ async function main(): Promise<void> {
 }
 
 /**
- * A command line as the summary keeps it: the values of secret-looking variables of this
- * environment (tokens, secrets, passwords, the OAuth client secret) masked, should one ever be
- * passed as an argument. (The suite's own `redactText` needs the run's configuration, which is
- * loaded only inside Playwright.)
+ * A command line as the summary keeps it: the values of secret variables of this environment
+ * (tokens, secrets, passwords, the OAuth client secret) redacted as the suite redacts a configured
+ * secret, should one ever be passed as an argument. (The suite's own `redactText` needs the run's
+ * configuration, which is loaded only inside Playwright.)
  */
 function withoutSecrets(cmd: string): string {
-  const secrets = Object.entries(process.env)
-    .filter(([k, v]) => /TOKEN|SECRET|PASSWORD/i.test(k) && v && v.length >= 4)
-    .map(([, v]) => v!);
-  return secrets.reduce((out, s) => out.split(s).join('[REDACTED]'), cmd);
+  const secrets = Object.entries(process.env).filter((e): e is [string, string] => isSecretSetting(e[0]) && !!e[1]);
+  return replaceSecrets(
+    cmd,
+    secrets.map(([, v]) => [v, REDACTED]),
+  );
 }
 
 /** The Markdown table: one row per profiled process, then the processes without a profile by role. */

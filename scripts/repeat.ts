@@ -9,11 +9,10 @@
  * not in others, how often and the first line of its first failure. Writes reports/repeat.json.
  * Exit status 1 when any run failed.
  */
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import type { OutcomeFile } from '../reporting/conformance-reporter.js';
 import { failed } from '../reporting/verdict.js';
-import { ROOT, runPlaywright } from '../selftest/helpers.js';
+import { readOutcomes, ROOT, runPlaywright } from '../selftest/helpers.js';
 
 const args = process.argv.slice(2);
 const n = Number(args.find((a) => /^\d+$/.test(a)) ?? 10);
@@ -35,8 +34,7 @@ console.log(`repeat: ${n} run(s) of ${pwArgs.length ? pwArgs.join(' ') : 'the wh
 for (let i = 1; i <= n; i++) {
   const dir = `reports/runs/repeat-${i}`;
   const res = await runPlaywright(pwArgs, { CRM_REPORT_DIR: dir, ...env });
-  const file = resolve(ROOT, dir, 'conformance-outcomes.json');
-  const outcomes = existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as OutcomeFile).outcomes : [];
+  const outcomes = readOutcomes(dir) ?? [];
   let f = 0;
   let w = 0;
   for (const o of outcomes) {

@@ -10,7 +10,7 @@ import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { FullConfig, TestCase, TestResult } from '@playwright/test/reporter';
 import AllureResultsReporter, { type AllureResult } from '../reporting/allure-reporter.js';
-import { scratchDir } from './helpers.js';
+import { scratchDir, readJson } from './helpers.js';
 
 type Annotation = { type: string; description?: string };
 
@@ -48,7 +48,7 @@ function fakeResult(status: TestResult['status'], extra: Partial<TestResult> = {
 function written(resultsDir: string): AllureResult[] {
   return readdirSync(resultsDir)
     .filter((f) => f.endsWith('-result.json'))
-    .map((f) => JSON.parse(readFileSync(join(resultsDir, f), 'utf8')) as AllureResult);
+    .map((f) => readJson<AllureResult>(join(resultsDir, f)));
 }
 
 test('Allure results: conformance labels and spec link, conformance status, attachments stored beside them', () => {

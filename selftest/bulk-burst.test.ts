@@ -8,10 +8,9 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { BULK_SCHEDULE_FILE, PER_WINDOW, type BulkScheduleFile } from '../specs/support/core/rate-limit.js';
-import { printedReport, ROOT, runPlaywright, specsOf, type ReportSuite } from './helpers.js';
+import { printedReport, readJson, ROOT, runPlaywright, specsOf, type ReportSuite } from './helpers.js';
 
 const SPEC = 'specs/opportunities/bulk.burst.optional.spec.ts';
 const NOTE = /^judged on the burst BULK-9 made/;
@@ -40,11 +39,11 @@ async function run(name: string, args: string[], env: Record<string, string> = {
       byRule.set(spec.title.split(' ')[0], {
         status: r?.status ?? 'none',
         annotations: [...(t.annotations ?? []), ...(r?.annotations ?? [])],
-        exchanges: file ? JSON.parse(readFileSync(file, 'utf8')) : [],
+        exchanges: file ? readJson(file) : [],
       });
     }
   }
-  const schedule = JSON.parse(readFileSync(resolve(ROOT, `reports/runs/selftest-bulk-burst-${name}`, BULK_SCHEDULE_FILE), 'utf8')) as BulkScheduleFile;
+  const schedule = readJson<BulkScheduleFile>(resolve(ROOT, `reports/runs/selftest-bulk-burst-${name}`, BULK_SCHEDULE_FILE));
   return { byRule, ms: res.ms, schedule };
 }
 

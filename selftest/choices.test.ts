@@ -12,7 +12,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { readJson, ROOT, runPlaywright } from './helpers.js';
+import { assertCatalogFile, readJson, ROOT, runPlaywright } from './helpers.js';
 import { CatalogError, OpenChoiceRecord, parseChoices as parseChoiceRecords } from '../rules/schema.js';
 import { NAMES_FILE, renderChoiceNames } from '../rules/choices/render-names.js';
 import type { ConformanceReport } from '../reporting/verdict.js';
@@ -63,18 +63,7 @@ test('the default run and the alt:<k>:<seed> runs take every alternative of ever
 });
 
 test('rules/choices.json is valid against its schema and loads as written; rules/choices/names.ts, the type of app.choice, is current (fast)', () => {
-  const raw = JSON.parse(readFileSync(resolve(ROOT, 'rules/choices.json'), 'utf8')) as Record<string, unknown>[];
-  const order = Object.keys(OpenChoiceRecord.shape);
-  for (const [i, record] of raw.entries()) {
-    const parsed = OpenChoiceRecord.safeParse(record);
-    assert.ok(parsed.success, `record ${i} (${String(record.id)}): ${parsed.success ? '' : parsed.error.message}`);
-    const keys = Object.keys(record);
-    assert.deepEqual(
-      keys,
-      order.filter((k) => keys.includes(k)),
-      `record ${i} (${String(record.id)}): keys in the order ${order.join(', ')}`,
-    );
-  }
+  const raw = assertCatalogFile('rules/choices.json', OpenChoiceRecord);
   assert.deepEqual(CHOICES, raw, 'CHOICES is the file, record for record, unchanged by loading');
   assert.equal(readFileSync(resolve(ROOT, NAMES_FILE), 'utf8'), renderChoiceNames(CHOICES), `${NAMES_FILE} is out of date: run \`npm run rules:list\``);
   const bad = [{ ...raw[0], alternatives: [(raw[0].alternatives as unknown[])[0]] }];

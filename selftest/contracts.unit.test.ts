@@ -14,6 +14,7 @@ import { z } from 'zod';
 import * as contracts from '../contracts/index.js';
 import { idsInBody } from '../contracts/index.js';
 import { hasRule } from '../rules/index.js';
+import { readJson } from './helpers.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const CASES_DIR = resolve(ROOT, 'contracts/cases');
@@ -63,7 +64,7 @@ interface Loaded {
 const files = readdirSync(CASES_DIR)
   .filter((f) => f.endsWith('.json'))
   .sort();
-const raw = files.map((file) => ({ file, json: JSON.parse(readFileSync(resolve(CASES_DIR, file), 'utf8')) as unknown }));
+const raw = files.map((file) => ({ file, json: readJson(resolve(CASES_DIR, file)) }));
 /** Well-formed groups only (a malformed group fails the format test, not every other test of its file). */
 const loaded: Loaded[] = raw.map(({ file, json }) => ({
   file,

@@ -7,37 +7,18 @@
  */
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { cleanEnv, ROOT } from './helpers.js';
+import { cleanEnv, ROOT, runCli, type RunResult, readJson } from './helpers.js';
 import { chromiumPath } from './chromium.js';
-import { freePort, referenceEnv, startReferenceProcess } from './reference-process.js';
+import { freePorts } from '../specs/support/core/embedded.js';
+import { referenceEnv, startReferenceProcess } from './reference-process.js';
 
 const BIN = resolve(ROOT, 'cli/bin.mjs');
-const REFERENCE_PROFILE = JSON.parse(readFileSync(resolve(ROOT, 'reference/profile.json'), 'utf8')) as Record<string, unknown>;
+const REFERENCE_PROFILE = readJson<Record<string, unknown>>('reference/profile.json');
 
-interface Run {
-  code: number | null;
-  out: string;
-  ms: number;
-}
-
-function cli(args: string[], env: Record<string, string>, cwd = ROOT): Promise<Run> {
-  const started = Date.now();
-  return new Promise((done) => {
-    const child = spawn(process.execPath, [BIN, ...args], { cwd, env: cleanEnv({ CI: '', ...env }), stdio: ['ignore', 'pipe', 'pipe'] });
-    let out = '';
-    child.stdout.on('data', (d) => (out += d));
-    child.stderr.on('data', (d) => (out += d));
-    const timer = setTimeout(() => child.kill('SIGKILL'), 120_000);
-    child.on('close', (code) => {
-      clearTimeout(timer);
-      done({ code, out, ms: Date.now() - started });
-    });
-  });
-}
+const cli = (args: string[], env: Record<string, string>, cwd = ROOT): Promise<RunResult> => runCli(args, env, { cwd, timeoutMs: 120_000 });
 
 const failLines = (out: string) => out.split('\n').filter((l) => l.startsWith('FAIL'));
 /** WARN lines, except the browser's (a machine without Chromium: the OAuth specs skip, said so). */
@@ -177,7 +158,7 @@ describe('crm-conformance doctor against the reference server', { concurrency: 3
   }
 
   test('an unreachable CRM_PUBLIC_URL: the webhook round trip fails within its deadline', async () => {
-    const [publicPort, receiverPort] = [await freePort(), await freePort()];
+    const [publicPort, receiverPort] = freePorts(2);
     const r = await cli(['doctor'], { ...good, CRM_PUBLIC_URL: `http://127.0.0.1:${publicPort}`, CRM_RECEIVER_PORT: String(receiverPort) });
     assert.equal(r.code, 1, r.out);
     assert.match(r.out, new RegExp(`^FAIL\\s+receivers reachable\\s+no notification reached http://127\\.0\\.0\\.1:${publicPort}/hooks/\\S+ within 10 s`, 'm'));
@@ -206,7 +187,7 @@ describe('crm-conformance doctor against the reference server', { concurrency: 3
     const { CRM_PROFILE: _unused, ...noProfile } = good;
     const init = await cli(['profile', 'init', '--out', draftFile], noProfile);
     assert.equal(init.code, 0, init.out);
-    const draft = JSON.parse(readFileSync(draftFile, 'utf8')) as Record<string, unknown> & { _fill_in: Record<string, string> };
+    const draft = readJson<Record<string, unknown> & { _fill_in: Record<string, string> }>(draftFile);
     assert.equal(draft.name, 'Reference Account');
     assert.ok(
       (getPath(draft, 'fixtures.users') as { id: number }[]).some((u) => u.id === 11),

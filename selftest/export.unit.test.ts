@@ -5,7 +5,7 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -13,6 +13,7 @@ import { z } from 'zod';
 import * as contracts from '../contracts/index.js';
 import { ENDPOINTS } from '../contracts/endpoints.js';
 import { DEFAULT_OUT_DIR } from '../contracts/export.js';
+import { readJson } from './helpers.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const DRAFT = 'https://json-schema.org/draft/2020-12/schema';
@@ -37,7 +38,7 @@ before(() => {
   assert.equal(res.status, 0, `contracts/export.ts failed:\n${res.stdout}\n${res.stderr}`);
   files = readdirSync(dir).sort();
   for (const f of files) {
-    const json = JSON.parse(readFileSync(join(dir, f), 'utf8')) as Json;
+    const json = readJson<Json>(join(dir, f));
     if (f === 'openapi.json') openapi = json;
     else schemaFiles[f.replace(/\.json$/, '')] = json;
   }

@@ -1,8 +1,12 @@
 /** Helpers for the project's own tests. */
+import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import type { z } from 'zod';
+import type { OutcomeFile } from '../reporting/conformance-reporter.js';
+import type { TestOutcome } from '../reporting/verdict.js';
 import { ROOT } from '../specs/support/core/config.js';
 
 export { ROOT };
@@ -30,7 +34,40 @@ export interface RunResult {
   code: number | null;
   stdout: string;
   stderr: string;
+  /** stdout and stderr as they came, interleaved. */
+  out: string;
   ms: number;
+}
+
+/**
+ * Runs a command and collects its output; resolves when it ends (rejects only when it cannot be
+ * started). `env` is the whole environment (default: this one); after `timeoutMs` it is killed;
+ * `onSpawn` is told its pid.
+ */
+export function runProcess(
+  command: string,
+  args: string[],
+  o: { cwd?: string; env?: NodeJS.ProcessEnv; timeoutMs?: number; onSpawn?: (pid: number) => void } = {},
+): Promise<RunResult> {
+  const started = Date.now();
+  return new Promise((done, fail) => {
+    const child = spawn(command, args, { cwd: o.cwd ?? ROOT, env: o.env ?? process.env, stdio: ['ignore', 'pipe', 'pipe'] });
+    if (child.pid !== undefined) o.onSpawn?.(child.pid);
+    let stdout = '';
+    let stderr = '';
+    let out = '';
+    child.stdout.on('data', (d) => ((stdout += d), (out += d)));
+    child.stderr.on('data', (d) => ((stderr += d), (out += d)));
+    const timer = o.timeoutMs === undefined ? undefined : setTimeout(() => child.kill('SIGKILL'), o.timeoutMs);
+    child.on('error', (err) => {
+      clearTimeout(timer);
+      fail(err);
+    });
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      done({ code, stdout, stderr, out, ms: Date.now() - started });
+    });
+  });
 }
 
 /**
@@ -43,24 +80,16 @@ export function runPlaywright(
   timeoutMs = 600_000,
   options: { nodeArgs?: string[]; onSpawn?: (pid: number) => void } = {},
 ): Promise<RunResult> {
-  const started = Date.now();
-  return new Promise((done) => {
-    const child = spawn(process.execPath, [...(options.nodeArgs ?? []), resolve(ROOT, 'node_modules/@playwright/test/cli.js'), 'test', ...args], {
-      cwd: ROOT,
-      env: cleanEnv({ CI: '', ...env }),
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    if (child.pid !== undefined) options.onSpawn?.(child.pid);
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d) => (stdout += d));
-    child.stderr.on('data', (d) => (stderr += d));
-    const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
-    child.on('close', (code) => {
-      clearTimeout(timer);
-      done({ code, stdout, stderr, ms: Date.now() - started });
-    });
+  return runProcess(process.execPath, [...(options.nodeArgs ?? []), resolve(ROOT, 'node_modules/@playwright/test/cli.js'), 'test', ...args], {
+    env: cleanEnv({ CI: '', ...env }),
+    timeoutMs,
+    onSpawn: options.onSpawn,
   });
+}
+
+/** Runs the `crm-conformance` command of this checkout (what `npx crm-conformance` runs) with a clean environment. */
+export function runCli(args: string[], env: Record<string, string>, o: { cwd?: string; timeoutMs?: number } = {}): Promise<RunResult> {
+  return runProcess(process.execPath, [resolve(ROOT, 'cli/bin.mjs'), ...args], { cwd: o.cwd, env: cleanEnv({ CI: '', ...env }), timeoutMs: o.timeoutMs });
 }
 
 /** A suite of a Playwright JSON report (`--reporter=json`, or a run's results.json), with the spec shape the caller reads. */
@@ -115,6 +144,38 @@ export function listTests(): ListedTest[] {
   }));
 }
 
+/** A JSON file, by its path from the checkout's root or an absolute one. */
 export function readJson<T = unknown>(path: string): T {
   return JSON.parse(readFileSync(resolve(ROOT, path), 'utf8')) as T;
+}
+
+/**
+ * The test outcomes a run wrote into its report directory, or undefined when it wrote none. The
+ * file's name is OUTCOMES_FILE of reporting/conformance-reporter.ts, written out here: importing
+ * it would load the reporter into every self-test.
+ */
+export function readOutcomes(reportDir: string): TestOutcome[] | undefined {
+  const file = resolve(ROOT, reportDir, 'conformance-outcomes.json');
+  return existsSync(file) ? readJson<OutcomeFile>(file).outcomes : undefined;
+}
+
+/**
+ * The records of a catalog of rules/ (rules.json, choices.json) as written, each asserted valid
+ * against `schema` and with its keys in the schema's order.
+ */
+export function assertCatalogFile(path: string, schema: z.ZodObject): Record<string, unknown>[] {
+  const raw = readJson<Record<string, unknown>[]>(path);
+  assert.ok(Array.isArray(raw), `${path} is a list of records`);
+  const order = Object.keys(schema.shape);
+  for (const [i, record] of raw.entries()) {
+    const parsed = schema.safeParse(record);
+    assert.ok(parsed.success, `${path} record ${i} (${String(record.id)}): ${parsed.success ? '' : parsed.error.message}`);
+    const keys = Object.keys(record);
+    assert.deepEqual(
+      keys,
+      order.filter((k) => keys.includes(k)),
+      `${path} record ${i} (${String(record.id)}): keys in the order ${order.join(', ')}`,
+    );
+  }
+  return raw;
 }

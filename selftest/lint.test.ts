@@ -6,20 +6,12 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
-import { ROOT } from './helpers.js';
+import { runProcess } from './helpers.js';
 
 test('the project lints (npm run lint: eslint and prettier --check)', async () => {
   // Under npm, npm_execpath is npm's own script: run it with this Node rather than look up `npm` on the PATH.
   const npm = process.env.npm_execpath;
   const [command, args] = npm ? [process.execPath, [npm, 'run', 'lint']] : ['npm', ['run', 'lint']];
-  const { code, out } = await new Promise<{ code: number | null; out: string }>((done, fail) => {
-    const child = spawn(command, args, { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
-    let out = '';
-    child.stdout.on('data', (d) => (out += d));
-    child.stderr.on('data', (d) => (out += d));
-    child.on('error', fail);
-    child.on('close', (c) => done({ code: c, out }));
-  });
+  const { code, out } = await runProcess(command, args);
   assert.equal(code, 0, `npm run lint found problems:\n${out.slice(-8000)}`);
 });

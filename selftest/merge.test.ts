@@ -13,7 +13,7 @@ import { OUTCOMES_FILE, type OutcomeFile } from '../reporting/conformance-report
 import { judged, merge, mergeOutcomes } from '../reporting/merge.js';
 import type { ConformanceReport, TestOutcome } from '../reporting/verdict.js';
 import { chromiumPath, launch, openOffline } from './chromium.js';
-import { ROOT, scratchDir } from './helpers.js';
+import { ROOT, scratchDir, readJson } from './helpers.js';
 import { EXPECTATIONS, R, syntheticOutcomes } from './synthetic-outcomes.js';
 
 function allureResult(o: TestOutcome): object {
@@ -105,7 +105,7 @@ test('a shard whose preflight found the target dead makes the merged verdict INC
     dead.map((o) => ({ ...o, targetDown: 'preflight: the target is dead: …' })),
   );
   const file = join(s2, OUTCOMES_FILE);
-  const parsed = JSON.parse(readFileSync(file, 'utf8')) as OutcomeFile;
+  const parsed = readJson<OutcomeFile>(file);
   parsed.meta.preflight = {
     version: 1,
     runId: 'runs2',
@@ -137,7 +137,7 @@ test('merge writes conformance.json/html, concatenates allure-results and builds
   const dirs = [shard(root, 's1', '1/2', all.slice(0, 3)), shard(root, 's2', '2/2', all.slice(3))];
   const out = join(root, 'merged');
   const res = merge(dirs, out);
-  const report = JSON.parse(readFileSync(join(out, 'conformance.json'), 'utf8')) as ConformanceReport;
+  const report = readJson<ConformanceReport>(join(out, 'conformance.json'));
   assert.equal(report.tests.total, all.length);
   assert.ok(readFileSync(join(out, 'conformance.html'), 'utf8').includes(report.verdict));
   assert.equal(readdirSync(join(out, 'allure-results')).filter((f) => f.endsWith('-result.json')).length, all.length);

@@ -12,7 +12,7 @@
  */
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { chromium, type Browser } from '@playwright/test';
 import { TargetProfile } from '../contracts/profile.js';
@@ -20,10 +20,10 @@ import { CallbackReceiver } from '../specs/support/resources/callback-receiver.j
 import type { Screens } from '../specs/support/oauth-controls.js';
 import { describeOutcome, drive, newContext } from '../specs/support/oauth-page.js';
 import { chromiumPath } from './chromium.js';
-import { cleanEnv, ROOT, runPlaywright, scratchDir } from './helpers.js';
+import { cleanEnv, ROOT, runPlaywright, scratchDir, readJson } from './helpers.js';
 import { referenceEnv, startReferenceProcess } from './reference-process.js';
 
-const REFERENCE_PROFILE = JSON.parse(readFileSync(resolve(ROOT, 'reference/profile.json'), 'utf8')) as Record<string, any>;
+const REFERENCE_PROFILE = readJson<Record<string, any>>('reference/profile.json');
 const OLD_LABELS = {
   email_label: 'E-mail',
   password_label: 'Password',
@@ -59,7 +59,7 @@ async function runOAuthSpecs(page: string, screens?: Screens): Promise<{ report:
   const env: Record<string, string> = { REFERENCE_LOGIN_PAGE: page, CRM_REPORT_DIR: join(dir, 'reports'), CRM_EMBEDDED: '1', CRM_PROFILE: profile };
   const r = await runPlaywright(['specs/oauth'], env, 300_000);
   const out = r.stdout + r.stderr;
-  const report = JSON.parse(readFileSync(join(dir, 'reports', 'conformance.json'), 'utf8')) as Conformance;
+  const report = readJson<Conformance>(join(dir, 'reports', 'conformance.json'));
   return { report, out, ms: r.ms, profile };
 }
 

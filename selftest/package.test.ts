@@ -10,38 +10,19 @@
  */
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { createRequire } from 'node:module';
-import { cleanEnv, ROOT } from './helpers.js';
+import { cleanEnv, ROOT, runProcess, type RunResult, readJson } from './helpers.js';
 import { pruneCopiesOf } from '../cli/materialize.js';
 import { referenceEnv, startReferenceProcess } from './reference-process.js';
 
-interface Run {
-  code: number | null;
-  out: string;
-  ms: number;
-}
-
-function sh(command: string, args: string[], cwd: string, env: NodeJS.ProcessEnv = cleanEnv(), timeoutMs = 180_000): Promise<Run> {
-  const started = Date.now();
-  return new Promise((done) => {
-    const child = spawn(command, args, { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
-    let out = '';
-    child.stdout.on('data', (d) => (out += d));
-    child.stderr.on('data', (d) => (out += d));
-    const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
-    child.on('close', (code) => {
-      clearTimeout(timer);
-      done({ code, out, ms: Date.now() - started });
-    });
-  });
-}
+const sh = (command: string, args: string[], cwd: string, env: NodeJS.ProcessEnv = cleanEnv(), timeoutMs = 180_000): Promise<RunResult> =>
+  runProcess(command, args, { cwd, env, timeoutMs });
 
 const timings: string[] = [];
-async function step(label: string, run: Promise<Run>): Promise<Run> {
+async function step(label: string, run: Promise<RunResult>): Promise<RunResult> {
   const r = await run;
   timings.push(`${label} ${(r.ms / 1000).toFixed(1)} s`);
   return r;
@@ -99,7 +80,7 @@ describe('the installed package in an empty project', () => {
     assert.equal(runtime.code, 0, runtime.out);
     assert.match(runtime.out, /^function false name,fixtures,capabilities,oauth/m);
     const req = createRequire(join(project, 'package.json'));
-    const openapi = JSON.parse(readFileSync(req.resolve('crm-conformance/openapi.json'), 'utf8')) as { openapi: string; paths: object };
+    const openapi = readJson<{ openapi: string; paths: object }>(req.resolve('crm-conformance/openapi.json'));
     assert.match(openapi.openapi, /^3\.1/);
     assert.ok(Object.keys(openapi.paths).includes('/account'));
     assert.ok(existsSync(req.resolve('crm-conformance/schemas/TargetProfile.json')));
@@ -142,16 +123,16 @@ describe('the installed package in an empty project', () => {
     assert.match(run.out, /Conformance: CONFORMANT/);
     assert.ok(!run.out.includes(ROOT), 'nothing of this repository is reached');
     const reports = join(project, 'reports');
-    const report = JSON.parse(readFileSync(join(reports, 'conformance.json'), 'utf8')) as {
+    const report = readJson<{
       verdict: string;
       rules: { tests: { file: string; line: number }[] }[];
-    };
+    }>(join(reports, 'conformance.json'));
     assert.equal(report.verdict, 'CONFORMANT');
     const tests = report.rules.flatMap((r) => r.tests);
     assert.ok(tests.every((t) => t.file.startsWith('specs/')) && tests.some((t) => t.line > 1), 'each test is located in its spec file, at its line');
     for (const f of ['conformance.html', 'conformance-outcomes.json', 'junit.xml', 'results.json', 'created-records.json', 'html/index.html', 'doctor.json'])
       assert.ok(existsSync(join(reports, f)), `reports/${f}`);
-    const doctorReport = JSON.parse(readFileSync(join(reports, 'doctor.json'), 'utf8')) as { fatal: boolean; created: { path: string }[] };
+    const doctorReport = readJson<{ fatal: boolean; created: { path: string }[] }>(join(reports, 'doctor.json'));
     assert.equal(doctorReport.fatal, false);
     assert.ok(
       doctorReport.created.some((c) => c.path === '/projects'),
@@ -184,7 +165,7 @@ describe('the installed package in an empty project', () => {
     const merged = await step('merge', sh(process.execPath, [bin, 'merge', 'reports/shard-1', 'reports/shard-2', '--out', 'reports/merged'], project, env));
     assert.equal(merged.code, 0, merged.out);
     assert.match(merged.out, /Merged 2 shard report\(s\)/);
-    const report = JSON.parse(readFileSync(join(project, 'reports/merged/conformance.json'), 'utf8')) as { rules: { id: string; verdict: string }[] };
+    const report = readJson<{ rules: { id: string; verdict: string }[] }>(join(project, 'reports/merged/conformance.json'));
     assert.ok(
       report.rules.some((r) => r.id.startsWith('ACCOUNT') && r.verdict === 'PASS'),
       "the merged report has the shards' rules",

@@ -4,18 +4,7 @@
  * self-tests of the command-line tool (doctor.test.ts, package.test.ts).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { createServer } from 'node:net';
-
-export function freePort(): Promise<number> {
-  return new Promise((ok, ko) => {
-    const s = createServer();
-    s.once('error', ko);
-    s.listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as { port: number };
-      s.close(() => ok(port));
-    });
-  });
-}
+import { freePorts } from '../specs/support/core/embedded.js';
 
 /** Starts the reference server alone; resolves once it prints its URLs. */
 export async function startReferenceProcess(
@@ -23,7 +12,7 @@ export async function startReferenceProcess(
   cwd: string,
   env: NodeJS.ProcessEnv,
 ): Promise<{ child: ChildProcess; api: string; auth: string; stop: () => Promise<void> }> {
-  const [apiPort, authPort] = [await freePort(), await freePort()];
+  const [apiPort, authPort] = freePorts(2);
   const child = spawn(command[0], command.slice(1), {
     cwd,
     env: { ...env, REFERENCE_PORT: String(apiPort), REFERENCE_AUTH_PORT: String(authPort) },

@@ -7,33 +7,11 @@
  * server the same line passes. The parts without a suite run: selftest/replay.unit.test.ts.
  */
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import { rmSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { test } from 'node:test';
 import type { ConformanceReport } from '../reporting/verdict.js';
-import { cleanEnv, readJson, ROOT, runPlaywright, type RunResult } from './helpers.js';
-
-/** Runs the `crm-conformance` command of this checkout (what `npx crm-conformance` runs). */
-function runCli(args: string[], env: Record<string, string>): Promise<RunResult> {
-  const started = Date.now();
-  return new Promise((done) => {
-    const child = spawn(process.execPath, [resolve(ROOT, 'cli/bin.mjs'), ...args], {
-      cwd: ROOT,
-      env: cleanEnv({ CI: '', ...env }),
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d) => (stdout += d));
-    child.stderr.on('data', (d) => (stderr += d));
-    const timer = setTimeout(() => child.kill('SIGKILL'), 240_000);
-    child.on('close', (code) => {
-      clearTimeout(timer);
-      done({ code, stdout, stderr, ms: Date.now() - started });
-    });
-  });
-}
+import { readJson, ROOT, runCli, runPlaywright } from './helpers.js';
 
 const upsert3 = (dir: string) => readJson<ConformanceReport>(`${dir}/conformance.json`).rules.find((r) => r.id === 'UPSERT-3')!;
 const REPLAY = /Replay with: CRM_FC_SEED=(-?\d+) CRM_FC_PATH=([\d:]+) CRM_FC_RUNS=(\d+) (npx playwright test|npx crm-conformance run) (\S+:\d+)/;
@@ -60,14 +38,18 @@ test("the upsert model's replay line, fed back through crm-conformance run, repr
   assert.ok(shrunk, `counterexample.txt names the shrunk counterexample:\n${failure.counterexample}`);
 
   const line = { CRM_FC_SEED: seed, CRM_FC_PATH: path, CRM_FC_RUNS: runs };
-  const replayed = await runCli(['run', where], { ...line, REFERENCE_FAULTS: FAULT, CRM_REPORT_DIR: dirs[1], CRM_REPORTERS: 'minimal' });
+  const replayed = await runCli(
+    ['run', where],
+    { ...line, REFERENCE_FAULTS: FAULT, CRM_REPORT_DIR: dirs[1], CRM_REPORTERS: 'minimal' },
+    { timeoutMs: 240_000 },
+  );
   const again = upsert3(dirs[1]).tests[0];
   assert.equal(again.status, 'failed', `the replay fails again\n${replayed.stdout.slice(-2000)}${replayed.stderr.slice(-1000)}`);
   assert.doesNotMatch(again.error ?? '', /Unable to replay/);
   assert.equal(/counterexample \(shrunk\): (.*)/.exec(again.counterexample ?? '')?.[1], shrunk, 'the same counterexample');
   assert.match(again.error ?? '', new RegExp(`seed ${seed}, path ${path}\\b`), 'at the same seed and path');
 
-  const fixed = await runCli(['run', where], { ...line, CRM_REPORT_DIR: dirs[2], CRM_REPORTERS: 'minimal' });
+  const fixed = await runCli(['run', where], { ...line, CRM_REPORT_DIR: dirs[2], CRM_REPORTERS: 'minimal' }, { timeoutMs: 240_000 });
   const verdict = upsert3(dirs[2]);
   assert.equal(verdict.verdict, 'PASS', `on the fixed server the same line passes: ${verdict.reasons.join('; ')}\n${fixed.stdout.slice(-2000)}`);
   assert.equal(fixed.code, 0, fixed.stdout.slice(-2000) + fixed.stderr.slice(-1000));

@@ -13,7 +13,7 @@ import { AREAS, RULES, normaliseSpecText, ruleIdOfTitle } from '../rules/index.j
 import { areaPage, CHOICES_PAGE, INDEX_PAGE, renderConformancePages } from '../rules/list.js';
 import { CatalogError, parseRules, RuleRecord } from '../rules/schema.js';
 import { gatherListInput, SPEC_PATH, writeConformancePages } from '../rules/write-list.js';
-import { ROOT } from './helpers.js';
+import { assertCatalogFile, ROOT, readJson } from './helpers.js';
 
 const input = await gatherListInput();
 const tests = input.tests;
@@ -54,19 +54,8 @@ function quoted(quote: string, texts: string[]): boolean {
 }
 
 test('rules/rules.json is valid against its schema, keys in the documented order, and loads as written (fast)', () => {
-  const raw = JSON.parse(readFileSync(resolve(ROOT, 'rules/rules.json'), 'utf8')) as Record<string, unknown>[];
-  assert.ok(Array.isArray(raw) && raw.length === RULES.length, 'one record per rule');
-  const order = Object.keys(RuleRecord.shape);
-  for (const [i, record] of raw.entries()) {
-    const parsed = RuleRecord.safeParse(record);
-    assert.ok(parsed.success, `record ${i} (${String(record.id)}): ${parsed.success ? '' : parsed.error.message}`);
-    const keys = Object.keys(record);
-    assert.deepEqual(
-      keys,
-      order.filter((k) => keys.includes(k)),
-      `record ${i} (${String(record.id)}): keys in the order ${order.join(', ')}`,
-    );
-  }
+  const raw = assertCatalogFile('rules/rules.json', RuleRecord);
+  assert.equal(raw.length, RULES.length, 'one record per rule');
   assert.deepEqual(RULES, raw, 'RULES is the file, record for record, unchanged by loading');
   assert.ok(
     RULES.every((r) => /^\d+\.\d+\.\d+$/.test(r.since)),
@@ -75,7 +64,7 @@ test('rules/rules.json is valid against its schema, keys in the documented order
 });
 
 test('a broken record stops the load with a message naming the file, the record and the problem (fast)', () => {
-  const good = JSON.parse(readFileSync(resolve(ROOT, 'rules/rules.json'), 'utf8')) as Record<string, unknown>[];
+  const good = readJson<Record<string, unknown>[]>('rules/rules.json');
   const cases: [unknown[], RegExp][] = [
     [[good[0], { ...good[1], level: 'MUSTN' }], /rules\/rules\.json record 1 \(WIRE-2\) is not a valid record: level/],
     [[{ ...good[0], extra: 1 }], /record 0 \(WIRE-1\).*extra/],

@@ -6,17 +6,10 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import { resolve } from 'node:path';
-import { ROOT } from './helpers.js';
+import { ROOT, runProcess } from './helpers.js';
 
 test('the project type-checks (tsc -p .)', async () => {
-  const { code, out } = await new Promise<{ code: number | null; out: string }>((done) => {
-    const child = spawn(process.execPath, [resolve(ROOT, 'node_modules/typescript/bin/tsc'), '-p', '.'], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
-    let out = '';
-    child.stdout.on('data', (d) => (out += d));
-    child.stderr.on('data', (d) => (out += d));
-    child.on('close', (c) => done({ code: c, out }));
-  });
+  const { code, out } = await runProcess(process.execPath, [resolve(ROOT, 'node_modules/typescript/bin/tsc'), '-p', '.']);
   assert.equal(code, 0, `tsc -p . found type errors:\n${out.slice(-6000)}`);
 });

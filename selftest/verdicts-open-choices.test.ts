@@ -11,7 +11,7 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { ConformanceReport } from '../reporting/verdict.js';
 import { ROOT, readJson, runPlaywright } from './helpers.js';
@@ -33,7 +33,7 @@ test('ids-only notifications: EVENT-5 passes on the option names the update noti
 });
 
 test('ids-only notifications that carry no value at all: EVENT-5 skips with the reason, it does not fail', async () => {
-  const profile = JSON.parse(readFileSync(resolve(ROOT, 'reference/profile.json'), 'utf8'));
+  const profile = readJson<{ fixtures: { custom_fields: Record<string, { available_on: string[] }> } }>('reference/profile.json');
   for (const k of ['dropdown', 'multi_select']) profile.fixtures.custom_fields[k].available_on = ['project', 'person', 'company', 'opportunity', 'task'];
   mkdirSync(resolve(ROOT, DIR), { recursive: true });
   const path = resolve(ROOT, DIR, 'profile-no-lead-options.json');
