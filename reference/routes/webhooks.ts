@@ -6,8 +6,12 @@
  *
  * Open choices (rules/choices.json), taken from `app.choice`:
  * - `webhook.payload`: the notification body (`record`, `envelope`, `ids-only` with
- *   `updated_attributes` on update); `webhook.payload-secret`: the secret pairs nested under
- *   `secret` or at the top level of the payload.
+ *   `updated_attributes` on update, `ids-with-changes`, `nested-envelope`: ids of its own, the
+ *   delivery's, the subscription's and the event's, above the record's id);
+ *   `webhook.payload-secret`: the secret pairs nested under `secret`, at the top level of the
+ *   payload, or in a header.
+ * - `webhook.no-op-update` (an update that changes nothing notified or not), `webhook.ping`
+ *   (a verification notification at subscribe time or none).
  * - `webhook.listing` (GET /webhooks served or not), `webhook.no-secret` (null or {}), `webhook.delete-body`,
  *   `webhook.timing` (prompt, or one in twenty 6 s late), `webhook.delivery` (one attempt or
  *   one retry), `general.create-status`, `general.extra-fields` (`active`, and `field` in the 422).
@@ -127,8 +131,14 @@ function changePairs(app: App, before: Record<string, unknown>, now: Rec, comput
   return out;
 }
 
+/** The envelope's own ids under `webhook.payload` = nested-envelope: one per delivery, one per event (both count from 1). */
+export interface EnvelopeIds {
+  delivery: number;
+  event: number;
+}
+
 /** The notification body of one subscription (`webhook.payload`, `webhook.payload-secret`). */
-function payload(app: App, s: Subscription, ev: RecordEvent, stored: Rec | undefined): Record<string, unknown> {
+function payload(app: App, s: Subscription, ev: RecordEvent, stored: Rec | undefined, ids: EnvelopeIds): Record<string, unknown> {
   const computed = app.at('webhook.computed', s.custom_field_computed_values, undefined);
   // A deleted record is no longer stored: the record as announced (raw option ids) is presented the same way.
   const record = present(app, structuredClone(stored ?? (ev.record as Rec)), { computed });
@@ -152,11 +162,46 @@ function payload(app: App, s: Subscription, ev: RecordEvent, stored: Rec | undef
               subscription_id: s.id,
               ...(ev.event === 'update' && stored ? { changes: changePairs(app, ev.previous ?? {}, stored, computed) } : {}),
             }
-          : { subscription_id: s.id, event: ev.event, type: ev.type, ids: [ev.record.id], record };
+          : shape === 'nested-envelope'
+            ? {
+                id: ids.delivery,
+                subscription: { id: s.id, type: s.type, event: s.event },
+                event: { id: ids.event, type: ev.type, action: ev.event, occurred_at: app.now() },
+                data: {
+                  records: [
+                    { id: ev.record.id, ...(ev.event === 'update' && stored ? { changes: updatedAttributes(ev.previous ?? {}, stored, record) } : {}) },
+                  ],
+                },
+              }
+            : { subscription_id: s.id, event: ev.event, type: ev.type, ids: [ev.record.id], record };
+  return withSecret(app, s, body);
+}
+
+/** The secret pairs of the subscription added to a body (`webhook.payload-secret`; under `header` they travel apart). */
+function withSecret(app: App, s: Subscription, body: Record<string, unknown>): Record<string, unknown> {
   const where = app.choice('webhook.payload-secret');
   if (where === 'header') return body;
   const secret = secretOf(app, s);
   return where === 'top-level' ? { ...body, ...secret } : { ...body, secret };
+}
+
+/**
+ * The verification notification sent when a subscription is made (`webhook.ping` = at-subscribe):
+ * about no record, in the shape of the notifications (its own ids under nested-envelope).
+ */
+function pingBody(app: App, s: Subscription, ids: EnvelopeIds): Record<string, unknown> {
+  const body =
+    app.choice('webhook.payload') === 'nested-envelope'
+      ? { id: ids.delivery, subscription: { id: s.id, type: s.type, event: s.event }, event: { id: ids.event, type: 'ping', occurred_at: app.now() } }
+      : { ping: true, subscription_id: s.id, type: s.type, event: s.event, target: s.target };
+  return withSecret(app, s, body);
+}
+
+/** An update that changes nothing: the record as presented before and after differ at most in their modification time. */
+function changesNothing(ev: RecordEvent): boolean {
+  if (ev.event !== 'update' || !ev.previous) return false;
+  const strip = (r: Record<string, unknown>) => Object.fromEntries(Object.entries(r).filter(([k]) => k !== 'date_modified'));
+  return same(strip(ev.previous), strip(ev.record));
 }
 
 const secretOf = (app: App, s: Subscription): Record<string, unknown> => app.at('webhook.secret', { ...(s.secret ?? {}) }, undefined);
@@ -206,6 +251,12 @@ export const webhooks: AreaModule = {
       const k = key(s.type, s.event);
       if (!index.has(k)) index.set(k, new Map());
       index.get(k)!.set(s.id, s);
+      if (app.choice('webhook.ping') === 'at-subscribe')
+        enqueue({
+          target: s.target,
+          body: JSON.stringify(pingBody(app, s, { delivery: ++deliveries, event: ++events })),
+          headers: notificationHeaders(app, s),
+        });
       return { status: Number(app.choice('general.create-status')), body: subscriptionOut(app, s) };
     });
 
@@ -228,7 +279,9 @@ export const webhooks: AreaModule = {
       return app.choice('webhook.delete-body') === 'id-deleted' ? { id: s.id, deleted: true } : { id: s.id };
     });
 
-    // Delivery.
+    // Delivery. The envelope's own ids (nested-envelope) count deliveries and events from 1.
+    let deliveries = 0;
+    let events = 0;
     const queue: DeliveryJob[] = [];
     let active = 0;
     const pump = () => {
@@ -277,10 +330,16 @@ export const webhooks: AreaModule = {
     app.events.on('record', (ev: RecordEvent) => {
       const targets = app.at('webhook.targets', lookup(ev.type, ev.event), { type: ev.type, event: ev.event, lookup }).sort((a, b) => a.id - b.id);
       if (!targets.length) return;
+      if (app.choice('webhook.no-op-update') === 'skipped' && changesNothing(ev)) return;
+      const eventId = ++events;
       // The record as stored now (raw option ids), so that computed values are applied per subscription.
       const stored = ev.event !== 'delete' && COLLECTION[ev.type] ? app.store.collection<Rec>(COLLECTION[ev.type]).get(Number(ev.record.id)) : undefined;
       for (const s of targets) {
-        const job: DeliveryJob = { target: s.target, body: JSON.stringify(payload(app, s, ev, stored)), headers: notificationHeaders(app, s) };
+        const job: DeliveryJob = {
+          target: s.target,
+          body: JSON.stringify(payload(app, s, ev, stored, { delivery: ++deliveries, event: eventId })),
+          headers: notificationHeaders(app, s),
+        };
         app.seam('webhook.deliver', { job }, () => enqueue(job));
       }
     });

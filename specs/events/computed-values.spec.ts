@@ -15,7 +15,7 @@
 import type { TargetProfile } from '../../contracts/index.js';
 import { judgeComputedValues, planComputed, type ComputedPlan } from './computed.js';
 import { MAKERS, convertLead, updateLead, type Ctx, type EntityType } from './records.js';
-import { customFieldValues, mentions, type Channel } from '../support/resources/webhook-receiver.js';
+import { customFieldValues, concerns, type Channel } from '../support/resources/webhook-receiver.js';
 import type { Hooks } from '../support/fixtures/hooks.js';
 import { expect, rule, test } from '../support/fixtures/test.js';
 import type { TestInfo } from '@playwright/test';
@@ -47,7 +47,7 @@ async function subscribeAndCreate(ctx: Ctx, hooks: Hooks, plan: ComputedPlan<Ent
   expect(customFieldValues(rec.res.body, plan.fields[0].id).length, `${MAKERS[plan.type].how} kept the dropdown custom field (precondition)`).toBeGreaterThan(
     0,
   );
-  return { channel, rec, about: (r: { body: unknown }) => mentions(r.body, rec.id, rec.name) };
+  return { channel, rec, about: (r: { body: unknown }) => concerns(r.body, rec, plan.type) };
 }
 
 /** A notification whose absence another rule judges: none, and the test skips naming that rule. */

@@ -10,7 +10,7 @@
  */
 import { MAKERS } from './records.js';
 import { expect, notJudged, rule, test } from '../support/fixtures/test.js';
-import { mentions, type ReceivedRequest } from '../support/resources/webhook-receiver.js';
+import { concerns, type ReceivedRequest } from '../support/resources/webhook-receiver.js';
 
 /** How long an exchange with the receiver must last before a call pending through it counts as held up by it. */
 const HELD_UP_MS = 1_000;
@@ -26,7 +26,7 @@ test(
       const started = Date.now();
       const rec = await MAKERS.project.create({ api, ns, profile });
       const answeredAt = Date.now();
-      const about = (r: ReceivedRequest) => mentions(r.body, rec.id, rec.name);
+      const about = (r: ReceivedRequest) => concerns(r.body, rec, 'project');
       // A delivery inside the call reaches the receiver before the call answers. A notification not
       // there when the call answered, and arriving afterwards, was sent apart from it: nothing held
       // the call up (it is no longer held when it comes). One that never comes shows nothing either

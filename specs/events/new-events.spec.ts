@@ -5,7 +5,7 @@
  * notification is recognised by the record's id or unique name anywhere in it, and attached.
  */
 import { MAKERS, type EntityType } from './records.js';
-import { mentions } from '../support/resources/webhook-receiver.js';
+import { concerns } from '../support/resources/webhook-receiver.js';
 import { rule, test } from '../support/fixtures/test.js';
 
 for (const type of Object.keys(MAKERS) as EntityType[]) {
@@ -21,7 +21,7 @@ for (const type of Object.keys(MAKERS) as EntityType[]) {
         const ch = hooks.channel(`${type}-new`);
         await hooks.subscribe(ch, { type, event: 'new', secret: { conformance_key: `k-${ns.id}` } });
         const rec = await maker.create({ api, ns, profile });
-        await ch.waitFor(`naming the new ${type} ${String(rec.id)}`, (r) => mentions(r.body, rec.id, rec.name));
+        await ch.waitFor(`naming the new ${type} ${String(rec.id)}`, (r) => concerns(r.body, rec, type));
       },
       { timeout: 60_000 },
     ),

@@ -10,21 +10,25 @@
  */
 import { MAKERS, updateLead } from './records.js';
 import { expect, rule, test } from '../support/fixtures/test.js';
-import { identifies, mentions, type ReceivedRequest } from '../support/resources/webhook-receiver.js';
+import { concerns, identifies, identityPaths, mentions, type ReceivedRequest } from '../support/resources/webhook-receiver.js';
 
 type Rec = { id: unknown; name: string };
 
 /**
  * The notifications about any of `recs` (of `kind`). How a payload names a record is learned from
  * the channel's own bounding notification: when it carries its record's unique name, by name
- * alone; else by id as an identifier (`identifies`): a bare id may equal another record's id or any
- * number of another record's members. A payload naming no kind whose identifier is also that of
- * the channel's own record (`bound.kind`: ids of two kinds may be equal) is that record's.
+ * alone; else by id, as an identifier standing where the bound's record's id stands in it, at any
+ * depth (`identityPaths`, `identifies`): not the envelope's own ids (a subscription, delivery or
+ * event id), nor another record's, nor any other number, which may all equal a record's id. A
+ * payload naming no kind whose identifier is also that of the channel's own record (`bound.kind`:
+ * ids of two kinds may be equal) is that record's. What the suite cannot attribute (a verification
+ * request) is no notification about them.
  */
 function about(all: ReceivedRequest[], bound: { r: ReceivedRequest; rec: Rec; kind: string }, kind: string, ...recs: Rec[]): string[] {
   const byName = mentions(bound.r.body, bound.rec.name);
-  const own = (r: ReceivedRequest) => identifies(r.body, bound.rec.id, bound.kind);
-  const hit = (r: ReceivedRequest) => recs.some((rec) => (byName ? mentions(r.body, rec.name) : identifies(r.body, rec.id, kind) && !own(r)));
+  const at = identityPaths(bound.r.body, bound.rec.id, bound.kind);
+  const own = (r: ReceivedRequest) => identifies(r.body, bound.rec.id, bound.kind, at);
+  const hit = (r: ReceivedRequest) => recs.some((rec) => (byName ? mentions(r.body, rec.name) : identifies(r.body, rec.id, kind, at) && !own(r)));
   return all.filter(hit).map((r) => `#${r.seq} ${r.text.slice(0, 400)}`);
 }
 
@@ -40,7 +44,7 @@ test(
       const project = await MAKERS.project.create(ctx);
       const company = await MAKERS.company.create(ctx);
       // Bound: the subscription's own, later notification has arrived.
-      const bound = await hooks.needed(ch, `naming the new company ${String(company.id)}`, (r) => mentions(r.body, company.id, company.name));
+      const bound = await hooks.needed(ch, `naming the new company ${String(company.id)}`, (r) => concerns(r.body, company, 'company'));
       expect(
         about(await ch.all(), { r: bound, rec: company, kind: 'company' }, 'project', project),
         `no notification about project ${String(project.id)} reached the company/new subscription`,
@@ -63,7 +67,7 @@ test(
       const updated = await MAKERS.lead.create(ctx);
       await updateLead(ctx, updated, { details: `updated by ${ns.id}` });
       // Bound: the subscription's own, later notification (the update) has arrived.
-      const bound = await hooks.needed(ch, `naming the updated lead ${String(updated.id)}`, (r) => mentions(r.body, updated.id, updated.name));
+      const bound = await hooks.needed(ch, `naming the updated lead ${String(updated.id)}`, (r) => concerns(r.body, updated, 'lead'));
       expect(
         about(await ch.all(), { r: bound, rec: updated, kind: 'lead' }, 'lead', created),
         `no notification about the new (never updated) lead ${String(created.id)} reached the lead/update subscription`,
@@ -86,7 +90,7 @@ test(
       await hooks.subscribe(control, { type: 'project', event: 'new' });
 
       const before = await MAKERS.project.create(ctx);
-      const naming = (rec: { id: unknown; name: string }) => (r: ReceivedRequest) => mentions(r.body, rec.id, rec.name);
+      const naming = (rec: Rec) => (r: ReceivedRequest) => concerns(r.body, rec, 'project');
       const bound = await hooks.needed(removed, `naming project ${String(before.id)} (before DELETE: the subscription works)`, naming(before));
       await hooks.needed(control, `naming project ${String(before.id)} (control)`, naming(before));
 

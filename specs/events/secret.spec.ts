@@ -8,10 +8,10 @@
  */
 import { MAKERS, updateLead } from './records.js';
 import { expect, rule, test } from '../support/fixtures/test.js';
-import { mentions, missingSecretPairsIn, type ReceivedRequest } from '../support/resources/webhook-receiver.js';
+import { concerns, missingSecretPairsIn, type ReceivedRequest } from '../support/resources/webhook-receiver.js';
 
-function expectSecret(all: ReceivedRequest[], rec: { id: unknown; name: string }, secret: Record<string, unknown>): void {
-  for (const r of all.filter((x) => mentions(x.body, rec.id, rec.name))) {
+function expectSecret(all: ReceivedRequest[], rec: { id: unknown; name: string; type: string }, secret: Record<string, unknown>): void {
+  for (const r of all.filter((x) => concerns(x.body, rec, rec.type))) {
     const missing = missingSecretPairsIn(r, secret);
     expect(
       missing,
@@ -35,7 +35,7 @@ test(
       const ch = hooks.channel('project-new');
       await hooks.subscribe(ch, { type: 'project', event: 'new', secret });
       const rec = await MAKERS.project.create({ api, ns, profile });
-      await hooks.needed(ch, `naming the new project ${String(rec.id)}`, (r) => mentions(r.body, rec.id, rec.name));
+      await hooks.needed(ch, `naming the new project ${String(rec.id)}`, (r) => concerns(r.body, rec, 'project'));
       expectSecret(await ch.all(), rec, secret);
     },
     { timeout: 60_000 },
@@ -53,7 +53,7 @@ test(
       const ch = hooks.channel('lead-update');
       await hooks.subscribe(ch, { type: 'lead', event: 'update', secret });
       await updateLead({ api, ns, profile }, lead, { details: `updated by ${ns.id}` });
-      await hooks.needed(ch, `naming the updated lead ${String(lead.id)}`, (r) => mentions(r.body, lead.id, lead.name));
+      await hooks.needed(ch, `naming the updated lead ${String(lead.id)}`, (r) => concerns(r.body, lead, 'lead'));
       expectSecret(await ch.all(), lead, secret);
     },
     { timeout: 60_000 },

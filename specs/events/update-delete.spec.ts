@@ -6,7 +6,7 @@
  * outright (EVENT-3 is untestable).
  */
 import { MAKERS, convertLead, updateLead } from './records.js';
-import { mentions } from '../support/resources/webhook-receiver.js';
+import { concerns } from '../support/resources/webhook-receiver.js';
 import { rule, test } from '../support/fixtures/test.js';
 
 test(
@@ -21,7 +21,7 @@ test(
       const ch = hooks.channel('lead-update');
       await hooks.subscribe(ch, { type: 'lead', event: 'update', secret: { conformance_key: `k-${ns.id}` } });
       await updateLead(ctx, lead, { details: `updated by ${ns.id}` });
-      await ch.waitFor(`naming the updated lead ${String(lead.id)}`, (r) => mentions(r.body, lead.id, lead.name));
+      await ch.waitFor(`naming the updated lead ${String(lead.id)}`, (r) => concerns(r.body, lead, 'lead'));
     },
     { timeout: 60_000 },
   ),
@@ -38,7 +38,7 @@ test(
       const ch = hooks.channel('lead-delete');
       await hooks.subscribe(ch, { type: 'lead', event: 'delete', secret: { conformance_key: `k-${ns.id}` } });
       await convertLead(ctx, lead);
-      await ch.waitFor(`naming the converted lead ${String(lead.id)}`, (r) => mentions(r.body, lead.id, lead.name));
+      await ch.waitFor(`naming the converted lead ${String(lead.id)}`, (r) => concerns(r.body, lead, 'lead'));
     },
     { timeout: 60_000 },
   ),
