@@ -87,31 +87,35 @@ function wireOf(app: App): WireOptions {
   };
 }
 
-/** `general.rate-limit` `limited`: non-bulk API requests allowed per credentials in each whole second. */
+/** `general.rate-limit` `limited`: non-bulk API requests per credentials a second, on average ({@link GENERAL_BURST} at once). */
 export const GENERAL_RATE = 20;
+/** The most non-bulk requests a credential may send at once (a token bucket of this size, refilled at {@link GENERAL_RATE} a second). */
+export const GENERAL_BURST = 60;
 const BULK_ROUTE = /^\/opportunities\/bulk_create\/?$/;
 
 /**
  * The general rate limit (`general.rate-limit`; spec § Limits: "General rate limits for non-bulk
- * calls | all | not shown"): at most {@link GENERAL_RATE} requests per credentials in a fixed
- * window of a second, the excess answered 429 with Retry-After until the window ends. Bulk calls
- * are not counted: they have their own limit of 3 a second "in addition" (the bulk route's), and a
- * bulk call within that pace is never refused.
+ * calls | all | not shown"): a token bucket per credentials, {@link GENERAL_BURST} requests at once
+ * and {@link GENERAL_RATE} a second after that; the excess is answered 429 with Retry-After (the
+ * seconds until a token is back, at least 1). Bulk calls are not counted: they have their own limit
+ * of 3 a second "in addition" (the bulk route's), and a bulk call within that pace is never refused.
  */
 function generalLimiter(app: App): (req: IncomingMessage, sub: string) => number | undefined {
   if (app.choice('general.rate-limit') !== 'limited') return () => undefined;
-  const windows = new Map<string, { second: number; count: number }>();
+  const buckets = new Map<string, { tokens: number; at: number }>();
   return (req, sub) => {
     if (req.method === 'POST' && BULK_ROUTE.test(sub)) return undefined;
     const key = String(req.headers.authorization ?? req.headers['x-svc-accesstoken'] ?? '');
     const now = Date.now();
-    const second = Math.floor(now / 1000);
-    const w = windows.get(key);
-    if (!w || w.second !== second) {
-      windows.set(key, { second, count: 1 });
+    const b = buckets.get(key) ?? { tokens: GENERAL_BURST, at: now };
+    b.tokens = Math.min(GENERAL_BURST, b.tokens + ((now - b.at) * GENERAL_RATE) / 1000);
+    b.at = now;
+    buckets.set(key, b);
+    if (b.tokens >= 1) {
+      b.tokens -= 1;
       return undefined;
     }
-    return ++w.count > GENERAL_RATE ? 1 : undefined;
+    return Math.max(1, Math.ceil((1 - b.tokens) / GENERAL_RATE));
   };
 }
 
