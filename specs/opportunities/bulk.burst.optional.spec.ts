@@ -34,7 +34,7 @@ async function burst(api: ApiClient): Promise<{ answers: ApiResponse[]; spreadMs
   // to this lone request is a refusal within the pace, not the excess the spec lets a target refuse.
   if (refusedWithinPace(alone))
     throw new Error(
-      `the first request of the burst, sent alone when the run's bulk schedule (bulk-schedule.json) let the target count one more, was refused with 429${breaks(['BULK-9'])}: ` +
+      `the first request of the burst, sent alone when the run's bulk schedule (bulk-schedule.json) let the target count one more, was refused with 429${breaks(['BULK-12'])}: ` +
         `only the excess over 3 a second may be refused ("3 per second, in addition to any general limit; excess may get 429")\n${describeExchange(alone.exchange)}`,
     );
   if (alone.status < 200 || alone.status >= 300)

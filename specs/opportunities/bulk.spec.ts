@@ -286,3 +286,18 @@ test(
     TIMEOUT,
   ),
 );
+
+test(
+  ...rule(
+    'BULK-12',
+    'three bulk requests paced within 3 a second by the run-wide schedule are each answered without 429',
+    async ({ api }) => {
+      // bulkCreate throws the finding, with the schedule that proves the pace, on a 429 to a paced request.
+      for (let i = 0; i < 3; i++) {
+        const res = await bulkCreate(api, { opportunities: [] });
+        expect(res.status, `paced bulk request ${i + 1} of 3 is not refused for the bulk rate`).not.toBe(429);
+      }
+    },
+    TIMEOUT,
+  ),
+);

@@ -153,7 +153,7 @@ export async function pacedRefusal(slot: BulkSlot, sentAt: number, res: ApiRespo
   const slots = entries.filter((e) => e.kind === 'slot').map((e) => e.at);
   const busiest = Math.max(0, ...slots.map((at) => slots.filter((t) => t <= at && at - t < WINDOW_MS).length));
   return [
-    `a bulk request the suite paced within ${PER_WINDOW} a second was refused with 429${breaks(['BULK-9'])}: only the excess over ${PER_WINDOW} a second may be refused`,
+    `a bulk request the suite paced within ${PER_WINDOW} a second was refused with 429${breaks(['BULK-12'])}: only the excess over ${PER_WINDOW} a second may be refused`,
     `("Request rate | bulk interfaces | ${PER_WINDOW} per second, in addition to any general limit; excess may get 429"), and no request of this worker met a general limit in the last ${GENERAL_LIMIT_MEMORY_MS / 1000} s.`,
     `The run-wide schedule of bulk calls (every worker's; bulk-schedule.json) granted this request slot ${slot.slot}, sent at ${clock(sentAt)};`,
     `the slots and windows of the ${PER_WINDOW} seconds before it (at most ${busiest} slots within any second; a slot follows the one ${PER_WINDOW} before it only a second after that one's answer):`,
@@ -172,7 +172,7 @@ export function refusedWithinPace(res: ApiResponse): boolean {
 
 /**
  * `POST /opportunities/bulk_create` within the run-wide limit: takes a slot, sends, and returns the
- * answer. A 429 to a request the run-wide schedule paced is a finding (BULK-9, {@link pacedRefusal}),
+ * answer. A 429 to a request the run-wide schedule paced is a finding (BULK-12, {@link pacedRefusal}),
  * thrown, not retried away; unless this worker met a general limit just before (its 429s count
  * bulk calls too, "in addition to any general limit"), or the schedule is only this worker's (no
  * coordinator): then the client waits Retry-After (either form; 1 s when absent) and takes a new
