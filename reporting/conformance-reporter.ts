@@ -172,6 +172,8 @@ export function writeReport(outputDir: string, report: ConformanceReport, outcom
   writeFileSync(resolve(outputDir, 'created-records.json'), JSON.stringify({ runId, tag: `crm-conformance-${runId}`, records: created }, null, 2));
 }
 
+const runsInFlight = (n: number) => `${n} run${n === 1 ? '' : 's'}`;
+
 /** The console summary: verdict, counts, known failures, unexpected passes, warnings. */
 export function summaryLines(report: ConformanceReport, htmlPath: string, status?: string): string[] {
   const c = report.counts;
@@ -180,12 +182,20 @@ export function summaryLines(report: ConformanceReport, htmlPath: string, status
       `SHOULD ${c.SHOULD.PASS} pass / ${c.SHOULD.WARN + c.SHOULD.FAIL} warn; MAY ${c.MAY.PASS} pass / ${c.MAY.WARN} warn; ` +
       `${report.tests.total} tests, ${report.requests.total} requests${report.depth ? `, depth ${report.depth}` : ''}. Report: ${htmlPath}${status ? ` (run status ${status})` : ''}`,
   ];
-  // The power of the properties a time budget cut short, next to the verdict: runs made of runs planned.
-  const cut = (report.power ?? []).filter((p) => p.cut);
+  // The power of the properties next to the verdict: runs made of runs planned, those a time budget
+  // cut short; against a far target, the runs in flight and the bound their budgets put on the run.
+  const power = report.power ?? [];
+  const cut = power.filter((p) => p.cut);
+  const far = power.filter((p) => p.budgetS !== undefined || p.inFlight !== undefined);
+  const made = `${power.reduce((a, p) => a + p.runs, 0)} of ${power.reduce((a, p) => a + p.planned, 0)} runs`;
+  const farText = far.length
+    ? `; against this target ${runsInFlight(Math.max(...far.map((p) => p.inFlight ?? 1)))} in flight, the property budgets ${far.map((p) => p.budgetS ?? 0).reduce((a, b) => a + b, 0)} s in all (the bound of the properties' runs)`
+    : '';
   if (cut.length)
     lines.push(
-      `Power: ${cut.length} propert${cut.length === 1 ? 'y' : 'ies'} cut short by ${cut.length === 1 ? 'its' : 'their'} time budget: ${cut.map((p) => `${p.rule} (${p.property}) ${p.runs} of ${p.planned} runs`).join(', ')}; every other property made all its runs.`,
+      `Power: ${cut.length} propert${cut.length === 1 ? 'y' : 'ies'} cut short by ${cut.length === 1 ? 'its' : 'their'} time budget: ${cut.map((p) => `${p.rule} (${p.property}) ${p.runs} of ${p.planned} runs`).join(', ')}; every other property made all its runs (${made} in all${farText}).`,
     );
+  else if (far.length) lines.push(`Power: every property made all its runs (${made}${farText}).`);
   const e = report.expectations;
   if (e) {
     const source = relative(process.cwd(), e.source).startsWith('..') ? e.source : relative(process.cwd(), e.source);

@@ -92,4 +92,10 @@ test('the report names the depth: conformance.json, the console summary; and the
     ),
     lines.join('\n'),
   );
+  assert.ok(
+    lines.some((l) =>
+      l.includes("(40 of 300 runs in all; against this target 10 runs in flight, the property budgets 17 s in all (the bound of the properties' runs))"),
+    ),
+    lines.join('\n'),
+  );
 });

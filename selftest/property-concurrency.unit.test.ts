@@ -119,3 +119,29 @@ test('a property passing with runs in flight makes every run and says how many w
   await checkProperty(info as unknown as TestInfo, target, fc.nat(), async () => {}, { name: 'trivial', seed: 3, numRuns: 100, inFlight: 5 });
   assert.match(info.annotations.find((a) => a.type === 'note')?.description ?? '', /^property "trivial": 100 runs of 100, seed 3 \(5 in flight at /);
 });
+
+test('the first runs go alone and time the target: a fast target keeps one run in flight, a slow one gets more', async () => {
+  const values = [...Array(12).keys()];
+  let seen = 0;
+  const fast = await runInFlight(
+    values,
+    async () => {},
+    (ms) => concurrencyFor((seen = ms)),
+  );
+  assert.equal(fast.inFlight, 1, `a run of ${seen} ms`);
+  assert.equal(fast.done, 12);
+  let now = 0;
+  let most = 0;
+  const slow = await runInFlight(
+    values,
+    async () => {
+      most = Math.max(most, ++now);
+      await new Promise((r) => setTimeout(r, 40));
+      now--;
+    },
+    (ms) => concurrencyFor(ms),
+  );
+  assert.ok(slow.inFlight >= 8, `40 ms a run: ${slow.inFlight} in flight`);
+  assert.equal(most, Math.min(slow.inFlight, 10), 'after the two timed runs, the ten left at once');
+  assert.equal(slow.done, 12);
+});

@@ -154,9 +154,12 @@ export async function checkProperty<T>(
   const numRuns = o.numRuns ?? target.fc.runs;
   const budget = o.shrinkBudgetMs ?? (target.fc.path ? REPLAY_SHRINK_BUDGET_MS : SHRINK_BUDGET_MS);
   const latencyMs = runLatencyMs();
-  // A replay (CRM_FC_PATH) runs alone: one counterexample, as someone looks at it.
-  const inFlight = target.fc.path ? 1 : Math.max(1, o.inFlight ?? concurrencyFor(latencyMs));
-  const timeLimitMs = o.timeLimitMs ? latencyBudget(o.timeLimitMs, { runs: numRuns, requestsPerRun: o.requestsPerRun ?? 4, latencyMs, inFlight }) : undefined;
+  const requestsPerRun = o.requestsPerRun ?? 4;
+  // A replay (CRM_FC_PATH) runs alone: one counterexample, as someone looks at it. The preflight's
+  // latency is an upper bound (two cold probes: 17-38 ms on a loaded loopback): the first runs
+  // then time the target, and the runs in flight follow the lower of the two.
+  const inFlightAtMost = target.fc.path ? 1 : Math.max(1, o.inFlight ?? concurrencyFor(latencyMs));
+  const timeLimitMs = o.timeLimitMs ? latencyBudget(o.timeLimitMs, { runs: numRuns, requestsPerRun, latencyMs, inFlight: inFlightAtMost }) : undefined;
   // The whole test gets the time of the budget and of shrinking (a deep run, a far target).
   if (timeLimitMs && typeof testInfo.setTimeout === 'function' && testInfo.timeout > 0)
     testInfo.setTimeout(Math.max(testInfo.timeout, timeLimitMs + budget + 60_000));
@@ -179,10 +182,18 @@ export async function checkProperty<T>(
   // Runs in flight: the values fast-check gives its runs, in order; the first failing run is
   // then re-run alone from its path (below), so that seed and path are fast-check's own.
   let ahead: Awaited<ReturnType<typeof runInFlight<T>>> | undefined;
-  if (inFlight > 1 && !target.fc.path) {
-    ahead = await runInFlight(valuesOf(arb, seed, numRuns), predicate, inFlight, timeLimitMs);
+  let seenLatencyMs = latencyMs;
+  if (inFlightAtMost > 1) {
+    const lanes =
+      o.inFlight ??
+      ((msPerRun: number) => {
+        seenLatencyMs = Math.round(Math.min(latencyMs ?? Infinity, msPerRun / requestsPerRun));
+        return concurrencyFor(seenLatencyMs);
+      });
+    ahead = await runInFlight(valuesOf(arb, seed, numRuns), predicate, lanes, timeLimitMs);
     if (ahead.failedAt !== undefined) first = { value: shown(ahead.failedValue), error: ahead.error, at: Date.now() };
   }
+  const inFlight = ahead?.inFlight ?? 1;
   const path = target.fc.path ?? (ahead?.failedAt !== undefined ? String(ahead.failedAt) : undefined);
   let details: fc.RunDetails<[T]> | undefined;
   if (!ahead || ahead.failedAt !== undefined) {
@@ -210,7 +221,7 @@ export async function checkProperty<T>(
   const interrupted = ahead ? ahead.interrupted : !!details!.interrupted;
   const power =
     inFlight > 1 || (timeLimitMs && timeLimitMs !== o.timeLimitMs)
-      ? ` (${inFlight} in flight at ${latencyMs} ms${timeLimitMs ? `, budget ${Math.round(timeLimitMs / 1000)} s` : ''})`
+      ? ` (${inFlight} in flight at ${seenLatencyMs} ms${timeLimitMs ? `, budget ${Math.round(timeLimitMs / 1000)} s` : ''})`
       : '';
   testInfo.annotations.push({
     type: 'note',
@@ -291,21 +302,23 @@ export function valuesOf<T>(arb: fc.Arbitrary<T>, seed: number, numRuns: number)
  * Runs `predicate` on `values`, `inFlight` at a time, started in order; no new run after
  * `timeLimitMs`, none past a failing one. `failedAt`: the lowest failing index (every run before
  * it has ended, so it is the one fast-check finds when it runs them one after another).
+ * `inFlight` as a function: the first {@link TIMED_RUNS} runs go alone and time a run of this
+ * target; the function gives the runs in flight for that time (ms per run), `inFlight` in the result.
  */
 export async function runInFlight<T>(
   values: T[],
   predicate: (value: T) => Promise<void>,
-  inFlight: number,
+  inFlight: number | ((msPerRun: number) => number),
   timeLimitMs?: number,
-): Promise<{ done: number; interrupted: boolean; failedAt?: number; failedValue?: T; error?: unknown }> {
+): Promise<{ done: number; interrupted: boolean; inFlight: number; msPerRun?: number; failedAt?: number; failedValue?: T; error?: unknown }> {
   const deadline = timeLimitMs ? Date.now() + timeLimitMs : Infinity;
   let next = 0;
   let done = 0;
   let interrupted = false;
   let failedAt: number | undefined;
   let error: unknown;
-  const lane = async () => {
-    while (next < values.length && (failedAt === undefined || next < failedAt)) {
+  const lane = async (limit: number) => {
+    while (next < limit && (failedAt === undefined || next < failedAt)) {
       if (Date.now() >= deadline) {
         interrupted = true;
         return;
@@ -322,6 +335,17 @@ export async function runInFlight<T>(
       }
     }
   };
-  await Promise.all(Array.from({ length: Math.min(inFlight, values.length) }, lane));
-  return { done, interrupted, failedAt, failedValue: failedAt === undefined ? undefined : values[failedAt], error };
+  let lanes = typeof inFlight === 'number' ? inFlight : 1;
+  let msPerRun: number | undefined;
+  if (typeof inFlight === 'function') {
+    const started = Date.now();
+    await lane(Math.min(TIMED_RUNS, values.length));
+    msPerRun = (Date.now() - started) / Math.max(1, done);
+    lanes = failedAt === undefined && !interrupted ? Math.max(1, inFlight(msPerRun)) : 1;
+  }
+  if (!interrupted) await Promise.all(Array.from({ length: Math.max(1, Math.min(lanes, values.length - next)) }, () => lane(values.length)));
+  return { done, interrupted, inFlight: lanes, msPerRun, failedAt, failedValue: failedAt === undefined ? undefined : values[failedAt], error };
 }
+
+/** Runs that go alone first and time a run of the target (then the runs in flight follow what they took). */
+export const TIMED_RUNS = 2;
