@@ -172,6 +172,7 @@ export async function criteriaProperty(kind: Kind, f: PropertyCtx, testInfo: Tes
       seed,
       rulesOf: (spec) => criteriaRules(kind, spec.criteria),
       timeLimitMs: scaledBudget(target.fc.runs, SEARCH_BUDGET_MS),
+      exchanges: () => api.recorder.exchanges,
       requestsPerRun: 2,
     },
   );
@@ -236,6 +237,7 @@ export async function orderProperty(kind: Kind, f: PropertyCtx, testInfo: TestIn
         ];
       },
       timeLimitMs: scaledBudget(target.fc.runs, SEARCH_BUDGET_MS),
+      exchanges: () => api.recorder.exchanges,
       // One page, or every page in both directions (a few pages each).
       requestsPerRun: 6,
     },

@@ -121,8 +121,14 @@ export interface PropertyOptions<T> {
   timeLimitMs?: number;
   /** Requests a run sends, about (for {@link latencyBudget}); default 4. */
   requestsPerRun?: number;
-  /** Runs in flight; default {@link concurrencyFor} the run's latency (1 when replaying a path). */
+  /** Runs in flight; default {@link concurrencyFor} the target's latency (1 when replaying a path). */
   inFlight?: number;
+  /**
+   * The test's exchanges so far (`() => api.recorder.exchanges`): their median time is the
+   * target's latency as this test sees it (a record set, a crowd of Leads: dozens of requests
+   * before the first run). Without them, the first runs time the target.
+   */
+  exchanges?: () => readonly { durationMs: number }[];
   /** Time budget of shrinking; default {@link SHRINK_BUDGET_MS}. */
   shrinkBudgetMs?: number;
   /** The rules a counterexample implicates (annotated on the test when it fails). */
@@ -153,11 +159,13 @@ export async function checkProperty<T>(
   const seed = o.seed ?? propertySeed(target);
   const numRuns = o.numRuns ?? target.fc.runs;
   const budget = o.shrinkBudgetMs ?? (target.fc.path ? REPLAY_SHRINK_BUDGET_MS : SHRINK_BUDGET_MS);
-  const latencyMs = runLatencyMs();
   const requestsPerRun = o.requestsPerRun ?? 4;
-  // A replay (CRM_FC_PATH) runs alone: one counterexample, as someone looks at it. The preflight's
-  // latency is an upper bound (two cold probes: 17-38 ms on a loaded loopback): the first runs
-  // then time the target, and the runs in flight follow the lower of the two.
+  // The target's latency: the median of the test's own exchanges when it has sent a few (the
+  // preflight's two cold probes read 17-38 ms on a loaded loopback), else the preflight's, which
+  // the first runs then correct (below). A replay (CRM_FC_PATH) runs alone: one counterexample, as
+  // someone looks at it.
+  const seen = o.exchanges ? medianMs(o.exchanges()) : undefined;
+  const latencyMs = seen ?? runLatencyMs();
   const inFlightAtMost = target.fc.path ? 1 : Math.max(1, o.inFlight ?? concurrencyFor(latencyMs));
   const timeLimitMs = o.timeLimitMs ? latencyBudget(o.timeLimitMs, { runs: numRuns, requestsPerRun, latencyMs, inFlight: inFlightAtMost }) : undefined;
   // The whole test gets the time of the budget and of shrinking (a deep run, a far target).
@@ -186,6 +194,7 @@ export async function checkProperty<T>(
   if (inFlightAtMost > 1) {
     const lanes =
       o.inFlight ??
+      (seen !== undefined ? inFlightAtMost : undefined) ??
       ((msPerRun: number) => {
         seenLatencyMs = Math.round(Math.min(latencyMs ?? Infinity, msPerRun / requestsPerRun));
         return concurrencyFor(seenLatencyMs);
@@ -345,6 +354,15 @@ export async function runInFlight<T>(
   }
   if (!interrupted) await Promise.all(Array.from({ length: Math.max(1, Math.min(lanes, values.length - next)) }, () => lane(values.length)));
   return { done, interrupted, inFlight: lanes, msPerRun, failedAt, failedValue: failedAt === undefined ? undefined : values[failedAt], error };
+}
+
+/** The median time of `exchanges` (ms), or undefined under five. */
+export function medianMs(exchanges: readonly { durationMs: number }[]): number | undefined {
+  const times = exchanges
+    .map((x) => x.durationMs)
+    .filter((t) => Number.isFinite(t))
+    .sort((a, b) => a - b);
+  return times.length >= 5 ? times[Math.floor(times.length / 2)] : undefined;
 }
 
 /** Runs that go alone first and time a run of the target (then the runs in flight follow what they took). */
