@@ -5,6 +5,7 @@
  *
  * Choosing (REFERENCE_CHOICES, a comma-separated list applied left to right):
  *   (unset), `default`   alternative 0 of every choice (the reference default)
+ *   `hardest`            the alternatives marked hardest in rules/choices.json, all at once
  *   `variant`            the named variant set (REFERENCE_VARIANT=1 is the same): alternative 1
  *                        of every choice, except VARIANT_KEEPS_DEFAULT (choices whose second
  *                        alternative the old variant mode did not take)
@@ -40,6 +41,9 @@ const build = (pick: (alternatives: readonly { name: string }[], id: string) => 
 
 /** Alternative 0 of every choice. */
 export const defaultChoices = (): Choices => build((a) => a[0].name);
+
+/** The alternative marked `hardest` of every choice that has one (all at once: compressed, chunked, closing, limited, envelopes, nested errors …), the default of the others. */
+export const hardestChoices = (): Choices => build((a) => (a.find((x) => (x as { hardest?: boolean }).hardest) ?? a[0]).name);
 
 /** Alternative k of every choice (k mod its count). */
 export const alternativeChoices = (k: number): Choices => build((a) => a[k % a.length].name);
@@ -89,6 +93,7 @@ export function parseChoices(spec: string | undefined, variant = false): Choices
     const eq = raw.indexOf('=');
     if (raw === 'default') out = { ...defaultChoices() };
     else if (raw === 'variant') out = { ...variantChoices() };
+    else if (raw === 'hardest') out = { ...hardestChoices() };
     else if (/^alt:\d+$/.test(raw)) out = { ...alternativeChoices(Number(raw.slice(4))) };
     else if (/^alt:\d+:\d+$/.test(raw)) out = { ...coveringChoices(Number(raw.split(':')[1]), Number(raw.split(':')[2])) };
     else if (/^\d+$/.test(raw)) out = { ...randomChoices(Number(raw)) };
@@ -102,7 +107,7 @@ export function parseChoices(spec: string | undefined, variant = false): Choices
           `REFERENCE_CHOICES: choice "${id}" has no alternative "${name}"; alternatives: ${choice.alternatives.map((a) => a.name).join(', ')}`,
         );
       out[id] = name;
-    } else throw new ChoicesError(`REFERENCE_CHOICES: cannot read "${raw}" (default, variant, alt:<k>, alt:<k>:<seed>, <seed>, <id>=<alternative>)`);
+    } else throw new ChoicesError(`REFERENCE_CHOICES: cannot read "${raw}" (default, variant, hardest, alt:<k>, alt:<k>:<seed>, <seed>, <id>=<alternative>)`);
   }
   return out as unknown as Choices;
 }

@@ -93,6 +93,8 @@ export const ChoiceAlternativeRecord = z.strictObject({
    * (reference/choices.ts, `declarations`).
    */
   declares: z.strictObject({ capabilities: z.record(z.string(), z.unknown()).optional() }).optional(),
+  /** One of the hardest alternatives for a client: `REFERENCE_CHOICES=hardest` takes all of them at once. */
+  hardest: z.literal(true).optional(),
 });
 
 export const OpenChoiceRecord = z.strictObject({

@@ -108,3 +108,14 @@ for (const k of RUNS) {
     t.diagnostic(`${report.tests.total} tests in ${(res.ms / 1000).toFixed(1)} s; ${replay}`);
   });
 }
+
+test('the suite passes the reference server taking the hardest alternatives all at once (REFERENCE_CHOICES=hardest) with no failure and no warning', async (t) => {
+  const dir = 'reports/runs/selftest-choices-hardest';
+  const res = await runPlaywright([], { REFERENCE_CHOICES: 'hardest', CRM_REPORT_DIR: dir, CRM_REPORTERS: 'minimal' });
+  const report = readJson<ConformanceReport>(`${dir}/conformance.json`);
+  const bad = report.rules.filter((r) => r.verdict === 'FAIL' || r.verdict === 'WARN').map((r) => `${r.id} ${r.verdict}: ${r.reasons.join('; ')}`);
+  assert.deepEqual(bad, [], `rules failed or warned with REFERENCE_CHOICES=hardest\n${bad.join('\n')}`);
+  assert.equal(res.code, 0, `${res.stdout.slice(-3000)}${res.stderr.slice(-2000)}`);
+  assert.equal(report.verdict, 'CONFORMANT');
+  t.diagnostic(`${report.tests.total} tests in ${(res.ms / 1000).toFixed(1)} s`);
+});
