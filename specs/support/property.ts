@@ -19,9 +19,9 @@
  *   runs a plain list of commands ({@link commandList}), so that its path replays without more.
  *   A CRM_FC_PATH that leads nowhere in a property's values leaves the test not judged.
  * - Runs in flight: against a far target the runs are sent several at a time
- *   ({@link concurrencyFor} of the latency the preflight measured; one on loopback). The values
- *   are the ones fast-check gives its runs in order (the same seed), started in that order; the
- *   first failing run (the lowest index: every run before it has ended) is re-run alone by
+ *   ({@link concurrencyFor} of the latency the test's own exchanges show, else the preflight's;
+ *   one on loopback). The values are the ones fast-check gives its runs in order (the same seed),
+ *   started in that order; the first failing run (the lowest index: every run before it has ended) is re-run alone by
  *   fast-check (`path` = its index) and shrunk there, so its seed and path are those a run one
  *   after another finds, and the replay line replays it (a replay, CRM_FC_PATH, runs alone).
  * - Budgets follow the latency ({@link latencyBudget}): a far target gets the same runs as a near
@@ -52,7 +52,7 @@ export const REPLAY_SHRINK_BUDGET_MS = 60_000;
 export const MAX_IN_FLIGHT = 16;
 
 /**
- * Runs of a property in flight for a target answering in `latencyMs` (the preflight's median):
+ * Runs of a property in flight for a target answering in `latencyMs` (the test's exchanges' median):
  * one on loopback and under 10 ms (CPU bounds the run there, not the wait), else one per 5 ms of
  * latency, at most {@link MAX_IN_FLIGHT}: 50 ms ⇒ 10, 300 ms ⇒ 16. At 300 ms the 4,300 requests of
  * the properties lane need 80 s with 16 in flight (the goal of a whole run is 120 s; 8 would need 160 s).
