@@ -145,3 +145,29 @@ test('the first runs go alone and time the target: a fast target keeps one run i
   assert.equal(most, Math.min(slow.inFlight, 10), 'after the two timed runs, the ten left at once');
   assert.equal(slow.done, 12);
 });
+
+test('a run that fails only with others in flight, and passes alone, is no failure: every run goes again alone, and the note says so', async () => {
+  const info = infoOf();
+  let now = 0;
+  await checkProperty(
+    info as unknown as TestInfo,
+    target,
+    fc.nat(),
+    async () => {
+      const crowded = ++now > 1;
+      await new Promise((r) => setTimeout(r, 2));
+      now--;
+      if (crowded) throw new Error('409: another run was at the same records');
+    },
+    { name: 'contended', seed: 11, numRuns: 30, inFlight: 4 },
+  );
+  const notes = info.annotations.filter((a) => a.type === 'note').map((a) => a.description ?? '');
+  assert.ok(
+    notes.some((n) => /^property "contended": run \d+ failed with 4 runs in flight and passed alone \(409: another run/.test(n)),
+    notes.join('\n'),
+  );
+  assert.ok(
+    notes.some((n) => /^property "contended": 30 runs of 30, seed 11 \(1 in flight at/.test(n)),
+    notes.join('\n'),
+  );
+});

@@ -46,12 +46,17 @@ test(
 
       // A system per run: runs are in flight together against a far target (support/property.ts),
       // so the evidence of a failure is the last exchange of its own run, not of the test.
+      // The crowd is the one thing runs share: its upserts go one at a time, so that no run meets
+      // another's at the server (a server may answer contending upserts as it likes: upsert.contention).
+      let crowdTurn: Promise<unknown> = Promise.resolve();
       const systemOf = (): UpsertSystem => {
         let last: Exchange | undefined;
         return {
           refField,
           async upsert(properties, match) {
-            const res = await api.put(UPSERT_PATH, { properties, match });
+            const send = () => api.put(UPSERT_PATH, { properties, match });
+            const sent = match.field_value === crowdName ? (crowdTurn = crowdTurn.then(send, send)) : send();
+            const res = await (sent as ReturnType<typeof send>);
             last = res.exchange;
             return { status: res.status, body: res.body };
           },
