@@ -42,7 +42,10 @@ const build = (pick: (alternatives: readonly { name: string }[], id: string) => 
 /** Alternative 0 of every choice. */
 export const defaultChoices = (): Choices => build((a) => a[0].name);
 
-/** The alternative marked `hardest` of every choice that has one (all at once: compressed, chunked, closing, limited, envelopes, nested errors …), the default of the others. */
+/**
+ * The alternative marked `hardest` of every choice that has one (all at once: compressed, chunked,
+ * closing, limited, envelopes, nested errors …), the default of the others.
+ */
 export const hardestChoices = (): Choices => build((a) => (a.find((x) => (x as { hardest?: boolean }).hardest) ?? a[0]).name);
 
 /** Alternative k of every choice (k mod its count). */

@@ -1,6 +1,6 @@
 /**
  * Safety that does not hide (issue 33): a 429 to a bulk call the run-wide schedule paced within 3 a
- * second is a finding on BULK-9, thrown with the schedule that proves the pace, not retried away
+ * second is a finding on BULK-12, thrown with the schedule that proves the pace, not retried away
  * (core/rate-limit.ts bulkCreate); a 429 this worker can put down to a general limit met just
  * before is still waited out.
  */
@@ -32,7 +32,7 @@ async function target(refusals: number) {
   return { api, seen: () => seen, close: () => new Promise((ok) => server.close(ok)) };
 }
 
-test('a 429 to a bulk call paced by the run-wide schedule fails on BULK-9 with the schedule, at once', async () => {
+test('a 429 to a bulk call paced by the run-wide schedule fails on BULK-12 with the schedule, at once', async () => {
   const coordinator = await startBulkCoordinator(100);
   process.env[COORDINATOR_ENV] = coordinator.url;
   const t = await target(1);
@@ -42,7 +42,7 @@ test('a 429 to a bulk call paced by the run-wide schedule fails on BULK-9 with t
       (res) => assert.fail(`no finding: the 429 was retried away (${t.seen()} requests, last ${res.status})`),
       (e: Error) => e,
     );
-    assert.deepEqual(brokenRulesOf(err.message), ['BULK-9'], err.message);
+    assert.deepEqual(brokenRulesOf(err.message), ['BULK-12'], err.message);
     assert.match(err.message, /granted this request slot 1, sent at/);
     assert.match(err.message, /slot 1 at .* <- this request/);
     assert.equal(t.seen(), 1, 'not retried');

@@ -206,7 +206,7 @@ export const OPPORTUNITIES_FAULTS: Fault[] = [
   },
   {
     name: 'bulk-429-within-pace',
-    rules: ['BULK-9'],
+    rules: ['BULK-12'],
     description: 'the bulk limit counts 2 requests a second, not 3: the third bulk request within a second gets 429 although the pace is within 3 a second',
     routes: [
       {
