@@ -1,0 +1,84 @@
+/**
+ * Runs of a property in flight (specs/support/property.ts): the values fast-check gives its runs,
+ * run several at a time against a far target, and the latency the test's own exchanges show.
+ */
+import fc from 'fast-check';
+
+/**
+ * The values fast-check gives the runs of a property with this seed, in order: a property that
+ * only records them, run with the same seed and runs (the same generation, bias included).
+ */
+export function valuesOf<T>(arb: fc.Arbitrary<T>, seed: number, numRuns: number): T[] {
+  const values: T[] = [];
+  fc.check(
+    fc.property(arb, (v) => {
+      values.push(v);
+      return true;
+    }),
+    { seed, numRuns },
+  );
+  return values;
+}
+
+/**
+ * Runs `predicate` on `values`, `inFlight` at a time, started in order; no new run after
+ * `timeLimitMs`, none past a failing one. `failedAt`: the lowest failing index (every run before
+ * it has ended, so it is the one fast-check finds when it runs them one after another).
+ * `inFlight` as a function: the first {@link TIMED_RUNS} runs go alone and time a run of this
+ * target; the function gives the runs in flight for that time (ms per run), `inFlight` in the result.
+ */
+export async function runInFlight<T>(
+  values: T[],
+  predicate: (value: T) => Promise<void>,
+  inFlight: number | ((msPerRun: number) => number),
+  timeLimitMs?: number,
+): Promise<{ done: number; interrupted: boolean; inFlight: number; msPerRun?: number; failedAt?: number; failedValue?: T; error?: unknown }> {
+  const deadline = timeLimitMs ? Date.now() + timeLimitMs : Infinity;
+  let next = 0;
+  let done = 0;
+  let interrupted = false;
+  let failedAt: number | undefined;
+  let error: unknown;
+  const lane = async (limit: number) => {
+    while (next < limit && (failedAt === undefined || next < failedAt)) {
+      if (Date.now() >= deadline) {
+        interrupted = true;
+        return;
+      }
+      const i = next++;
+      try {
+        await predicate(values[i]);
+        done++;
+      } catch (err) {
+        if (failedAt === undefined || i < failedAt) {
+          failedAt = i;
+          error = err;
+        }
+      }
+    }
+  };
+  let lanes = typeof inFlight === 'number' ? inFlight : 1;
+  let msPerRun: number | undefined;
+  if (typeof inFlight === 'function') {
+    const started = Date.now();
+    await lane(Math.min(TIMED_RUNS, values.length));
+    msPerRun = (Date.now() - started) / Math.max(1, done);
+    lanes = failedAt === undefined && !interrupted ? Math.max(1, inFlight(msPerRun)) : 1;
+  }
+  if (!interrupted) await Promise.all(Array.from({ length: Math.max(1, Math.min(lanes, values.length - next)) }, () => lane(values.length)));
+  return { done, interrupted, inFlight: lanes, msPerRun, failedAt, failedValue: failedAt === undefined ? undefined : values[failedAt], error };
+}
+
+/** The median time of `exchanges` (ms), or undefined under five. */
+export function medianMs(exchanges: readonly { durationMs: number; status?: number }[]): number | undefined {
+  const times = exchanges
+    // A 429 (and its wait) or no answer says nothing of the target's latency.
+    .filter((x) => x.status === undefined || (x.status > 0 && x.status !== 429))
+    .map((x) => x.durationMs)
+    .filter((t) => Number.isFinite(t))
+    .sort((a, b) => a - b);
+  return times.length >= 5 ? times[Math.floor(times.length / 2)] : undefined;
+}
+
+/** Runs that go alone first and time a run of the target (then the runs in flight follow what they took). */
+export const TIMED_RUNS = 2;
