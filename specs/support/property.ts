@@ -34,10 +34,10 @@ import { measuredLatencyMs, PREFLIGHT_ENV, readPreflight } from './core/prefligh
 import { redactText } from './core/redact.js';
 import { replayLine } from './core/replay.js';
 import { notJudged } from './fixtures/rule.js';
-import { medianMs, runInFlight, valuesOf } from './property-flight.js';
+import { latencyOfExchanges, runInFlight, valuesOf } from './property-flight.js';
 
 export { commandList } from './core/replay.js';
-export { medianMs, runInFlight, TIMED_RUNS, valuesOf } from './property-flight.js';
+export { latencyOfExchanges, runInFlight, TIMED_RUNS, valuesOf } from './property-flight.js';
 
 /**
  * The tag of every test whose inputs are random (a property through {@link checkProperty}): a
@@ -162,11 +162,11 @@ export async function checkProperty<T>(
   const numRuns = o.numRuns ?? target.fc.runs;
   const budget = o.shrinkBudgetMs ?? (target.fc.path ? REPLAY_SHRINK_BUDGET_MS : SHRINK_BUDGET_MS);
   const requestsPerRun = o.requestsPerRun ?? 4;
-  // The target's latency: the median of the test's own exchanges when it has sent a few (the
+  // The target's latency: the fastest of the test's own exchanges when it has sent a few (the
   // preflight's two cold probes read 17-38 ms on a loaded loopback), else the preflight's, which
   // the first runs then correct (below). A replay (CRM_FC_PATH) runs alone: one counterexample, as
   // someone looks at it.
-  const seen = o.exchanges ? medianMs(o.exchanges()) : undefined;
+  const seen = o.exchanges ? latencyOfExchanges(o.exchanges()) : undefined;
   const latencyMs = seen ?? runLatencyMs();
   const inFlightAtMost = target.fc.path ? 1 : Math.max(1, o.inFlight ?? concurrencyFor(latencyMs));
   const timeLimitMs = o.timeLimitMs ? latencyBudget(o.timeLimitMs, { runs: numRuns, requestsPerRun, latencyMs, inFlight: inFlightAtMost }) : undefined;
