@@ -5,7 +5,7 @@
  * API and authorization ports), and ONE project runs, for every fault, the tests of the rules the
  * fault names against the fault's instance (CRM_INSTANCES, specs/support/fixtures/instances.ts:
  * each test is registered once per instance that takes it). The workers serve every instance, so
- * a fault costs no worker start (143 worker starts of about 0.8 s of CPU each, before), and each
+ * a fault costs no worker start (a worker start costs far more CPU than a test), and each
  * test is a job of its own (fullyParallel) so that the long ones (a 20 s notification wait, the
  * upsert model) spread over the workers.
  *

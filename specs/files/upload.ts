@@ -67,8 +67,8 @@ export async function uploadStep2(api: ApiClient, signed: SignedUpload, file: { 
     ['storage_access_key_id', String(b.storage_access_key_id)],
     ['x-storage-security-token', String(b.security_token)],
   ];
-  // Imported here: undici's entry point (fetch, FormData and the rest) costs about 0.1 s of CPU in
-  // every process that loads this module, the runner listing the specs among them.
+  // Imported here, on first use: undici's fetch and FormData are not needed by every process that
+  // loads this module (the runner listing the specs among them).
   const { FormData, fetch } = await import('undici');
   const form = new FormData();
   for (const [k, v] of fields) form.append(k, v);

@@ -24,8 +24,8 @@ export const byEmail = (email: string): Match => ({ field_name: 'email', field_v
 
 /**
  * Creates `count` Leads sharing `name` (each matched on its own unique e-mail so that it is
- * created), 8 at a time: their order does not matter, and one after the other a target 40 ms
- * slow to create (upsert-not-atomic) took 1.2 s for 31 of them.
+ * created), 8 at a time: their order does not matter, and one after the other a target slow to
+ * create (upsert-not-atomic) made the crowd a long wait.
  */
 export const leadsNamed = (api: ApiClient, ns: Namespace, name: string, count: number, label = 'same'): Promise<Lead[]> =>
   inPool(

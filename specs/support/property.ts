@@ -54,7 +54,7 @@ export const REPLAY_SHRINK_BUDGET_MS = 60_000;
 export const MAX_IN_FLIGHT = 16;
 
 /**
- * Runs of a property in flight for a target answering in `latencyMs` (the test's exchanges' median):
+ * Runs of a property in flight for a target answering in `latencyMs` (the fastest of the test's exchanges):
  * one on loopback and under 10 ms (CPU bounds the run there, not the wait), else one per 5 ms of
  * latency, at most {@link MAX_IN_FLIGHT}: 50 ms ⇒ 10, 300 ms ⇒ 16. At 300 ms the 4,300 requests of
  * the properties lane need 80 s with 16 in flight (the goal of a whole run is 120 s; 8 would need 160 s).
@@ -126,7 +126,7 @@ export interface PropertyOptions<T> {
   /** Runs in flight; default {@link concurrencyFor} the target's latency (1 when replaying a path). */
   inFlight?: number;
   /**
-   * The test's exchanges so far (`() => api.recorder.exchanges`): their median time is the
+   * The test's exchanges so far (`() => api.recorder.exchanges`): the fastest of them is the
    * target's latency as this test sees it (a record set, a crowd of Leads: dozens of requests
    * before the first run). Without them, the first runs time the target.
    */

@@ -2,9 +2,8 @@
  * Requests to the run's own helpers on loopback (the bulk coordinator,
  * specs/support/core/rate-limit.ts): their JSON answer. With node:http, which every worker has
  * loaded anyway, rather than `fetch`: the first `fetch` of a process loads Node's bundled undici
- * and its HTTP parser (48-68 ms of CPU, 0.13-0.21 s before the first answer, measured alone), and
- * these are the first requests of the bulk lane's burst and of every worker's first bulk call: the
- * burst's window was asked for 89-115 ms after BULK-9 began (3 runs) instead of 109-173 ms.
+ * and its HTTP parser, and these are the first requests of the bulk lane's burst and of every
+ * worker's first bulk call, on the bulk lane's critical path.
  */
 import { request } from 'node:http';
 
