@@ -3,9 +3,9 @@
  * docs/reports.md is judged, since this machine (which shares its host) does the same work up to
  * a third faster or slower from one half-hour to the next, and single benches move with it.
  *
- *     npm run bench:ab -- --a CRM_PREFORK=0 --b ''               # 6 pairs, default reporters
- *     npm run bench:ab -- --pairs 8 --minimal --a 'CRM_ASYNC_STACKS=1 CRM_WORKERS=3' --b ''
- *     npm run bench:ab -- --a CRM_PREFORK=0 --b '' specs/search  # playwright arguments last
+ *     npm run bench:ab -- --a CRM_WORKERS=3 --b ''               # 6 pairs, default reporters
+ *     npm run bench:ab -- --pairs 8 --minimal --a 'CRM_WORKERS=3 CRM_REPEATS=fail' --b ''
+ *     npm run bench:ab -- --a CRM_WORKERS=1 --b '' specs/search  # playwright arguments last
  *
  * Each pair runs A and B back to back, in turn A first and B first, so that a drift of the
  * machine's speed favours neither; each run is `playwright test` as the bench runs it (default
@@ -83,7 +83,7 @@ async function main() {
   const valued = ['--a', '--b', '--pairs'];
   const opt = (name: string) => optionOf(args, name);
   if (opt('--a') === undefined || opt('--b') === undefined) {
-    console.error("bench:ab: give both settings, e.g. --a CRM_PREFORK=0 --b '' (environment variables, NAME=value, space-separated)");
+    console.error("bench:ab: give both settings, e.g. --a CRM_WORKERS=3 --b '' (environment variables, NAME=value, space-separated)");
     process.exit(2);
   }
   const pairsWanted = Number(opt('--pairs') ?? 6);
