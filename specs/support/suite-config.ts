@@ -19,6 +19,29 @@ const OAUTH_SPECS = /[\\/]specs[\\/]oauth[\\/][^\\/]*\.spec\.ts$/;
 /** The property-based specs with the most requests (spec § Projects, § Tasks, § Lead upsert). */
 const PROPERTY_SPECS = [/[\\/]specs[\\/]search[\\/][^\\/]*\.property\.spec\.ts$/, /[\\/]specs[\\/]leads[\\/]upsert\.model\.spec\.ts$/];
 
+/**
+ * Playwright's own defaults of its browser-context options, given as values: an option left to
+ * Playwright is a fixture that every test sets up and tears down (each a step with a captured
+ * stack), although no test here uses Playwright's context or page fixtures.
+ */
+const BROWSER_DEFAULTS: PlaywrightTestConfig['use'] = {
+  acceptDownloads: true,
+  bypassCSP: false,
+  colorScheme: 'light',
+  contrast: 'no-preference',
+  forcedColors: 'none',
+  hasTouch: false,
+  isMobile: false,
+  javaScriptEnabled: true,
+  locale: 'en-US',
+  offline: false,
+  reducedMotion: 'no-preference',
+  viewport: { width: 1280, height: 720 },
+  serviceWorkers: 'allow',
+  extraHTTPHeaders: {},
+  permissions: [],
+};
+
 /** Reads the settings of this process (preparing the embedded server's); a bad one stops the process with its message. */
 function settings(env: NodeJS.ProcessEnv): TargetConfig {
   try {
@@ -46,20 +69,35 @@ function useCompileCache(env: NodeJS.ProcessEnv): void {
   enable(env.NODE_COMPILE_CACHE);
 }
 
+/**
+ * Workers start with `--no-async-stack-traces`: Playwright captures a stack for every step it
+ * records (each fixture's set-up and teardown, each `expect`), and an async stack is several times
+ * deeper (a fifth of a worker's CPU on loopback). A flag on the command line, not set afterwards:
+ * Playwright forks its workers with Node's default `execArgv`, which is `process.execArgv`.
+ * Failures still name the spec's line (the synchronous part of the stack holds it).
+ */
+function lightStacks(): void {
+  if (!process.execArgv.includes('--no-async-stack-traces')) process.execArgv.push('--no-async-stack-traces');
+}
+
 export function suiteConfig(env: NodeJS.ProcessEnv = process.env): PlaywrightTestConfig {
   const cfg = settings(env);
   useCompileCache(env);
+  lightStacks();
   const out = env.CRM_REPORT_DIR ?? 'reports';
   // Lanes of one worker each, listed first: a lane runs its files in alphabetical order.
   // - bulk: bulk calls are limited to 3 per second for the whole run (core/rate-limit.ts), so the
   //   bulk specs mostly wait for their slots; the burst tests come first.
+  // - oauth: one Chromium for every OAuth test, and one callback receiver on one port (the one
+  //   CRM_PUBLIC_URL names).
   // - properties: the property-based specs with thousands of requests, started first.
-  // - oauth, only with CRM_PUBLIC_URL: the target reaches one callback receiver, on one port.
-  // The API lane starts with CRM_WORKERS workers and takes a lane's worker once that lane is done.
+  // The API lane has CRM_WORKERS workers of its own, never more: a lane that ends early leaves its
+  // CPU to the others, where a new worker would spend a second of CPU starting up (a run on
+  // loopback is CPU-bound).
   const lanes = [
     { name: 'bulk', testMatch: BULK_SPECS, workers: 1 },
+    { name: 'oauth', testMatch: OAUTH_SPECS, workers: 1 },
     { name: 'properties', testMatch: PROPERTY_SPECS, workers: 1 },
-    ...(cfg.publicUrl ? [{ name: 'oauth', testMatch: OAUTH_SPECS, workers: 1 }] : []),
   ];
   // The embedded server's credentials reach it through the environment it inherits, never through
   // `webServer.env`: reporters print the configuration (results.json carries webServer.env).
@@ -78,7 +116,7 @@ export function suiteConfig(env: NodeJS.ProcessEnv = process.env): PlaywrightTes
     ...(cfg.depth === 'quick' ? { grepInvert: quickLeaveOut() } : {}),
     retries: 0,
     workers: cfg.workers + lanes.length,
-    projects: [...lanes, { name: 'api', testIgnore: lanes.flatMap((l) => l.testMatch) }],
+    projects: [...lanes, { name: 'api', testIgnore: lanes.flatMap((l) => l.testMatch), workers: cfg.workers }],
     timeout: 30_000,
     expect: { timeout: 5_000 },
     globalSetup: join(ROOT, 'specs/support/global-setup.ts'),
@@ -97,7 +135,7 @@ export function suiteConfig(env: NodeJS.ProcessEnv = process.env): PlaywrightTes
             ...(process.argv.some((a) => a.startsWith('--shard')) ? [['blob', { outputDir: `${out}/blob-report` }] as ['blob', { outputDir: string }]] : []),
           ],
     // Credentials are added per request by the API client; traces would carry them, so they stay off.
-    use: { trace: 'off', screenshot: 'off', video: 'off', ignoreHTTPSErrors: true },
+    use: { trace: 'off', screenshot: 'off', video: 'off', ignoreHTTPSErrors: true, ...BROWSER_DEFAULTS },
     webServer: cfg.embedded
       ? {
           // reference/ bundled with esbuild and run by plain Node (scripts/start-reference.mjs).
