@@ -95,11 +95,20 @@ export function mergeOutcomes(dirs: string[]): { report: ConformanceReport; outc
     .map((f) => f.meta.preflight)
     .filter((p) => !!p)
     .sort((a, b) => order[a!.state] - order[b!.state])[0];
+  // The depth of the shards (CRM_DEPTH): the verdict names it; shards at different depths say so.
+  const depthOf = (f: OutcomeFile) => f.meta.depth ?? 'standard';
+  const depths = [...new Set(files.map(depthOf))];
   const report = buildReport(outcomes, {
     target: targets.join(' + '),
     runId: runIds.join('+'),
+    depth: depths.join('+'),
     warnings: [
       ...(targets.length > 1 ? [`the shards ran against different targets: ${targets.join(', ')}`] : []),
+      ...(depths.length > 1
+        ? [
+            `the shards ran at different depths (${files.map((f) => `${f.meta.shard ?? 'a shard'}: ${depthOf(f)}`).join(', ')}): set the same CRM_DEPTH on every shard`,
+          ]
+        : []),
       ...runWarnings(outcomes, targets.length === 1 && /^https?:\/\/[^\s]+$/.test(targets[0]) ? targets[0] : undefined),
     ],
     expectations: files.find((f) => f.meta.expectations)?.meta.expectations,
@@ -171,6 +180,7 @@ export function merge(dirs: string[], outDir: string, options: { allure?: boolea
       specUrl: report.specUrl,
       generatedAt: report.generatedAt,
       preflight: report.preflight,
+      depth: report.depth,
     },
     outcomes,
   };

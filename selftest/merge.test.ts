@@ -39,7 +39,7 @@ function allureResult(o: TestOutcome): object {
 }
 
 /** Writes a shard's report directory: conformance-outcomes.json and allure-results/. */
-function shard(root: string, name: string, label: string | undefined, outcomes: TestOutcome[]): string {
+function shard(root: string, name: string, label: string | undefined, outcomes: TestOutcome[], depth?: string): string {
   const dir = join(root, name);
   mkdirSync(join(dir, 'allure-results'), { recursive: true });
   const file: OutcomeFile = {
@@ -51,6 +51,7 @@ function shard(root: string, name: string, label: string | undefined, outcomes: 
       generatedAt: new Date().toISOString(),
       expectations: EXPECTATIONS,
       durationMs: 1000,
+      ...(depth ? { depth } : {}),
     },
     outcomes: outcomes.map((o) => ({ ...o, shard: label })),
   };
@@ -81,6 +82,22 @@ test('three shards merge into the report a single run would give', () => {
   assert.equal(
     report.requests.total,
     all.reduce((n, o) => n + (o.requests ?? 0), 0),
+  );
+});
+
+test('the merged verdict names the depth of its shards; shards at different depths are named in a warning', () => {
+  const root = scratchDir('crm-merge-');
+  const quick = mergeOutcomes([shard(root, 'q1', '1/2', a, 'quick'), shard(root, 'q2', '2/2', b, 'quick')]).report;
+  assert.equal(quick.depth, 'quick');
+  assert.deepEqual(
+    quick.warnings.filter((w) => /depth/.test(w)),
+    [],
+  );
+  const mixed = mergeOutcomes([shard(root, 'm1', '1/2', a, 'quick'), shard(root, 'm2', '2/2', b)]).report;
+  assert.equal(mixed.depth, 'quick+standard');
+  assert.ok(
+    mixed.warnings.some((w) => /different depths \(1\/2: quick, 2\/2: standard\).*same CRM_DEPTH/.test(w)),
+    mixed.warnings.join('\n'),
   );
 });
 
