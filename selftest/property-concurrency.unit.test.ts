@@ -7,7 +7,17 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { TestInfo } from '@playwright/test';
 import fc from 'fast-check';
-import { checkProperty, concurrencyFor, latencyBudget, MAX_PROPERTY_BUDGET_MS, runInFlight, valuesOf } from '../specs/support/property.js';
+import {
+  checkProperty,
+  concurrencyFor,
+  latencyBudget,
+  MAX_PROPERTY_BUDGET_MS,
+  MAX_SHRINK_BUDGET_MS,
+  runInFlight,
+  SHRINK_BUDGET_MS,
+  shrinkBudget,
+  valuesOf,
+} from '../specs/support/property.js';
 import type { TargetConfig } from '../specs/support/core/config.js';
 
 // A failure's text is redacted with the run's secrets (core/redact.ts reads the configuration).
@@ -39,6 +49,15 @@ test('a budget grows with the latency (the same runs for a far target), within a
   // 300 runs × 4 requests × 50 ms / 10 in flight = 6 s of waiting, half again for slack.
   assert.equal(latencyBudget(8_000, { runs: 300, requestsPerRun: 4, latencyMs: 50, inFlight: 10 }), 17_000);
   assert.equal(latencyBudget(8_000, { runs: 3_000, requestsPerRun: 6, latencyMs: 2_000, inFlight: 16 }), MAX_PROPERTY_BUDGET_MS);
+});
+
+test('shrinking gets the time of 50 candidates at the latency (a far counterexample is shrunk as far as a near one), within a bound', () => {
+  assert.equal(shrinkBudget(SHRINK_BUDGET_MS, { requestsPerRun: 4, latencyMs: 1 }), SHRINK_BUDGET_MS);
+  assert.equal(shrinkBudget(SHRINK_BUDGET_MS, { requestsPerRun: 4, latencyMs: undefined }), SHRINK_BUDGET_MS);
+  assert.equal(shrinkBudget(SHRINK_BUDGET_MS, { requestsPerRun: 4, latencyMs: 50 }), SHRINK_BUDGET_MS + 50 * 4 * 50);
+  assert.equal(shrinkBudget(SHRINK_BUDGET_MS, { requestsPerRun: 4, latencyMs: 300 }), 65_000);
+  assert.equal(shrinkBudget(SHRINK_BUDGET_MS, { requestsPerRun: 10, latencyMs: 2_000 }), MAX_SHRINK_BUDGET_MS);
+  assert.equal(shrinkBudget(200_000, { requestsPerRun: 4, latencyMs: 300 }), MAX_SHRINK_BUDGET_MS);
 });
 
 test('the values of the runs are those fast-check gives its runs, in order', () => {

@@ -87,6 +87,21 @@ export function latencyBudget(budgetMs: number, o: { runs: number; requestsPerRu
   return Math.min(MAX_PROPERTY_BUDGET_MS, Math.max(budgetMs, Math.round(budgetMs + 1.5 * wait)));
 }
 
+/** Candidates shrinking has time for at any latency (one after another: a failing case is shrunk alone). */
+export const SHRINK_CANDIDATES = 50;
+/** The longest shrinking budget, whatever the latency. */
+export const MAX_SHRINK_BUDGET_MS = 120_000;
+
+/**
+ * The time budget of shrinking at a latency: `budgetMs` (the one on loopback) plus the time of
+ * {@link SHRINK_CANDIDATES} candidates at that latency, at most {@link MAX_SHRINK_BUDGET_MS}:
+ * a far target's counterexample is shrunk as far as a near one's. Under 10 ms: `budgetMs`.
+ */
+export function shrinkBudget(budgetMs: number, o: { requestsPerRun: number; latencyMs: number | undefined }): number {
+  if (!o.latencyMs || o.latencyMs < 10) return budgetMs;
+  return Math.min(MAX_SHRINK_BUDGET_MS, Math.max(budgetMs, Math.round(budgetMs + SHRINK_CANDIDATES * o.requestsPerRun * o.latencyMs)));
+}
+
 /** The seed of a property: CRM_FC_SEED, or a fresh one. */
 export function propertySeed(target: TargetConfig): number {
   return target.fc.seed ?? (Date.now() ^ Math.floor(Math.random() * 0x7fffffff)) | 0;
@@ -131,7 +146,7 @@ export interface PropertyOptions<T> {
    * before the first run). Without them, the first runs time the target.
    */
   exchanges?: () => readonly { durationMs: number; status?: number }[];
-  /** Time budget of shrinking; default {@link SHRINK_BUDGET_MS}. */
+  /** Time budget of shrinking; default {@link SHRINK_BUDGET_MS}, raised with the latency ({@link shrinkBudget}). */
   shrinkBudgetMs?: number;
   /** The rules a counterexample implicates (annotated on the test when it fails). */
   rulesOf?: (value: T) => string[];
@@ -160,7 +175,6 @@ export async function checkProperty<T>(
 ): Promise<void> {
   const seed = o.seed ?? propertySeed(target);
   const numRuns = o.numRuns ?? target.fc.runs;
-  const budget = o.shrinkBudgetMs ?? (target.fc.path ? REPLAY_SHRINK_BUDGET_MS : SHRINK_BUDGET_MS);
   const requestsPerRun = o.requestsPerRun ?? 4;
   // The target's latency: the fastest of the test's own exchanges when it has sent a few (the
   // preflight's two cold probes read 17-38 ms on a loaded loopback), else the preflight's, which
@@ -168,6 +182,7 @@ export async function checkProperty<T>(
   // someone looks at it.
   const seen = o.exchanges ? latencyOfExchanges(o.exchanges()) : undefined;
   const latencyMs = seen ?? runLatencyMs();
+  const budget = o.shrinkBudgetMs ?? shrinkBudget(target.fc.path ? REPLAY_SHRINK_BUDGET_MS : SHRINK_BUDGET_MS, { requestsPerRun, latencyMs });
   const inFlightAtMost = target.fc.path ? 1 : Math.max(1, o.inFlight ?? concurrencyFor(latencyMs));
   const timeLimitMs = o.timeLimitMs ? latencyBudget(o.timeLimitMs, { runs: numRuns, requestsPerRun, latencyMs, inFlight: inFlightAtMost }) : undefined;
   // The whole test gets the time of the budget and of shrinking (a deep run, a far target).
