@@ -18,6 +18,8 @@ const BULK_SPECS = /[\\/]specs[\\/]opportunities[\\/][^\\/]*\.spec\.ts$/;
 const OAUTH_SPECS = /[\\/]specs[\\/]oauth[\\/][^\\/]*\.spec\.ts$/;
 /** The property-based specs with the most requests (spec § Projects, § Tasks, § Lead upsert). */
 const PROPERTY_SPECS = [/[\\/]specs[\\/]search[\\/][^\\/]*\.property\.spec\.ts$/, /[\\/]specs[\\/]leads[\\/]upsert\.model\.spec\.ts$/];
+/** The heavy specs (deep runs, or where the profile allows them): 100,001 records of one kind. */
+const HEAVY_SPECS = /\.heavy\.spec\.ts$/;
 
 /**
  * Playwright's own defaults of its browser-context options, given as values: an option left to
@@ -116,7 +118,14 @@ export function suiteConfig(env: NodeJS.ProcessEnv = process.env): PlaywrightTes
     ...(cfg.depth === 'quick' ? { grepInvert: quickLeaveOut() } : {}),
     retries: 0,
     workers: cfg.workers + lanes.length,
-    projects: [...lanes, { name: 'api', testIgnore: lanes.flatMap((l) => l.testMatch), workers: cfg.workers }],
+    projects: [
+      ...lanes,
+      { name: 'api', testIgnore: [...lanes.flatMap((l) => l.testMatch), ...(cfg.heavy ? [HEAVY_SPECS] : [])], workers: cfg.workers },
+      // A run with the heavy specs runs them last, once every other lane is done: the searches of
+      // the others would otherwise scan their 100,001 records (a deep run's search properties made
+      // half their runs in their time budget). Without them, no lane: they skip in the API lane.
+      ...(cfg.heavy ? [{ name: 'heavy', testMatch: HEAVY_SPECS, workers: 1, dependencies: [...lanes.map((l) => l.name), 'api'] }] : []),
+    ],
     timeout: 30_000,
     expect: { timeout: 5_000 },
     globalSetup: join(ROOT, 'specs/support/global-setup.ts'),
