@@ -9,7 +9,7 @@ import Module from 'node:module';
 import { join } from 'node:path';
 import { ChoicesError, declarations, parseChoices } from '../../reference/choices.js';
 import { assertKnownSettings, ConfigError, loadConfig, refuseRecording, ROOT, type TargetConfig } from './core/config.js';
-import { prepareEmbeddedEnvironment, referenceServerEnv } from './core/embedded.js';
+import { embeddedLatencyMs, prepareEmbeddedEnvironment, referenceServerEnv } from './core/embedded.js';
 import { quickLeaveOut } from './core/quick.js';
 
 /** The specs of `POST /opportunities/bulk_create` (spec § Bulk create of Opportunities). */
@@ -92,14 +92,17 @@ export function suiteConfig(env: NodeJS.ProcessEnv = process.env): PlaywrightTes
   //   bulk specs mostly wait for their slots; the burst tests come first.
   // - oauth: one Chromium for every OAuth test, and one callback receiver on one port (the one
   //   CRM_PUBLIC_URL names).
-  // - properties: the property-based specs with thousands of requests, started first.
-  // The API lane has CRM_WORKERS workers of its own, never more: a lane that ends early leaves its
-  // CPU to the others, where a new worker would spend a second of CPU starting up (a run on
-  // loopback is CPU-bound).
+  // - properties: the property-based specs with thousands of requests, started first; against a
+  //   far target each of its three files in a worker of its own (their runs wait on answers).
+  // The API lane has CRM_WORKERS workers. Against a near target (loopback) never more: a run there
+  // is CPU-bound, and a lane that ends early leaves its CPU to the others, where a new worker would
+  // spend a second of CPU starting up. Against a far one it also takes each lane's worker once that
+  // lane is done: such a run waits on answers, not on CPU.
+  const near = cfg.loopback && !(cfg.embedded && embeddedLatencyMs(env) > 0);
   const lanes = [
     { name: 'bulk', testMatch: BULK_SPECS, workers: 1 },
     { name: 'oauth', testMatch: OAUTH_SPECS, workers: 1 },
-    { name: 'properties', testMatch: PROPERTY_SPECS, workers: 1 },
+    { name: 'properties', testMatch: PROPERTY_SPECS, workers: near ? 1 : 3 },
   ];
   // The embedded server's credentials reach it through the environment it inherits, never through
   // `webServer.env`: reporters print the configuration (results.json carries webServer.env).
@@ -117,10 +120,10 @@ export function suiteConfig(env: NodeJS.ProcessEnv = process.env): PlaywrightTes
     // CRM_DEPTH=quick: one test per rule where several cover it (and the properties with fewer runs).
     ...(cfg.depth === 'quick' ? { grepInvert: quickLeaveOut() } : {}),
     retries: 0,
-    workers: cfg.workers + lanes.length,
+    workers: cfg.workers + lanes.reduce((n, l) => n + l.workers, 0),
     projects: [
       ...lanes,
-      { name: 'api', testIgnore: [...lanes.flatMap((l) => l.testMatch), ...(cfg.heavy ? [HEAVY_SPECS] : [])], workers: cfg.workers },
+      { name: 'api', testIgnore: [...lanes.flatMap((l) => l.testMatch), ...(cfg.heavy ? [HEAVY_SPECS] : [])], ...(near ? { workers: cfg.workers } : {}) },
       // A run with the heavy specs runs them last, once every other lane is done: the searches of
       // the others would otherwise scan their 100,001 records (a deep run's search properties made
       // half their runs in their time budget). Without them, no lane: they skip in the API lane.

@@ -115,6 +115,9 @@ export function prepareEmbeddedEnvironment(env: NodeJS.ProcessEnv = process.env)
   env.CRM_LOGIN_PASSWORD ??= token('ref-password');
 }
 
+/** The latency the embedded server adds to every answer (REFERENCE_LATENCY_MS: the bench's far targets), in ms; 0 without. */
+export const embeddedLatencyMs = (env: NodeJS.ProcessEnv): number => Math.max(0, Number(env.REFERENCE_LATENCY_MS) || 0);
+
 /** Environment for the embedded reference server process (what it must accept). */
 export function referenceServerEnv(cfg: TargetConfig): Record<string, string> {
   const api = new URL(cfg.baseUrl);
