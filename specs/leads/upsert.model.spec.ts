@@ -92,8 +92,8 @@ test(
           name: 'upsert/convert model',
           numRuns: scaledRuns(target.fc.runs, 2, 3),
           timeLimitMs: scaledBudget(target.fc.runs, MODEL_BUDGET_MS),
-          // About 28 requests one after another in a sequence, the crowd's upserts among them (a
-          // sequence took 1.4 s at 50 ms and 8.4 s at 300 ms): what its budget at a latency needs.
+          // The requests a sequence sends one after another, the crowd's upserts among them (its
+          // time at 50 and 300 ms divided by the latency): what its budget at a latency needs.
           requestsPerRun: 28,
           // The crowd's 31 creates time the target before the first sequence.
           exchanges: () => api.recorder.exchanges,

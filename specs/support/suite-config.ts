@@ -74,7 +74,7 @@ function useCompileCache(env: NodeJS.ProcessEnv): void {
 /**
  * Workers start with `--no-async-stack-traces`: Playwright captures a stack for every step it
  * records (each fixture's set-up and teardown, each `expect`), and an async stack is several times
- * deeper (a fifth of a worker's CPU on loopback). A flag on the command line, not set afterwards:
+ * deeper (a large share of a worker's CPU on loopback). A flag on the command line, not set afterwards:
  * Playwright forks its workers with Node's default `execArgv`, which is `process.execArgv`.
  * Failures still name the spec's line (the synchronous part of the stack holds it).
  */
@@ -96,7 +96,7 @@ export function suiteConfig(env: NodeJS.ProcessEnv = process.env): PlaywrightTes
   //   far target each of its three files in a worker of its own (their runs wait on answers).
   // The API lane has CRM_WORKERS workers. Against a near target (loopback) never more: a run there
   // is CPU-bound, and a lane that ends early leaves its CPU to the others, where a new worker would
-  // spend a second of CPU starting up. Against a far one it also takes each lane's worker once that
+  // spend it on starting up. Against a far one it also takes each lane's worker once that
   // lane is done: such a run waits on answers, not on CPU.
   const near = cfg.loopback && !(cfg.embedded && embeddedLatencyMs(env) > 0);
   const lanes = [
@@ -125,8 +125,8 @@ export function suiteConfig(env: NodeJS.ProcessEnv = process.env): PlaywrightTes
       ...lanes,
       { name: 'api', testIgnore: [...lanes.flatMap((l) => l.testMatch), ...(cfg.heavy ? [HEAVY_SPECS] : [])], ...(near ? { workers: cfg.workers } : {}) },
       // A run with the heavy specs runs them last, once every other lane is done: the searches of
-      // the others would otherwise scan their 100,001 records (a deep run's search properties made
-      // half their runs in their time budget). Without them, no lane: they skip in the API lane.
+      // the other lanes would otherwise scan their 100,001 records, and the search properties make
+      // fewer runs in their time budget. Without them, no lane: they skip in the API lane.
       ...(cfg.heavy ? [{ name: 'heavy', testMatch: HEAVY_SPECS, workers: 1, dependencies: [...lanes.map((l) => l.name), 'api'] }] : []),
     ],
     timeout: 30_000,
