@@ -23,13 +23,15 @@ test(
 test(
   ...rule('HOOK-1', 'every allowed type and event kind is accepted by POST /webhooks', async ({ hooks }) => {
     const ch = hooks.channel('all-kinds');
-    for (const type of WebhookType.options) {
-      for (const event of WebhookEvent.options) {
-        const sub = await hooks.subscribe(ch, { type, event });
-        expect(sub, `the ${type}/${event} subscription`).toMatchContract(WebhookSubscription);
-        expect(sub.type, `type of the ${type}/${event} subscription`).toBe(type);
-        expect(sub.event, `event of the ${type}/${event} subscription`).toBe(event);
-      }
+    const kinds = WebhookType.options.flatMap((type) => WebhookEvent.options.map((event) => ({ type, event })));
+    // Independent subscriptions, sent together: a far target answers them in one round trip. All
+    // are awaited before any failure is thrown, so that every subscription made is removed at the end.
+    const settled = await Promise.allSettled(kinds.map(async (kind) => ({ ...kind, sub: await hooks.subscribe(ch, kind) })));
+    for (const r of settled) if (r.status === 'rejected') throw r.reason;
+    for (const { type, event, sub } of settled.flatMap((r) => (r.status === 'fulfilled' ? [r.value] : []))) {
+      expect(sub, `the ${type}/${event} subscription`).toMatchContract(WebhookSubscription);
+      expect(sub.type, `type of the ${type}/${event} subscription`).toBe(type);
+      expect(sub.event, `event of the ${type}/${event} subscription`).toBe(event);
     }
   }),
 );
