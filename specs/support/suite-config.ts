@@ -93,7 +93,8 @@ export function suiteConfig(env: NodeJS.ProcessEnv = process.env): PlaywrightTes
   // - oauth: one Chromium for every OAuth test, and one callback receiver on one port (the one
   //   CRM_PUBLIC_URL names).
   // - properties: the property-based specs with thousands of requests, started first; against a
-  //   far target each of its three files in a worker of its own (their runs wait on answers).
+  //   far target each of its three files in a worker of its own (their runs wait on answers), or
+  //   CRM_WORKERS + 1 of them when that is fewer (a setting that keeps the load on the target low).
   // The API lane has CRM_WORKERS workers. Against a near target (loopback) never more: a run there
   // is CPU-bound, and a lane that ends early leaves its CPU to the others, where a new worker would
   // spend it on starting up. Against a far one it also takes each lane's worker once that
@@ -102,7 +103,7 @@ export function suiteConfig(env: NodeJS.ProcessEnv = process.env): PlaywrightTes
   const lanes = [
     { name: 'bulk', testMatch: BULK_SPECS, workers: 1 },
     { name: 'oauth', testMatch: OAUTH_SPECS, workers: 1 },
-    { name: 'properties', testMatch: PROPERTY_SPECS, workers: near ? 1 : 3 },
+    { name: 'properties', testMatch: PROPERTY_SPECS, workers: near ? 1 : Math.min(3, cfg.workers + 1) },
   ];
   // The embedded server's credentials reach it through the environment it inherits, never through
   // `webServer.env`: reporters print the configuration (results.json carries webServer.env).
