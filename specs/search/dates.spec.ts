@@ -32,32 +32,35 @@ for (const kind of KINDS) {
           const where = (p: (t: number) => boolean) => all.filter((r: Rec) => p(r[field]));
           const check = async (filter: Record<string, number>, want: Rec[], what: string) =>
             expectSameRecords(await search(api, kind, inNs(ns, filter)), want, `${what} (${JSON.stringify(filter)}; ${field} values ${values.join(', ')})`);
-          await check(
-            { [`minimum_${name}_date`]: hi },
-            where((t) => t >= hi),
-            `minimum_${name}_date at the latest value includes it`,
-          );
-          await check(
-            { [`maximum_${name}_date`]: lo },
-            where((t) => t <= lo),
-            `maximum_${name}_date at the earliest value includes it`,
-          );
-          await check(
-            { [`minimum_${name}_date`]: lo, [`maximum_${name}_date`]: lo },
-            where((t) => t === lo),
-            `minimum = maximum selects that second`,
-          );
-          await check(
-            { [`minimum_${name}_date`]: lo + 1 },
-            where((t) => t > lo),
-            `minimum_${name}_date one second after the earliest`,
-          );
-          await check(
-            { [`maximum_${name}_date`]: hi - 1 },
-            where((t) => t < hi),
-            `maximum_${name}_date one second before the latest`,
-          );
-          await check({ [`minimum_${name}_date`]: hi, [`maximum_${name}_date`]: lo }, [], 'a minimum after the maximum selects nothing');
+          // Independent searches, sent together: a far target answers them in one round trip.
+          await Promise.all([
+            check(
+              { [`minimum_${name}_date`]: hi },
+              where((t) => t >= hi),
+              `minimum_${name}_date at the latest value includes it`,
+            ),
+            check(
+              { [`maximum_${name}_date`]: lo },
+              where((t) => t <= lo),
+              `maximum_${name}_date at the earliest value includes it`,
+            ),
+            check(
+              { [`minimum_${name}_date`]: lo, [`maximum_${name}_date`]: lo },
+              where((t) => t === lo),
+              `minimum = maximum selects that second`,
+            ),
+            check(
+              { [`minimum_${name}_date`]: lo + 1 },
+              where((t) => t > lo),
+              `minimum_${name}_date one second after the earliest`,
+            ),
+            check(
+              { [`maximum_${name}_date`]: hi - 1 },
+              where((t) => t < hi),
+              `maximum_${name}_date one second before the latest`,
+            ),
+            check({ [`minimum_${name}_date`]: hi, [`maximum_${name}_date`]: lo }, [], 'a minimum after the maximum selects nothing'),
+          ]);
         }
       },
     ),
