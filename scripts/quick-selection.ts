@@ -1,12 +1,18 @@
 /**
- * The tests a `quick` run (CRM_DEPTH=quick) leaves out, from a standard run's outcomes:
+ * The tests a `quick` run (CRM_DEPTH=quick) leaves out, from standard runs' outcomes:
  *
- *     npx playwright test && npx tsx scripts/quick-selection.ts [reports/conformance-outcomes.json]
+ *     npx tsx scripts/quick-selection.ts                      # runs the standard suite under each choice set
+ *     npx tsx scripts/quick-selection.ts --reuse              # the outcomes of those runs, made before
+ *     npx tsx scripts/quick-selection.ts a/conformance-outcomes.json b/conformance-outcomes.json
  *
- * `quick` judges every rule the standard run judges with at most 1,000 requests. The search
- * properties and the upsert model always run (with a thirtieth of their runs); of the other tests that ran, a few cover every rule
- * the properties do not: a greedy cover, the most rules per cost first (cost: requests, and
- * time at 25 ms a request), and every test of one request or none, which costs next to nothing.
+ * `quick` judges every rule the standard run judges with at most 1,000 requests. A test that judges
+ * a rule against one server may skip against another (a choice the spec leaves open), so the
+ * selection is made from standard runs against the reference under several of its choice sets
+ * (CHOICE_SETS): the tests kept judge, under every set, each rule some test judged under it.
+ * The search properties and the upsert model always run (with a thirtieth of their runs); of the
+ * other tests, a few cover the rest: a greedy cover, the most rules per cost first. A test's cost:
+ * its requests, its time at 25 ms a request, and one request more for the test itself (its
+ * fixtures, hooks, steps and report entries cost the run about as much on loopback).
  * The rest is left out (specs/support/quick-selection.json, read by specs/support/suite-config.ts).
  * A test not in the list runs, so a new test runs in `quick` until the list is made again; the
  * self-test selftest/depth.test.ts checks that a quick run judges every rule within the bound.
@@ -14,57 +20,103 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { OutcomeFile } from '../reporting/conformance-reporter.js';
+import { runPlaywright } from '../selftest/helpers.js';
 import { ROOT } from '../specs/support/core/config.js';
 import { QUICK_SELECTION_FILE } from '../specs/support/core/quick.js';
 /** The properties that always run (the search properties, the upsert model); the bulk property is a test like any other (its calls are paced). */
 const PROPERTY_FILES = /search\/[^/]*\.property\.spec\.ts$|upsert\.model\.spec\.ts$/;
+/** The reference's choice sets the selection is made under (docs/calibration.md): the default first. */
+export const CHOICE_SETS: { name: string; env: Record<string, string> }[] = [
+  { name: 'default', env: {} },
+  { name: 'hardest', env: { REFERENCE_CHOICES: 'hardest' } },
+  { name: 'variant', env: { REFERENCE_VARIANT: '1' } },
+  { name: 'alt:1', env: { REFERENCE_CHOICES: 'alt:1' } },
+  { name: 'alt:2', env: { REFERENCE_CHOICES: 'alt:2' } },
+];
+/** What a test of its own costs beyond its requests and time, in requests. */
+const PER_TEST = 1;
 
 type Outcome = OutcomeFile['outcomes'][number];
 export interface QuickSelection {
   note: string;
+  /** The choice sets of the runs it was made from. */
+  under: string[];
+  /** The first run's (the default choices') tests and requests, and those of the tests kept. */
   from: { tests: number; requests: number };
   kept: { tests: number; requests: number };
   leaveOut: { file: string; title: string }[];
 }
 
-/** The selection of a standard run's outcomes (see the file header). */
-export function selectQuick(outcomes: Outcome[]): QuickSelection {
-  const ran = outcomes.filter((o) => o.status !== 'skipped');
-  const always = ran.filter((o) => PROPERTY_FILES.test(o.file) || (o.requests ?? 0) <= 1);
-  const covered = new Set(always.flatMap((o) => o.rules));
-  const left = new Set(ran.flatMap((o) => o.rules).filter((r) => !covered.has(r)));
-  const keep = new Set(always);
-  const cost = (o: Outcome) => (o.requests ?? 0) + o.durationMs / 25;
+const keyOf = (o: { file: string; title: string }) => `${o.file}\0${o.title}`;
+
+/** The selection of standard runs' outcomes, one list per run, the default choices' first (see the file header). */
+export function selectQuick(runs: Outcome[][], under = runs.map((_, i) => `run ${i + 1}`)): QuickSelection {
+  const ran = runs.map((outcomes) => new Map(outcomes.filter((o) => o.status !== 'skipped').map((o) => [keyOf(o), o])));
+  const tests = new Map<string, Outcome>();
+  for (const run of ran) for (const [k, o] of run) if (!tests.has(k)) tests.set(k, o);
+  // What must be covered: (run, rule) for every rule some test judged in that run.
+  const left = new Set(ran.flatMap((run, i) => [...run.values()].flatMap((o) => o.rules.map((r) => `${i}\0${r}`))));
+  const pairsOf = (k: string) => ran.flatMap((run, i) => run.get(k)?.rules.map((r) => `${i}\0${r}`) ?? []);
+  const keep = new Set<string>();
+  const take = (k: string) => {
+    keep.add(k);
+    for (const p of pairsOf(k)) left.delete(p);
+  };
+  const properties = new Set([...tests].filter(([, o]) => PROPERTY_FILES.test(o.file)).map(([k]) => k));
+  for (const k of properties) take(k);
+  const cost = (k: string) => Math.max(...ran.map((run) => run.get(k)).map((o) => (o ? (o.requests ?? 0) + o.durationMs / 25 : 0))) + PER_TEST;
   while (left.size) {
-    let best: Outcome | undefined;
+    let best: string | undefined;
     let score = -1;
-    for (const o of ran) {
-      if (keep.has(o)) continue;
-      const gain = o.rules.filter((r) => left.has(r)).length;
-      const s = gain / Math.max(1, cost(o));
-      if (gain && s > score) [best, score] = [o, s];
+    for (const k of tests.keys()) {
+      if (keep.has(k)) continue;
+      const gain = pairsOf(k).filter((p) => left.has(p)).length;
+      const s = gain / cost(k);
+      if (gain && s > score) [best, score] = [k, s];
     }
     if (!best) break;
-    keep.add(best);
-    for (const r of best.rules) left.delete(r);
+    take(best);
   }
+  // The greedy cover may keep a test that later ones made redundant: drop those, the dearest first.
+  for (const k of [...keep].filter((k) => !properties.has(k)).sort((a, b) => cost(b) - cost(a))) {
+    const others = new Set([...keep].filter((x) => x !== k).flatMap(pairsOf));
+    if (pairsOf(k).every((p) => others.has(p))) keep.delete(k);
+  }
+  const first = [...ran[0].values()];
   const sum = (xs: Outcome[]) => xs.reduce((s, o) => s + (o.requests ?? 0), 0);
-  const kept = ran.filter((o) => keep.has(o));
+  const kept = first.filter((o) => keep.has(keyOf(o)));
   return {
-    note: 'Generated by scripts/quick-selection.ts from a standard run: the tests CRM_DEPTH=quick leaves out (each of their rules is judged by a test that runs).',
-    from: { tests: ran.length, requests: sum(ran) },
+    note: 'Generated by scripts/quick-selection.ts from standard runs against the reference under the choice sets `under`: the tests CRM_DEPTH=quick leaves out (under each set, each of their rules is judged by a test that runs).',
+    under,
+    from: { tests: first.length, requests: sum(first) },
     kept: { tests: kept.length, requests: sum(kept) },
-    leaveOut: ran
-      .filter((o) => !keep.has(o))
-      .map((o) => ({ file: o.file, title: o.title }))
+    leaveOut: [...tests]
+      .filter(([k]) => !keep.has(k))
+      .map(([, o]) => ({ file: o.file, title: o.title }))
       .sort((a, b) => (a.file + a.title).localeCompare(b.file + b.title)),
   };
 }
 
+const runDir = (set: (typeof CHOICE_SETS)[number]) => `reports/runs/quick-selection-${set.name.replace(/\W/g, '-')}`;
+
+/** A standard run of the whole suite against the reference under one choice set: its outcomes file. */
+async function standardRun(set: (typeof CHOICE_SETS)[number]): Promise<string> {
+  const res = await runPlaywright([], { ...set.env, CRM_DEPTH: 'standard', CRM_REPORTERS: 'minimal', CRM_REPORT_DIR: runDir(set) }, 20 * 60_000);
+  if (res.code !== 0) throw new Error(`the standard run under ${set.name} did not pass (exit ${res.code}): ${res.out.slice(-2000)}`);
+  console.log(
+    `quick-selection: standard run under ${set.name}: ${/Conformance: [A-Z ]+/.exec(res.stdout)?.[0] ?? 'no verdict'} (${Math.round(res.ms / 1000)} s)`,
+  );
+  return resolve(ROOT, runDir(set), 'conformance-outcomes.json');
+}
+
 if (import.meta.url === `file://${process.argv[1]}`) {
-  const from = resolve(ROOT, process.argv[2] ?? 'reports/conformance-outcomes.json');
-  const { outcomes } = JSON.parse(readFileSync(from, 'utf8')) as OutcomeFile;
-  const s = selectQuick(outcomes);
+  // --reuse: the outcomes of the last standard runs this script made, without running them again.
+  const reuse = process.argv.includes('--reuse');
+  const given = process.argv.slice(2).filter((a) => a !== '--reuse');
+  const files: string[] = given.map((f) => resolve(f));
+  if (!given.length) for (const set of CHOICE_SETS) files.push(reuse ? resolve(ROOT, runDir(set), 'conformance-outcomes.json') : await standardRun(set));
+  const runs = files.map((f) => (JSON.parse(readFileSync(f, 'utf8')) as OutcomeFile).outcomes);
+  const s = selectQuick(runs, given.length ? given : CHOICE_SETS.map((c) => c.name));
   writeFileSync(resolve(ROOT, QUICK_SELECTION_FILE), `${JSON.stringify(s, null, 2)}\n`);
   console.log(
     `${QUICK_SELECTION_FILE}: ${s.kept.tests} of ${s.from.tests} tests kept (${s.kept.requests} of ${s.from.requests} requests at standard runs), ${s.leaveOut.length} left out`,

@@ -48,19 +48,42 @@ test('crm-conformance run --depth <d> and --depth=<d> set the depth; the other a
 const outcome = (file: string, title: string, rules: string[], requests: number, durationMs = 10) =>
   ({ file, title, rules, requests, durationMs, status: 'passed', expectedStatus: 'passed', notes: [], warnings: [] }) as unknown as TestOutcome;
 
-test('the quick selection keeps a test for every rule that ran, the properties and the cheapest tests, and leaves out the rest', () => {
+test('the quick selection keeps the properties and, of the other tests, the cheapest that judge every rule that ran, and leaves out the rest', () => {
   const s = selectQuick([
-    outcome('specs/search/projects.property.spec.ts', 'SEARCH-5 property', ['SEARCH-5'], 600),
-    outcome('specs/search/criteria.spec.ts', 'SEARCH-5 project search: AND', ['SEARCH-5'], 8),
-    outcome('specs/search/paging.spec.ts', 'SEARCH-3 project search: 20 entries', ['SEARCH-3'], 23),
-    outcome('specs/search/paging.spec.ts', 'SEARCH-3 task search: 20 entries', ['SEARCH-3'], 25),
-    outcome('specs/wire/x.spec.ts', 'WIRE-1 one request', ['WIRE-1'], 1),
-    outcome('specs/wire/x.spec.ts', 'WIRE-1 another request', ['WIRE-1'], 1),
+    [
+      outcome('specs/search/projects.property.spec.ts', 'SEARCH-5 property', ['SEARCH-5'], 600),
+      outcome('specs/search/criteria.spec.ts', 'SEARCH-5 project search: AND', ['SEARCH-5'], 8),
+      outcome('specs/search/paging.spec.ts', 'SEARCH-3 project search: 20 entries', ['SEARCH-3'], 23),
+      outcome('specs/search/paging.spec.ts', 'SEARCH-3 task search: 20 entries', ['SEARCH-3'], 25),
+      outcome('specs/wire/x.spec.ts', 'WIRE-1 one request', ['WIRE-1'], 1),
+      outcome('specs/wire/x.spec.ts', 'WIRE-1 another request', ['WIRE-1'], 1, 100),
+    ],
   ] as never);
   assert.deepEqual(
     s.leaveOut.map((t) => t.title),
-    ['SEARCH-5 project search: AND', 'SEARCH-3 task search: 20 entries'],
+    ['SEARCH-5 project search: AND', 'SEARCH-3 task search: 20 entries', 'WIRE-1 another request'],
   );
+  assert.deepEqual([s.from.tests, s.kept.tests], [6, 3]);
+});
+
+test('the quick selection judges each rule under every choice set it was made from: a test that skips under one set does not cover it there', () => {
+  const skipped = (o: TestOutcome) => ({ ...o, status: 'skipped' }) as TestOutcome;
+  const cheap = outcome('specs/events/delivery.spec.ts', 'EVENT-5 the delete notification', ['EVENT-5'], 2);
+  const dear = outcome('specs/events/computed-values.spec.ts', 'EVENT-5 the update notification', ['EVENT-5'], 6);
+  const under = (runs: TestOutcome[][]) => selectQuick(runs as never).leaveOut.map((t) => t.title);
+  assert.deepEqual(under([[cheap, dear]]), ['EVENT-5 the update notification']);
+  assert.deepEqual(
+    under([
+      [cheap, dear],
+      [skipped(cheap), dear],
+    ]),
+    ['EVENT-5 the delete notification'],
+  );
+  // A test that ran under no set is never left out: it may judge its rule against another server.
+  assert.deepEqual(under([[cheap, skipped(dear)]]), []);
+});
+
+test("quickLeaveOut: one pattern per test of the selection, matching that test's grep title only", () => {
   const patterns = quickLeaveOut();
   const { leaveOut } = JSON.parse(readFileSync(resolve(ROOT, 'specs/support/quick-selection.json'), 'utf8')) as { leaveOut: { file: string; title: string }[] };
   assert.equal(patterns.length, leaveOut.length, 'one pattern per test left out');
