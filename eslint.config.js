@@ -100,6 +100,11 @@ const OUTSIDE_EXCEPTIONS = [
     allows: ['specs/support/oauth-page.js', 'specs/support/oauth-controls.js', 'specs/support/resources/callback-receiver.js'],
     why: 'tests the OAuth page driver on each login page, with the callback receiver it drives to',
   },
+  {
+    file: 'selftest/depth{,.unit}.test.ts',
+    allows: ['specs/support/suite-config.js'],
+    why: 'tests the lanes a depth gives a run (the Playwright configuration the settings make)',
+  },
   // The fault matrix's Playwright configuration: like playwright.config.ts it reads the instances of the fixtures layer.
   { file: 'scripts/matrix.config.ts', allows: ['specs/support/fixtures/instances.js'], why: 'a Playwright configuration (the fault matrix)' },
   // TODO: matrixWorkers and RANDOM_TAG are plain values; moving them to core/ would end this exception.

@@ -14,6 +14,7 @@ import { quickLeaveOut } from '../specs/support/core/quick.js';
 import { selectQuick } from '../scripts/quick-selection.js';
 import { buildReport, type TestOutcome } from '../reporting/verdict.js';
 import { summaryLines } from '../reporting/conformance-reporter.js';
+import { suiteConfig } from '../specs/support/suite-config.js';
 
 const base = { CRM_BASE_URL: 'http://127.0.0.1:9', CRM_ACCESS_TOKEN: 'selftest-token-0000', CRM_USER_EMAIL: 'selftest@example.com' };
 
@@ -93,6 +94,18 @@ test("quickLeaveOut: one pattern per test of the selection, matching that test's
   assert.ok(patterns[0].test(grepTitle) && patterns[0].test(`${grepTitle} @random`), grepTitle);
   assert.equal(patterns[0].test(`${grepTitle} and more`), false, 'a pattern matches its own title only');
   assert.equal(patterns[0].test(`api other/file.spec.ts ${t.title}`), false, 'in its own file only');
+});
+
+test('lanes: a quick run against a near target has no property lane (its specs run in the API lane); a standard one, or a far target, has one', () => {
+  const lanes = (env: Record<string, string>) => (suiteConfig({ ...base, ...env }).projects ?? []).map((p) => p.name);
+  assert.deepEqual(lanes({ CRM_DEPTH: 'quick' }), ['bulk', 'oauth', 'api']);
+  assert.deepEqual(lanes({}), ['bulk', 'oauth', 'properties', 'api']);
+  assert.deepEqual(lanes({ CRM_DEPTH: 'quick', CRM_BASE_URL: 'https://crm.example.com/developer_api/v1', CRM_ALLOW_WRITES: '1' }), [
+    'bulk',
+    'oauth',
+    'properties',
+    'api',
+  ]);
 });
 
 test('the report names the depth: conformance.json, the console summary; and the properties a budget cut short, with their runs', () => {

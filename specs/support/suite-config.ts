@@ -95,6 +95,8 @@ export function suiteConfig(env: NodeJS.ProcessEnv = process.env): PlaywrightTes
   // - properties: the property-based specs with thousands of requests, started first; against a
   //   far target each of its three files in a worker of its own (their runs wait on answers), or
   //   CRM_WORKERS + 1 of them when that is fewer (a setting that keeps the load on the target low).
+  //   A quick run against a near target has no property lane: its few runs go to the API lane, as
+  //   the start of one more worker would cost the run more CPU than they take.
   // The API lane has CRM_WORKERS workers. Against a near target (loopback) never more: a run there
   // is CPU-bound, and a lane that ends early leaves its CPU to the others, where a new worker would
   // spend it on starting up. Against a far one it also takes each lane's worker once that
@@ -103,7 +105,7 @@ export function suiteConfig(env: NodeJS.ProcessEnv = process.env): PlaywrightTes
   const lanes = [
     { name: 'bulk', testMatch: BULK_SPECS, workers: 1 },
     { name: 'oauth', testMatch: OAUTH_SPECS, workers: 1 },
-    { name: 'properties', testMatch: PROPERTY_SPECS, workers: near ? 1 : Math.min(3, cfg.workers + 1) },
+    ...(near && cfg.depth === 'quick' ? [] : [{ name: 'properties', testMatch: PROPERTY_SPECS, workers: near ? 1 : Math.min(3, cfg.workers + 1) }]),
   ];
   // The embedded server's credentials reach it through the environment it inherits, never through
   // `webServer.env`: reporters print the configuration (results.json carries webServer.env).

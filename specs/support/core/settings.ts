@@ -165,7 +165,7 @@ export const SETTINGS: readonly Setting[] = [
     schema: positiveInt.refine((n) => n >= 1 && n <= 64, 'must be a number of workers from 1 to 64'),
     default: '2',
     description:
-      'Workers of the API lane (the bulk, OAuth and property lanes have one each; against a far target the API lane also takes the worker of a lane that is done, and the property lane up to three, at most CRM_WORKERS + 1).',
+      'Workers of the API lane (the bulk, OAuth and property lanes have one each, and a quick run on loopback no property lane; against a far target the API lane also takes the worker of a lane that is done, and the property lane up to three, at most CRM_WORKERS + 1).',
   },
   {
     name: 'CRM_DEPTH',
