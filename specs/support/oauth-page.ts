@@ -58,8 +58,6 @@ export interface FlowOptions {
   inSession?: boolean;
 }
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
 /** How long closing a page or a context may take before the suite stops waiting for it. */
 export const CLOSE_MS = 3_000;
 
@@ -146,13 +144,24 @@ export async function drive(page: Page, receiver: CallbackReceiver, screens: Scr
   };
   page.on('load', onLoad);
   page.on('response', onResponse);
-  /** Waits for the callback or the next page load after `since`; polls with the deadline. */
+  /** Waits for the callback or the next page load after `since`, until the deadline: woken by either. */
   const next = async (since: number, limit = deadline): Promise<'hit' | 'load' | 'timeout'> => {
     for (;;) {
       if (receiver.hits.length > mark) return 'hit';
       if (loads > since) return 'load';
-      if (Date.now() >= Math.min(limit, deadline)) return 'timeout';
-      await sleep(25);
+      const left = Math.min(limit, deadline) - Date.now();
+      if (left <= 0) return 'timeout';
+      await new Promise<void>((woken) => {
+        const wake = () => {
+          clearTimeout(timer);
+          cancelHit();
+          page.off('load', wake);
+          woken();
+        };
+        const timer = setTimeout(wake, left);
+        const cancelHit = receiver.nextHit(wake);
+        page.on('load', wake);
+      });
     }
   };
   const done = (hitOrStop: Partial<FlowOutcome>): FlowOutcome => Object.assign(outcome, hitOrStop);

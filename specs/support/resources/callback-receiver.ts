@@ -81,6 +81,8 @@ export class CallbackReceiver {
     readonly url: string,
     /** Every request received, in order. */
     readonly hits: CallbackHit[],
+    /** Called once each at the next request received (nextHit). */
+    private readonly waiting: Set<() => void>,
     private readonly tmp?: string,
   ) {}
 
@@ -89,6 +91,7 @@ export class CallbackReceiver {
     let tmp: string | undefined;
     let server: Server;
     const hits: CallbackHit[] = [];
+    const waiting = new Set<() => void>();
     const handler = (req: IncomingMessage, res: ServerResponse) => {
       const chunks: Buffer[] = [];
       let size = 0;
@@ -126,6 +129,8 @@ export class CallbackReceiver {
           repeated: [...new Set([...query.repeated, ...form.repeated])],
           at: Date.now(),
         });
+        for (const wake of waiting) wake();
+        waiting.clear();
         const body =
           '<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Callback received</title></head><body><main><h1>Callback received</h1><p>The conformance suite recorded this request.</p></main></body></html>';
         res.writeHead(200, {
@@ -191,7 +196,7 @@ export class CallbackReceiver {
     });
     const scheme = o.https ? 'https' : 'http';
     const local = `${scheme}://${host.includes(':') ? `[${host}]` : host === '0.0.0.0' ? '127.0.0.1' : host}:${port}`;
-    return new CallbackReceiver(server, local, o.publicUrl ?? local, hits, tmp);
+    return new CallbackReceiver(server, local, o.publicUrl ?? local, hits, waiting, tmp);
   }
 
   /** Position to wait from: hits after this mark belong to what follows. */
@@ -204,14 +209,27 @@ export class CallbackReceiver {
     return this.hits.slice(mark);
   }
 
-  /** Polls for the first hit after `mark` until the deadline; undefined when none came. */
+  /**
+   * Calls `wake` once, at the next request received. Returns the function that cancels it (call
+   * it once woken for another reason).
+   */
+  nextHit(wake: () => void): () => void {
+    this.waiting.add(wake);
+    return () => this.waiting.delete(wake);
+  }
+
+  /** The first hit after `mark`, waiting for it until the deadline; undefined when none came. */
   async waitForHit(mark: number, timeoutMs = 10_000): Promise<CallbackHit | undefined> {
     const deadline = Date.now() + timeoutMs;
     for (;;) {
       const hit = this.hits[mark];
       if (hit) return hit;
-      if (Date.now() >= deadline) return undefined;
-      await new Promise((r) => setTimeout(r, 50));
+      const left = deadline - Date.now();
+      if (left <= 0) return undefined;
+      await new Promise<void>((woken) => {
+        const timer = setTimeout(() => (cancel(), woken()), left);
+        const cancel = this.nextHit(() => (clearTimeout(timer), woken()));
+      });
     }
   }
 
