@@ -121,15 +121,18 @@ export interface DriveOptions extends FlowOptions {
 /**
  * Opens `url` and reacts to what shows: the login screen (logs in once), the consent screen
  * (presses the decision, or stops), a page that submits itself (waits), anything else (stops).
- * Ends when the callback receiver gets a request or the browser stops. Polls with a deadline.
+ * Ends when the callback receiver gets a request or the browser stops, within a deadline.
  */
 export async function drive(page: Page, receiver: CallbackReceiver, screens: Screens, url: string, o: DriveOptions): Promise<FlowOutcome> {
   const mark = receiver.mark();
   const deadline = Date.now() + (o.timeoutMs ?? 20_000);
   const outcome: FlowOutcome = { screens: [] };
   let loads = 0;
+  /** When the page last loaded (Date.now(), as a callback's `at`). */
+  let loadedAt = 0;
   const onLoad = () => {
     loads++;
+    loadedAt = Date.now();
   };
   const onResponse = (r: Response) => {
     if (r.request().isNavigationRequest() && r.frame() === page.mainFrame() && !r.url().startsWith(receiver.url) && !r.url().startsWith(receiver.localUrl)) {
@@ -144,13 +147,12 @@ export async function drive(page: Page, receiver: CallbackReceiver, screens: Scr
   };
   page.on('load', onLoad);
   page.on('response', onResponse);
-  /** Waits for the callback or the next page load after `since`, until the deadline: woken by either. */
-  const next = async (since: number, limit = deadline): Promise<'hit' | 'load' | 'timeout'> => {
+  /** Waits until `ready()` holds or the limit passes, woken by a page load or a callback (no polling). */
+  const until = async (ready: () => boolean, limit: number): Promise<boolean> => {
     for (;;) {
-      if (receiver.hits.length > mark) return 'hit';
-      if (loads > since) return 'load';
+      if (ready()) return true;
       const left = Math.min(limit, deadline) - Date.now();
-      if (left <= 0) return 'timeout';
+      if (left <= 0) return false;
       await new Promise<void>((woken) => {
         const wake = () => {
           clearTimeout(timer);
@@ -163,6 +165,20 @@ export async function drive(page: Page, receiver: CallbackReceiver, screens: Scr
         page.on('load', wake);
       });
     }
+  };
+  /** Waits for the callback or the next page load after `since`, until the deadline. */
+  const next = async (since: number, limit = deadline): Promise<'hit' | 'load' | 'timeout'> => {
+    await until(() => receiver.hits.length > mark || loads > since, limit);
+    return receiver.hits.length > mark ? 'hit' : loads > since ? 'load' : 'timeout';
+  };
+  /**
+   * The callback reached: the flow ends once the receiver's page has loaded (briefly bounded), so
+   * that its load is not taken for a page of the next flow on the same page.
+   */
+  const reached = async (): Promise<FlowOutcome> => {
+    const hit = receiver.hits[mark];
+    await until(() => loadedAt >= hit.at, Date.now() + 2_000);
+    return done({ hit });
   };
   const done = (hitOrStop: Partial<FlowOutcome>): FlowOutcome => Object.assign(outcome, hitOrStop);
   const cannot = (stoppedAt: Screen, problem: string, fix: string) => done({ stoppedAt, cannotLogIn: { problem, fix } });
@@ -179,11 +195,7 @@ export async function drive(page: Page, receiver: CallbackReceiver, screens: Scr
     });
     for (;;) {
       const got = await next(since);
-      if (got === 'hit') {
-        // Let the callback's own page finish loading before the caller looks at it.
-        await receiver.waitForHit(mark, 0);
-        return done({ hit: receiver.hits[mark] });
-      }
+      if (got === 'hit') return await reached();
       if (got === 'timeout') {
         if (submitted && !outcome.screens.includes('consent')) {
           return cannot(
@@ -256,7 +268,7 @@ export async function drive(page: Page, receiver: CallbackReceiver, screens: Scr
       if (view.kind === 'self-submitting') {
         // A page that submits itself to the callback: give it a few seconds.
         const r = await next(since, Date.now() + 5_000);
-        if (r === 'hit') return done({ hit: receiver.hits[mark] });
+        if (r === 'hit') return await reached();
         if (r === 'load') continue;
         return done({ stoppedAt: 'other' });
       }

@@ -218,21 +218,6 @@ export class CallbackReceiver {
     return () => this.waiting.delete(wake);
   }
 
-  /** The first hit after `mark`, waiting for it until the deadline; undefined when none came. */
-  async waitForHit(mark: number, timeoutMs = 10_000): Promise<CallbackHit | undefined> {
-    const deadline = Date.now() + timeoutMs;
-    for (;;) {
-      const hit = this.hits[mark];
-      if (hit) return hit;
-      const left = deadline - Date.now();
-      if (left <= 0) return undefined;
-      await new Promise<void>((woken) => {
-        const timer = setTimeout(() => (cancel(), woken()), left);
-        const cancel = this.nextHit(() => (clearTimeout(timer), woken()));
-      });
-    }
-  }
-
   async close(): Promise<void> {
     await new Promise<void>((ok) => {
       this.server.closeAllConnections();
