@@ -202,6 +202,9 @@ export default [
     languageOptions: { sourceType: 'commonjs' },
   },
 
+  // A module of specs/support is small enough to read at once: at most 350 lines, comments included.
+  { files: ['specs/support/**/*.ts'], rules: { 'max-lines': ['error', { max: 350 }] } },
+
   // The layers of specs/support (each imports only the layers below it), the spec files and area helpers.
   { files: ['specs/support/core/**'], rules: { 'no-restricted-imports': forbid(CORE_NO_UPPER, NO_PLAYWRIGHT_TEST, NO_REFERENCE) } },
   { files: ['specs/support/resources/**'], rules: { 'no-restricted-imports': forbid(RESOURCES_NO_UPPER, NO_REFERENCE) } },

@@ -173,3 +173,19 @@ export async function describePage(page: Page): Promise<string> {
     return 'the page changed while it was read';
   }
 }
+
+/** Why a login was refused, as far as the page says (its alert, never a value). */
+export function refusal(view: { alert?: string }, submitted: { step: 'password' | 'email'; userFound: boolean; by: string }): string {
+  const said = view.alert ? `; the page says "${view.alert}"` : '';
+  if (submitted.step === 'email') return `the login page asked for the e-mail again after it was submitted ${submitted.by}${said}`;
+  return submitted.userFound
+    ? `the login page showed again after the e-mail and password were submitted ${submitted.by}${said}`
+    : `the login page showed again after the password was submitted ${submitted.by}, with no e-mail or user field filled (none was found)${said}`;
+}
+
+/** The setting to change after such a refusal. */
+export function refusalFix(submitted: { userFound: boolean }): string {
+  return submitted.userFound
+    ? 'check CRM_LOGIN_EMAIL and CRM_LOGIN_PASSWORD (a user who can log in on the authorization host); if the wrong fields were filled, set oauth.screens.email_label and password_label in the target profile to their labels'
+    : "set oauth.screens.email_label in the target profile to the label of the login page's e-mail or user field; check CRM_LOGIN_EMAIL and CRM_LOGIN_PASSWORD";
+}

@@ -14,7 +14,7 @@
  */
 import type { Browser, BrowserContext, Locator, Page, Response } from '@playwright/test';
 import { payloadOf, type CallbackHit, type CallbackReceiver } from './resources/callback-receiver.js';
-import { classify, consentControl, describePage, fillableBeside, nameOf, submitControl, type Screens } from './oauth-controls.js';
+import { classify, consentControl, describePage, fillableBeside, nameOf, refusal, refusalFix, submitControl, type Screens } from './oauth-controls.js';
 export type Screen = 'login' | 'consent' | 'other';
 
 /** Where an authorization attempt ended. */
@@ -295,21 +295,6 @@ export async function drive(page: Page, receiver: CallbackReceiver, screens: Scr
     page.off('load', onLoad);
     page.off('response', onResponse);
   }
-}
-
-/** Why a login was refused, as far as the page says (its alert, never a value). */
-function refusal(view: { alert?: string }, submitted: { step: 'password' | 'email'; userFound: boolean; by: string }): string {
-  const said = view.alert ? `; the page says "${view.alert}"` : '';
-  if (submitted.step === 'email') return `the login page asked for the e-mail again after it was submitted ${submitted.by}${said}`;
-  return submitted.userFound
-    ? `the login page showed again after the e-mail and password were submitted ${submitted.by}${said}`
-    : `the login page showed again after the password was submitted ${submitted.by}, with no e-mail or user field filled (none was found)${said}`;
-}
-
-function refusalFix(submitted: { userFound: boolean }): string {
-  return submitted.userFound
-    ? 'check CRM_LOGIN_EMAIL and CRM_LOGIN_PASSWORD (a user who can log in on the authorization host); if the wrong fields were filled, set oauth.screens.email_label and password_label in the target profile to their labels'
-    : "set oauth.screens.email_label in the target profile to the label of the login page's e-mail or user field; check CRM_LOGIN_EMAIL and CRM_LOGIN_PASSWORD";
 }
 
 /** What a login as the OAuth specs do it came to (`crm-conformance doctor`'s check). */
