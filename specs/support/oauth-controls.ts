@@ -5,7 +5,8 @@
  * and "Deny"; the target profile's `oauth.screens` labels, when set and found on the page, take
  * precedence. `classify` says what a page is (login, consent, a page that submits itself, one the
  * suite cannot answer); `describePage` names a page's fields and buttons for a message, never a
- * value. The driver that acts on them is oauth-page.ts.
+ * value; `refusal` and `refusalFix` say why a login was refused, as far as the page says, and what
+ * to set. The driver that acts on them is oauth-page.ts.
  */
 import type { Locator, Page } from '@playwright/test';
 import type { TargetProfile } from '../../contracts/profile.js';
