@@ -11,13 +11,10 @@
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, writeFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { resolve } from 'node:path';
 import { runnableSuite } from './materialize.js';
 import { ROOT } from './suite.js';
 import { DOCTOR_DONE_ENV, formatReport, runDoctor } from './doctor.js';
-
-const require = createRequire(import.meta.url);
 
 /** The caller's report directory, profile and baseline, as absolute paths (Playwright runs from the suite's directory). */
 export function suiteEnv(env: NodeJS.ProcessEnv = process.env): NodeJS.ProcessEnv {
@@ -86,5 +83,5 @@ export async function run(args: string[]): Promise<number> {
 }
 
 export async function runMerge(args: string[]): Promise<number> {
-  return spawnNode(['--import', import.meta.resolve('tsx'), resolve(ROOT, 'reporting/merge.ts'), ...args], suiteEnv());
+  return spawnNode(['--import', require.resolve('tsx'), resolve(ROOT, 'reporting/merge.ts'), ...args], suiteEnv());
 }

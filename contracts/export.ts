@@ -6,10 +6,9 @@
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { relative, resolve } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
 import { buildOpenApi, componentSchemas, contractSchemas, standaloneJsonSchema } from './openapi.js';
 
-export const DEFAULT_OUT_DIR = fileURLToPath(new URL('../reports/schemas', import.meta.url));
+export const DEFAULT_OUT_DIR = resolve(__dirname, '../reports/schemas');
 
 export interface ExportResult {
   outDir: string;
@@ -28,7 +27,7 @@ export function exportSchemas(outDir: string = DEFAULT_OUT_DIR): ExportResult {
   return { outDir, schemas: entries.map((e) => e.name), openapi };
 }
 
-if (process.argv[1] && import.meta.url === pathToFileURL(resolve(process.argv[1])).href) {
+if (process.argv[1] && resolve(process.argv[1]) === __filename) {
   const arg = process.argv[2];
   const res = exportSchemas(arg ? resolve(arg) : DEFAULT_OUT_DIR);
   console.log(`wrote ${res.schemas.length} JSON Schemas and openapi.json to ${relative(process.cwd(), res.outDir) || '.'}`);

@@ -31,40 +31,45 @@ const faults = new Set(
 );
 const authPortRaw = env.REFERENCE_AUTH_PORT;
 
-try {
-  const choices = parseChoices(env.REFERENCE_CHOICES, env.REFERENCE_VARIANT === '1');
-  const running = await startReference({
-    credentials,
-    faults,
-    choices,
-    port: Number(pick('REFERENCE_PORT', '4010')),
-    authPort: authPortRaw === undefined ? 4011 : authPortRaw === '' ? undefined : Number(authPortRaw),
-    authHost: pick('REFERENCE_AUTH_HOST', 'localhost'),
-    latencyMs: Number(env.REFERENCE_LATENCY_MS) || 0,
-  });
-  const standalone = !env.REFERENCE_ACCESS_TOKEN;
-  console.log(`[reference] API      ${running.apiUrl}/developer_api/v1`);
-  console.log(`[reference] OAuth    ${running.authUrl}/oauth/authorize`);
-  if (faults.size) console.log(`[reference] faults   ${[...faults].join(', ')}`);
-  if (Number(env.REFERENCE_LATENCY_MS) > 0) console.log(`[reference] latency  ${Number(env.REFERENCE_LATENCY_MS)} ms added to every API request`);
-  const asked = [env.REFERENCE_VARIANT === '1' ? 'REFERENCE_VARIANT=1' : '', env.REFERENCE_CHOICES ? `REFERENCE_CHOICES=${env.REFERENCE_CHOICES}` : '']
-    .filter(Boolean)
-    .join(' ');
-  const line = `[reference] choices  REFERENCE_CHOICES=${describeChoices(choices)}${asked ? `  (from ${asked})` : ''}`;
-  console.log(line);
-  // Also on stderr when not the default, so that a Playwright run (which shows the server's
-  // stderr only) prints the line that replays it.
-  if (asked) console.error(line);
-  if (standalone) {
-    // Only the built-in development defaults are printed, never credentials passed in.
-    console.log(
-      `[reference] try: curl -H 'X-SVC-AccessToken: ${credentials.accessToken}' -H 'X-SVC-Application: developer_api' -H 'X-SVC-UserEmail: ${credentials.userEmail}' ${running.apiUrl}/developer_api/v1/account`,
-    );
+/** Starts the server; it runs until SIGTERM or SIGINT. */
+async function main(): Promise<void> {
+  try {
+    const choices = parseChoices(env.REFERENCE_CHOICES, env.REFERENCE_VARIANT === '1');
+    const running = await startReference({
+      credentials,
+      faults,
+      choices,
+      port: Number(pick('REFERENCE_PORT', '4010')),
+      authPort: authPortRaw === undefined ? 4011 : authPortRaw === '' ? undefined : Number(authPortRaw),
+      authHost: pick('REFERENCE_AUTH_HOST', 'localhost'),
+      latencyMs: Number(env.REFERENCE_LATENCY_MS) || 0,
+    });
+    const standalone = !env.REFERENCE_ACCESS_TOKEN;
+    console.log(`[reference] API      ${running.apiUrl}/developer_api/v1`);
+    console.log(`[reference] OAuth    ${running.authUrl}/oauth/authorize`);
+    if (faults.size) console.log(`[reference] faults   ${[...faults].join(', ')}`);
+    if (Number(env.REFERENCE_LATENCY_MS) > 0) console.log(`[reference] latency  ${Number(env.REFERENCE_LATENCY_MS)} ms added to every API request`);
+    const asked = [env.REFERENCE_VARIANT === '1' ? 'REFERENCE_VARIANT=1' : '', env.REFERENCE_CHOICES ? `REFERENCE_CHOICES=${env.REFERENCE_CHOICES}` : '']
+      .filter(Boolean)
+      .join(' ');
+    const line = `[reference] choices  REFERENCE_CHOICES=${describeChoices(choices)}${asked ? `  (from ${asked})` : ''}`;
+    console.log(line);
+    // Also on stderr when not the default, so that a Playwright run (which shows the server's
+    // stderr only) prints the line that replays it.
+    if (asked) console.error(line);
+    if (standalone) {
+      // Only the built-in development defaults are printed, never credentials passed in.
+      console.log(
+        `[reference] try: curl -H 'X-SVC-AccessToken: ${credentials.accessToken}' -H 'X-SVC-Application: developer_api' -H 'X-SVC-UserEmail: ${credentials.userEmail}' ${running.apiUrl}/developer_api/v1/account`,
+      );
+    }
+    const stop = () => running.close().then(() => process.exit(0));
+    process.on('SIGTERM', stop);
+    process.on('SIGINT', stop);
+  } catch (err) {
+    console.error(`[reference] cannot start: ${(err as Error).message}`);
+    process.exit(1);
   }
-  const stop = () => running.close().then(() => process.exit(0));
-  process.on('SIGTERM', stop);
-  process.on('SIGINT', stop);
-} catch (err) {
-  console.error(`[reference] cannot start: ${(err as Error).message}`);
-  process.exit(1);
 }
+
+void main();

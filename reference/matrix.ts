@@ -25,22 +25,27 @@ export interface Instance {
 export const INSTANCES_ENV = 'REFERENCE_INSTANCES';
 
 const env = process.env;
-const running: RunningReference[] = [];
-try {
-  const instances = JSON.parse(env[INSTANCES_ENV] ?? '[]') as Instance[];
-  if (!instances.length) throw new Error(`${INSTANCES_ENV} lists no instance`);
-  const credentials = referenceCredentials(env);
-  const choices = parseChoices(env.REFERENCE_CHOICES, env.REFERENCE_VARIANT === '1');
-  const authHost = env.REFERENCE_AUTH_HOST || 'localhost';
-  for (const i of instances) {
-    running.push(await startReference({ credentials, faults: new Set(i.faults), choices, port: i.port, authPort: i.authPort, authHost }));
+/** Starts every instance; they run until SIGTERM or SIGINT. */
+async function main(): Promise<void> {
+  const running: RunningReference[] = [];
+  try {
+    const instances = JSON.parse(env[INSTANCES_ENV] ?? '[]') as Instance[];
+    if (!instances.length) throw new Error(`${INSTANCES_ENV} lists no instance`);
+    const credentials = referenceCredentials(env);
+    const choices = parseChoices(env.REFERENCE_CHOICES, env.REFERENCE_VARIANT === '1');
+    const authHost = env.REFERENCE_AUTH_HOST || 'localhost';
+    for (const i of instances) {
+      running.push(await startReference({ credentials, faults: new Set(i.faults), choices, port: i.port, authPort: i.authPort, authHost }));
+    }
+    console.log(`[reference] API      ${instances.length} instances, ${running[0].apiUrl} … ${running.at(-1)!.apiUrl}`);
+  } catch (err) {
+    console.error(`[reference] cannot start the instances: ${(err as Error).message}`);
+    await Promise.all(running.map((r) => r.close()));
+    process.exit(1);
   }
-  console.log(`[reference] API      ${instances.length} instances, ${running[0].apiUrl} … ${running.at(-1)!.apiUrl}`);
-} catch (err) {
-  console.error(`[reference] cannot start the instances: ${(err as Error).message}`);
-  await Promise.all(running.map((r) => r.close()));
-  process.exit(1);
+  const stop = () => Promise.all(running.map((r) => r.close())).then(() => process.exit(0));
+  process.on('SIGTERM', stop);
+  process.on('SIGINT', stop);
 }
-const stop = () => Promise.all(running.map((r) => r.close())).then(() => process.exit(0));
-process.on('SIGTERM', stop);
-process.on('SIGINT', stop);
+
+void main();

@@ -4,7 +4,7 @@
  * project statuses, contact types, fixture opportunities) are read from it, so the suite and
  * the server cannot disagree. A JSON import: the esbuild bundle of the server inlines it.
  */
-import profile from './profile.json' with { type: 'json' };
+import profile from './profile.json';
 
 export const PROFILE = profile;
 export const FIXTURES = profile.fixtures;

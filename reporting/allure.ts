@@ -10,9 +10,7 @@
  */
 import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { relative, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { ROOT } from '../specs/support/core/config.js';
 
 /** Removes the analytics tag Allure Awesome adds to every report. */
@@ -36,7 +34,7 @@ export function buildAllure(resultsDirs: string[], outDir: string, name = 'CRM D
   const file = resolve(outDir, 'index.html');
   if (!dirs.length) return { ok: false, file, output: `no Allure results in ${resultsDirs.join(', ')}`, ms: 0 };
   // Wherever npm put the package (this repository's node_modules, or hoisted beside an installed crm-conformance).
-  const cli = resolve(createRequire(import.meta.url).resolve('allure'), '../../cli.js');
+  const cli = resolve(require.resolve('allure'), '../../cli.js');
   const res = spawnSync(process.execPath, [cli, 'awesome', ...dirs, '-o', outDir, '--single-file', '--name', name, '--group-by', 'epic,feature,story'], {
     cwd: ROOT,
     encoding: 'utf8',
@@ -49,7 +47,7 @@ export function buildAllure(resultsDirs: string[], outDir: string, name = 'CRM D
   return { ok: true, file, output, ms: Date.now() - started };
 }
 
-if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+if (process.argv[1] && resolve(process.argv[1]) === __filename) {
   const dir = resolve(process.argv[2] ?? process.env.CRM_REPORT_DIR ?? 'reports');
   const out = buildAllure([resolve(dir, 'allure-results')], resolve(dir, 'allure-report'));
   if (!out.ok) {

@@ -18,10 +18,8 @@
  */
 import { spawnSync } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join, relative, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { ROOT } from '../specs/support/core/config.js';
 import { buildAllure } from './allure.js';
 import { OUTCOMES_FILE, readCalibration, summaryLines, writeReport, type OutcomeFile } from './conformance-reporter.js';
@@ -155,7 +153,7 @@ function mergePlaywrightHtml(dirs: string[], outDir: string): { ok: boolean; out
   const tmp = mkdtempSync(join(tmpdir(), 'crm-blobs-'));
   try {
     for (const b of blobs) copyFileSync(b, join(tmp, `${blobs.indexOf(b)}-${b.split('/').pop()}`));
-    const res = spawnSync(process.execPath, [createRequire(import.meta.url).resolve('@playwright/test/cli'), 'merge-reports', '--reporter', 'html', tmp], {
+    const res = spawnSync(process.execPath, [require.resolve('@playwright/test/cli'), 'merge-reports', '--reporter', 'html', tmp], {
       cwd: ROOT,
       encoding: 'utf8',
       env: { ...process.env, PLAYWRIGHT_HTML_OUTPUT_DIR: resolve(outDir, 'html'), PLAYWRIGHT_HTML_OPEN: 'never' },
@@ -193,7 +191,7 @@ export function merge(dirs: string[], outDir: string, options: { allure?: boolea
   return result;
 }
 
-if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+if (process.argv[1] && resolve(process.argv[1]) === __filename) {
   const args = process.argv.slice(2);
   let out = 'reports';
   let allure = true;

@@ -3,7 +3,7 @@
  * records are data, `rules/rules.json` (format and types: rules/schema.ts), validated here as
  * they load; the generated list (`npm run rules:list`) is docs/conformance/.
  */
-import data from './rules.json' with { type: 'json' };
+import data from './rules.json';
 import { parseRules, type Rule } from './schema.js';
 
 export { AREAS, CatalogError, LEVELS, type Area, type Level, type Rule, type Source } from './schema.js';

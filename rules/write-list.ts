@@ -7,7 +7,6 @@
  */
 import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import * as contracts from '../contracts/index.js';
 import * as profileContracts from '../contracts/profile.js';
 import { listTests, ROOT } from '../selftest/helpers.js';
@@ -24,8 +23,8 @@ export const LIST_DIR = resolve(ROOT, 'docs/conformance');
  * The reference server's faults, each with the rules it breaks. The one place that knows where
  * they are defined: the registry `ALL_FAULTS` of reference/faults/index.ts.
  */
-export async function loadFaults(): Promise<FaultRef[]> {
-  const { ALL_FAULTS } = await import('../reference/faults/index.js');
+export function loadFaults(): FaultRef[] {
+  const { ALL_FAULTS } = require('../reference/faults/index.js') as typeof import('../reference/faults/index.js');
   return ALL_FAULTS.map((f) => ({ name: f.name, rules: [...f.rules] }));
 }
 
@@ -34,7 +33,7 @@ export function specHeadings(): string[] {
 }
 
 /** Everything the pages are rendered from. */
-export async function gatherListInput(): Promise<ListInput> {
+export function gatherListInput(): ListInput {
   const listed = listTests().map(({ title, file, line, rules, tags }) => ({ title, file, line, rules, tags }));
   // The API's contracts; the target profile's (contracts/profile.ts) describe the suite's own input.
   const contractNames = new Set(
@@ -43,7 +42,7 @@ export async function gatherListInput(): Promise<ListInput> {
       .map(([k]) => k),
   );
   const contractsOf = contractsOfTests(ROOT, listed, contractNames);
-  const faults = await loadFaults();
+  const faults = loadFaults();
   return {
     tests: listed.map((t) => ({ ...t, contracts: contractsOf.get(t) ?? [] })),
     cases: contractCases(ROOT),
@@ -67,9 +66,9 @@ export function writeConformancePages(pages: Map<string, string>, dir = LIST_DIR
 }
 
 /** What `npm run rules:list` does (and `npm run docs`, scripts/write-docs.ts): rewrites names.ts, writes the pages. */
-export async function writeList(): Promise<void> {
+export function writeList(): void {
   writeFileSync(resolve(ROOT, NAMES_FILE), renderChoiceNames(CHOICES));
-  const input = await gatherListInput();
+  const input = gatherListInput();
   const pages = renderConformancePages(input);
   writeConformancePages(pages);
   console.log(
@@ -77,4 +76,4 @@ export async function writeList(): Promise<void> {
   );
 }
 
-if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) await writeList();
+if (resolve(process.argv[1] ?? '') === __filename) writeList();

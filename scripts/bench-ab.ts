@@ -129,4 +129,4 @@ async function main() {
   console.log(`reports/bench-ab.json written`);
 }
 
-if (import.meta.url === `file://${process.argv[1]}`) await main();
+if (resolve(process.argv[1] ?? '') === __filename) void main();

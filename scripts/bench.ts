@@ -741,4 +741,4 @@ async function main() {
   writeBenchmarks({ ...out, table });
 }
 
-if (import.meta.url === `file://${process.argv[1]}`) await main();
+if (resolve(process.argv[1] ?? '') === __filename) void main();

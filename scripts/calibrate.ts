@@ -210,7 +210,8 @@ export async function calibrateMatrix(
   return calibrationOf(results, started, workers, 'matrix');
 }
 
-if (import.meta.url === `file://${process.argv[1]}`) {
+/** The command line: `npm run calibrate -- [--scope …] [--jobs n] [--no-random] [fault…]`. */
+async function main(): Promise<void> {
   const args = process.argv.slice(2);
   const j = args.indexOf('--jobs');
   const jobs = j >= 0 ? Number(args.splice(j, 2)[1]) : 2;
@@ -236,3 +237,5 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   const missed = cal.faults.filter((f) => !f.caught && !f.knownSurvivor);
   process.exit(missed.length ? 1 : 0);
 }
+
+if (resolve(process.argv[1] ?? '') === __filename) void main();

@@ -19,11 +19,10 @@
  */
 import { defineConfig } from '@playwright/test';
 import { existsSync, readFileSync } from 'node:fs';
-import { dirname, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { resolve } from 'node:path';
 import { INSTANCES_ENV as CRM_INSTANCES_ENV, matrixWorkers, type Instance } from '../specs/support/fixtures/instances.js';
 
-const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+const ROOT = resolve(__dirname, '..');
 /** Where the runner leaves the instances for its workers (which evaluate this file again) and for reference/matrix.ts. */
 const INSTANCES_ENV = 'REFERENCE_INSTANCES';
 /** A fault's instance and the rules whose tests its project runs. */
@@ -41,10 +40,11 @@ interface Planned {
  * one instance per fault on free ports, the slowest faults of the last matrix first
  * (reports/calibration.json): a test's copies for the faults are queued in this order.
  */
-async function plan(): Promise<void> {
-  const { faultCatalog } = await import('../reference/server.js');
-  const { loadConfig } = await import('../specs/support/core/config.js');
-  const { freePorts, prepareEmbeddedEnvironment, referenceServerEnv } = await import('../specs/support/core/embedded.js');
+function plan(): void {
+  const { faultCatalog } = require('../reference/server.js') as typeof import('../reference/server.js');
+  const { loadConfig } = require('../specs/support/core/config.js') as typeof import('../specs/support/core/config.js');
+  const { freePorts, prepareEmbeddedEnvironment, referenceServerEnv } =
+    require('../specs/support/core/embedded.js') as typeof import('../specs/support/core/embedded.js');
   const catalog = faultCatalog();
   const asked = (process.env.CONFORMANCE_MATRIX_FAULTS ?? '')
     .split(',')
@@ -79,7 +79,7 @@ async function plan(): Promise<void> {
 }
 
 const urls = (p: Planned) => ({ baseUrl: `http://127.0.0.1:${p.port}`, authUrl: `http://localhost:${p.authPort}` });
-if (!process.env[INSTANCES_ENV]) await plan();
+if (!process.env[INSTANCES_ENV]) plan();
 const planned = JSON.parse(process.env[INSTANCES_ENV]!) as Planned[];
 
 const out = process.env.CRM_REPORT_DIR ?? 'reports/runs/calibration-matrix';

@@ -129,4 +129,4 @@ function table(summaries: ProfileSummary[], procs: ProcCpu[], wallMs: number): s
   return rows.join('\n');
 }
 
-await main();
+void main();

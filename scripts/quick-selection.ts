@@ -109,7 +109,8 @@ async function standardRun(set: (typeof CHOICE_SETS)[number]): Promise<string> {
   return resolve(ROOT, runDir(set), 'conformance-outcomes.json');
 }
 
-if (import.meta.url === `file://${process.argv[1]}`) {
+/** The command line: `npm run` of this script, with `--reuse` or outcome files. */
+async function main(): Promise<void> {
   // --reuse: the outcomes of the last standard runs this script made, without running them again.
   const reuse = process.argv.includes('--reuse');
   const given = process.argv.slice(2).filter((a) => a !== '--reuse');
@@ -122,3 +123,5 @@ if (import.meta.url === `file://${process.argv[1]}`) {
     `${QUICK_SELECTION_FILE}: ${s.kept.tests} of ${s.from.tests} tests kept (${s.kept.requests} of ${s.from.requests} requests at standard runs), ${s.leaveOut.length} left out`,
   );
 }
+
+if (resolve(process.argv[1] ?? '') === __filename) void main();

@@ -30,47 +30,51 @@ interface Bad {
 }
 const bad = new Map<string, Bad>();
 const runs: { run: number; exitCode: number | null; ms: number; tests: number; failed: number; warned: number }[] = [];
-console.log(`repeat: ${n} run(s) of ${pwArgs.length ? pwArgs.join(' ') : 'the whole suite'} against the reference server`);
-for (let i = 1; i <= n; i++) {
-  const dir = `reports/runs/repeat-${i}`;
-  const res = await runPlaywright(pwArgs, { CRM_REPORT_DIR: dir, ...env });
-  const outcomes = readOutcomes(dir) ?? [];
-  let f = 0;
-  let w = 0;
-  for (const o of outcomes) {
-    const kind = failed(o) ? 'failed' : o.warnings.length ? 'warned' : undefined;
-    if (!kind) continue;
-    if (kind === 'failed') f++;
-    else w++;
-    const key = `${o.file}:${o.line} ${o.title}`;
-    const b = bad.get(key) ?? {
-      title: o.title,
-      file: o.file,
-      line: o.line,
-      runs: [],
-      kind,
-      first: (o.error ?? o.warnings[0] ?? o.status).split('\n')[0].slice(0, 200),
-    };
-    b.runs.push(i);
-    bad.set(key, b);
+async function main(): Promise<void> {
+  console.log(`repeat: ${n} run(s) of ${pwArgs.length ? pwArgs.join(' ') : 'the whole suite'} against the reference server`);
+  for (let i = 1; i <= n; i++) {
+    const dir = `reports/runs/repeat-${i}`;
+    const res = await runPlaywright(pwArgs, { CRM_REPORT_DIR: dir, ...env });
+    const outcomes = readOutcomes(dir) ?? [];
+    let f = 0;
+    let w = 0;
+    for (const o of outcomes) {
+      const kind = failed(o) ? 'failed' : o.warnings.length ? 'warned' : undefined;
+      if (!kind) continue;
+      if (kind === 'failed') f++;
+      else w++;
+      const key = `${o.file}:${o.line} ${o.title}`;
+      const b = bad.get(key) ?? {
+        title: o.title,
+        file: o.file,
+        line: o.line,
+        runs: [],
+        kind,
+        first: (o.error ?? o.warnings[0] ?? o.status).split('\n')[0].slice(0, 200),
+      };
+      b.runs.push(i);
+      bad.set(key, b);
+    }
+    runs.push({ run: i, exitCode: res.code, ms: res.ms, tests: outcomes.length, failed: f, warned: w });
+    const note = outcomes.length ? '' : ` — no outcome file: ${res.stderr.trim().split('\n').slice(-2).join(' ')}`;
+    console.log(
+      `  run ${String(i).padStart(2)}: ${res.code === 0 ? 'pass' : 'FAIL'} in ${(res.ms / 1000).toFixed(1)} s — ${outcomes.length} tests, ${f} failed, ${w} warned${note}`,
+    );
   }
-  runs.push({ run: i, exitCode: res.code, ms: res.ms, tests: outcomes.length, failed: f, warned: w });
-  const note = outcomes.length ? '' : ` — no outcome file: ${res.stderr.trim().split('\n').slice(-2).join(' ')}`;
-  console.log(
-    `  run ${String(i).padStart(2)}: ${res.code === 0 ? 'pass' : 'FAIL'} in ${(res.ms / 1000).toFixed(1)} s — ${outcomes.length} tests, ${f} failed, ${w} warned${note}`,
+  const passed = runs.filter((r) => r.exitCode === 0).length;
+  console.log(`\n${passed} of ${n} runs passed, ${n - passed} failed.`);
+  if (bad.size) {
+    console.log('Tests that failed or warned in some runs:');
+    for (const b of [...bad.values()].sort((x, y) => y.runs.length - x.runs.length)) {
+      console.log(`  ${b.runs.length}/${n} ${b.kind}: ${b.title} (${b.file}:${b.line}) — runs ${b.runs.join(', ')}\n      ${b.first}`);
+    }
+  } else console.log('No test failed or warned in any run.');
+  mkdirSync(resolve(ROOT, 'reports'), { recursive: true });
+  writeFileSync(
+    resolve(ROOT, 'reports/repeat.json'),
+    JSON.stringify({ date: new Date().toISOString(), runs: n, passed, args: pwArgs, perRun: runs, unstable: [...bad.values()] }, null, 2),
   );
+  process.exit(passed === n ? 0 : 1);
 }
-const passed = runs.filter((r) => r.exitCode === 0).length;
-console.log(`\n${passed} of ${n} runs passed, ${n - passed} failed.`);
-if (bad.size) {
-  console.log('Tests that failed or warned in some runs:');
-  for (const b of [...bad.values()].sort((x, y) => y.runs.length - x.runs.length)) {
-    console.log(`  ${b.runs.length}/${n} ${b.kind}: ${b.title} (${b.file}:${b.line}) — runs ${b.runs.join(', ')}\n      ${b.first}`);
-  }
-} else console.log('No test failed or warned in any run.');
-mkdirSync(resolve(ROOT, 'reports'), { recursive: true });
-writeFileSync(
-  resolve(ROOT, 'reports/repeat.json'),
-  JSON.stringify({ date: new Date().toISOString(), runs: n, passed, args: pwArgs, perRun: runs, unstable: [...bad.values()] }, null, 2),
-);
-process.exit(passed === n ? 0 : 1);
+
+void main();

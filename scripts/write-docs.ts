@@ -4,7 +4,7 @@
  * and open choices (rules/write-list.ts). Generated output: git-ignored, rebuilt at `prepack`.
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { ROOT } from '../specs/support/core/config.js';
 import { GROUPS, SETTINGS, type SettingGroup } from '../specs/support/core/settings.js';
 
@@ -31,10 +31,10 @@ export function configurationPage(): string {
   return `${lines.join('\n')}\n`;
 }
 
-if (import.meta.url === `file://${process.argv[1]}`) {
+if (resolve(process.argv[1] ?? '') === __filename) {
   mkdirSync(join(ROOT, 'docs'), { recursive: true });
   const file = join(ROOT, 'docs/configuration.md');
   writeFileSync(file, configurationPage());
   console.log(`wrote ${file}`);
-  await (await import('../rules/write-list.js')).writeList();
+  (require('../rules/write-list.js') as typeof import('../rules/write-list.js')).writeList();
 }

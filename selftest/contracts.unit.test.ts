@@ -9,14 +9,13 @@ import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
 import * as contracts from '../contracts/index.js';
 import { idsInBody } from '../contracts/index.js';
 import { hasRule } from '../rules/index.js';
 import { readJson } from './helpers.js';
 
-const ROOT = fileURLToPath(new URL('..', import.meta.url));
+const ROOT = resolve(__dirname, '..');
 const CASES_DIR = resolve(ROOT, 'contracts/cases');
 const SPEC = readFileSync(resolve(ROOT, '../shared/spec/crm-developer-api.md'), 'utf8');
 const HEADINGS = new Set([...SPEC.matchAll(/^#+\s+(.+)$/gm)].map((m) => m[1].trim()));

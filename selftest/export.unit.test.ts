@@ -8,14 +8,13 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
 import * as contracts from '../contracts/index.js';
 import { ENDPOINTS } from '../contracts/endpoints.js';
 import { DEFAULT_OUT_DIR } from '../contracts/export.js';
 import { readJson } from './helpers.js';
 
-const ROOT = fileURLToPath(new URL('..', import.meta.url));
+const ROOT = resolve(__dirname, '..');
 const DRAFT = 'https://json-schema.org/draft/2020-12/schema';
 const TS_MAX = 9_999_999_999;
 

@@ -1,6 +1,6 @@
 /**
  * The lint (`npm run lint`: ESLint with the layering of CONTRIBUTING.md, the line length and a few
- * correctness rules, eslint.config.js; then `prettier --check .`). Run here so that `npm test` and
+ * correctness rules, eslint.config.mjs; then `prettier --check .`). Run here so that `npm test` and
  * CI run it. A finding fails this test with the linter's output: the file, line and rule, or the
  * files Prettier would change (`npm run format` rewrites them).
  */

@@ -25,9 +25,10 @@ const SETTINGS = {
 for (const k of Object.keys(process.env)) if (k.startsWith('CRM_') || k.startsWith('REFERENCE_')) delete process.env[k];
 Object.assign(process.env, SETTINGS);
 
-const { curlLine } = await import('../specs/support/core/recorder.js');
-const { redactHeaders, redactText, redactValue, REDACTED } = await import('../specs/support/core/redact.js');
-const { addSecret } = await import('../specs/support/core/config.js');
+// Required after the settings are in place: these modules read them when loaded.
+const { curlLine } = require('../specs/support/core/recorder.js') as typeof import('../specs/support/core/recorder.js');
+const { redactHeaders, redactText, redactValue, REDACTED } = require('../specs/support/core/redact.js') as typeof import('../specs/support/core/redact.js');
+const { addSecret } = require('../specs/support/core/config.js') as typeof import('../specs/support/core/config.js');
 
 const API = 'http://127.0.0.1:9/developer_api/v1';
 

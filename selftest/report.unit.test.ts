@@ -273,7 +273,7 @@ test('a whole run is CONFORMANT unqualified; rules skipped for the target are no
 
 test('the reporter: a run with no test fails the run (exit code) even when Playwright passed it, naming the error that stopped it', async () => {
   withTarget();
-  const { default: ConformanceReporter } = await import('../reporting/conformance-reporter.js');
+  const { default: ConformanceReporter } = require('../reporting/conformance-reporter.js') as typeof import('../reporting/conformance-reporter.js');
   const dir = scratchDir('crm-reporter-');
   const log = console.log;
   const printed: string[] = [];

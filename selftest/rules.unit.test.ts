@@ -15,7 +15,7 @@ import { CatalogError, parseRules, RuleRecord } from '../rules/schema.js';
 import { gatherListInput, SPEC_PATH, writeConformancePages } from '../rules/write-list.js';
 import { assertCatalogFile, ROOT, readJson } from './helpers.js';
 
-const input = await gatherListInput();
+const input = gatherListInput();
 const tests = input.tests;
 const spec = readFileSync(SPEC_PATH, 'utf8');
 

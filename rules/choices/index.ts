@@ -10,7 +10,7 @@
  *   import { CHOICES, type ChoiceId, type AlternativeOf } from '../rules/choices/index.js';
  *   CHOICES.find((c) => c.id === 'webhook.payload')!.alternatives.map((a) => a.name);
  */
-import data from '../choices.json' with { type: 'json' };
+import data from '../choices.json';
 import { parseChoices, type OpenChoice } from '../schema.js';
 import type { ChoiceNames } from './names.js';
 

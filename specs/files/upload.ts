@@ -69,7 +69,7 @@ export async function uploadStep2(api: ApiClient, signed: SignedUpload, file: { 
   ];
   // Imported here, on first use: undici's fetch and FormData are not needed by every process that
   // loads this module (the runner listing the specs among them).
-  const { FormData, fetch } = await import('undici');
+  const { FormData, fetch } = require('undici') as typeof import('undici');
   const form = new FormData();
   for (const [k, v] of fields) form.append(k, v);
   form.append('file', new Blob([new Uint8Array(file.content)], { type: file.type }), file.name);

@@ -5,15 +5,15 @@
  * writes nothing); `loadConfig()` is it for this process, kept.
  */
 import { existsSync } from 'node:fs';
-import { dirname, resolve } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { z } from 'zod';
 import { TargetProfile } from '../../../contracts/profile.js';
 import { ConfigError, readSettingJson } from './config-file.js';
 import { loadExpectations, type Expectation } from './expectations.js';
 import { didYouMean, EnvSchema, shownValue, unknownSettings } from './settings.js';
 
-export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
+export const ROOT = resolve(__dirname, '../../..');
 export const API_PREFIX = '/developer_api/v1';
 
 export { ConfigError } from './config-file.js';

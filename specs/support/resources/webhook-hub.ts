@@ -9,7 +9,6 @@
 import { spawn } from 'node:child_process';
 import { createServer } from 'node:http';
 import { resolve as resolvePath } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { ConfigError, ROOT } from '../core/config.js';
 import { CONTROL, listen, Recording, type ReceivedRequest } from './webhook-recording.js';
 
@@ -59,7 +58,7 @@ async function runHub(port: number, key: string, runnerPid: number): Promise<voi
   }, 1_000);
 }
 
-if (process.argv.includes(HUB_FLAG) && process.argv[1] && resolvePath(process.argv[1]) === fileURLToPath(import.meta.url)) {
+if (process.argv.includes(HUB_FLAG) && process.argv[1] && resolvePath(process.argv[1]) === __filename) {
   const [port, key, runner] = process.argv.slice(process.argv.indexOf(HUB_FLAG) + 1);
   void runHub(Number(port), key, Number(runner));
 }
@@ -85,16 +84,12 @@ export class HubClient {
         const refused = /ECONNREFUSED/.test(String((err as { cause?: { code?: string } }).cause?.code ?? lastError));
         if (refused && !started) {
           started = true;
-          const child = spawn(
-            process.execPath,
-            ['--import', 'tsx', fileURLToPath(import.meta.url), HUB_FLAG, String(this.port), this.key, String(process.ppid)],
-            {
-              detached: true,
-              stdio: 'ignore',
-              cwd: ROOT,
-              env: process.env,
-            },
-          );
+          const child = spawn(process.execPath, ['--import', 'tsx', __filename, HUB_FLAG, String(this.port), this.key, String(process.ppid)], {
+            detached: true,
+            stdio: 'ignore',
+            cwd: ROOT,
+            env: process.env,
+          });
           child.unref();
         }
       }

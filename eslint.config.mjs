@@ -64,7 +64,7 @@ const NO_PLAYWRIGHT_TEST = {
 const outsideNoUpper = (allowed = []) => ({
   regex: `(^|/)specs/(?!support/core/${allowed.map((a) => `|${a.replace(/^specs\//, '').replace(/[.]/g, '\\.')}$`).join('')})`,
   message:
-    'reporting/, selftest/ and scripts/ import only the core layer of specs/support (CONTRIBUTING); an exception is listed in eslint.config.js with its reason.',
+    'reporting/, selftest/ and scripts/ import only the core layer of specs/support (CONTRIBUTING); an exception is listed in eslint.config.mjs with its reason.',
 });
 
 /**
