@@ -4,7 +4,7 @@
  * open, with the alternatives a conformant server may take). Both ship in the package, so a server
  * written in any language can read them; this file is their schema (strict: an unknown key is an
  * error) and the TypeScript types of their records. `rules/index.ts` and `rules/choices/index.ts`
- * load and validate them; selftest/rules.test.ts and selftest/choices.test.ts check them against
+ * load and validate them; selftest/rules.unit.test.ts and selftest/choices.test.ts check them against
  * the spec and the tests.
  *
  * A rule record, keys in this order (in the manner of Kubernetes' conformance.yaml):

@@ -3,7 +3,7 @@
  * `prepack`, so the package carries it), from the catalogs, the test list, the contracts, the
  * reference server's faults and routes, and the open choices; and rewrites rules/choices/names.ts,
  * the type of the choices' alternative names, from rules/choices.json.
- * `gatherListInput()` is also what selftest/rules.test.ts renders to check the pages.
+ * `gatherListInput()` is also what selftest/rules.unit.test.ts renders to check the pages.
  */
 import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
