@@ -6,14 +6,17 @@
  *     npm run bench:ab -- --a CRM_WORKERS=3 --b ''               # 6 pairs, default reporters
  *     npm run bench:ab -- --pairs 8 --minimal --a 'CRM_WORKERS=3 CRM_REPEATS=fail' --b ''
  *     npm run bench:ab -- --a CRM_WORKERS=1 --b '' specs/search  # playwright arguments last
+ *     npm run bench:ab -- --a-checkout ../base --a '' --b ''      # another commit against this one
  *
+ * `--a-checkout DIR` (or `--b-checkout`) runs that side in another checkout of the suite, with its
+ * own Playwright, to compare two commits: `git worktree add ../base <commit>`, then `npm ci` in it.
  * Each pair runs A and B back to back, in turn A first and B first, so that a drift of the
  * machine's speed favours neither; each run is `playwright test` as the bench runs it (default
  * reporters unless --minimal). Prints every pair (wall time, start-up, CPU of every process of
  * the run), the medians, and in how many pairs B ended sooner and began its first test sooner.
  * Writes reports/bench-ab.json with the date and the load.
  */
-import { writeFileSync } from 'node:fs';
+import { existsSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import { resolve } from 'node:path';
 import { ROOT } from '../selftest/helpers.js';
@@ -78,9 +81,23 @@ const figures = (r: RunStats): AbRun => ({ wallMs: r.wallMs, startupMs: r.startu
 const line = (r: AbRun) =>
   `${secs(r.wallMs)} (first test ${r.startupMs !== undefined ? secs(r.startupMs) : '?'}, CPU ${r.cpuMs !== undefined ? secs(r.cpuMs) : '?'}${r.failed ? `, ${r.failed} failed` : ''})`;
 
+/** The checkout a side runs in: this one, or the one given, which must hold the suite and its installed Playwright. */
+function checkout(dir: string | undefined): string {
+  if (dir === undefined) return ROOT;
+  const root = resolve(dir);
+  if (!existsSync(resolve(root, 'playwright.config.ts')) || !existsSync(resolve(root, 'node_modules/@playwright/test/cli.js'))) {
+    console.error(
+      `bench:ab: ${dir} is not a checkout of the suite with its dependencies installed (playwright.config.ts and node_modules/@playwright/test): git worktree add ${dir} <commit>, then npm ci there`,
+    );
+    process.exit(2);
+  }
+  return root;
+}
+const where = (root: string) => (root === ROOT ? '' : ` in ${root}`);
+
 async function main() {
   const args = process.argv.slice(2);
-  const valued = ['--a', '--b', '--pairs'];
+  const valued = ['--a', '--b', '--pairs', '--a-checkout', '--b-checkout'];
   const opt = (name: string) => optionOf(args, name);
   if (opt('--a') === undefined || opt('--b') === undefined) {
     console.error("bench:ab: give both settings, e.g. --a CRM_WORKERS=3 --b '' (environment variables, NAME=value, space-separated)");
@@ -90,15 +107,16 @@ async function main() {
   const common: Record<string, string> = args.includes('--minimal') ? { CRM_REPORTERS: 'minimal' } : {};
   const settings = { a: { ...common, ...parseEnv(opt('--a')!) }, b: { ...common, ...parseEnv(opt('--b')!) } };
   const pwArgs = playwrightArgs(args, valued);
+  const roots = { a: checkout(opt('--a-checkout')), b: checkout(opt('--b-checkout')) };
   const loadAtStart = loadavg().map((x) => Math.round(x * 100) / 100);
   const shown = { a: shownSettings(settings.a), b: shownSettings(settings.b) };
   console.log(
-    `bench:ab: ${pairsWanted} alternated pairs, A ${JSON.stringify(shown.a)} against B ${JSON.stringify(shown.b)}${pwArgs.length ? `, playwright ${pwArgs.join(' ')}` : ''} (${cpus().length} CPUs, load ${loadAtStart[0]})`,
+    `bench:ab: ${pairsWanted} alternated pairs, A ${JSON.stringify(shown.a)}${where(roots.a)} against B ${JSON.stringify(shown.b)}${where(roots.b)}${pwArgs.length ? `, playwright ${pwArgs.join(' ')}` : ''} (${cpus().length} CPUs, load ${loadAtStart[0]})`,
   );
   const pairs: AbPair[] = [];
   for (let i = 1; i <= pairsWanted; i++) {
     const bFirst = i % 2 === 0;
-    const run = async (k: 'a' | 'b') => figures(await runOnce(`ab-${i}-${k}`, settings[k], pwArgs));
+    const run = async (k: 'a' | 'b') => figures(await runOnce(`ab-${i}-${k}`, settings[k], pwArgs, roots[k]));
     const [first, second] = bFirst ? (['b', 'a'] as const) : (['a', 'b'] as const);
     const got = { [first]: await run(first) } as Partial<Record<'a' | 'b', AbRun>>;
     got[second] = await run(second);
@@ -118,6 +136,7 @@ async function main() {
         load: { atStart: loadAtStart, atEnd: loadavg().map((x) => Math.round(x * 100) / 100) },
         machine: { cpus: cpus().length, node: process.version },
         settings: shown,
+        checkouts: { a: roots.a, b: roots.b },
         playwrightArgs: pwArgs,
         ...c,
         runs: pairs,

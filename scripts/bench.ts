@@ -205,21 +205,22 @@ export const optionOf = (args: string[], name: string): string | undefined => {
 /** A script's arguments for Playwright: those neither options (`--x`) nor the values of `valued` options. */
 export const playwrightArgs = (args: string[], valued: string[]): string[] => args.filter((a, i) => !a.startsWith('--') && !valued.includes(args[i - 1]));
 
-export async function runOnce(n: number | string, env: Record<string, string>, args: string[]): Promise<RunStats> {
+/** One run of the suite as a user runs it; `root`, another checkout of the suite (bench:ab), runs that checkout's. */
+export async function runOnce(n: number | string, env: Record<string, string>, args: string[], root = ROOT): Promise<RunStats> {
   const dir = `reports/runs/bench-${n}`;
   // Nothing of an earlier run may be read as this one's (a run that writes no results.json, or crashes).
-  rmSync(resolve(ROOT, dir), { recursive: true, force: true });
+  rmSync(resolve(root, dir), { recursive: true, force: true });
   const loadBefore = loadavg()[0];
   const cpuBefore = endedChildrenCpuMs();
   let tree: ReturnType<typeof watchTree>;
   const spawnedAt = Date.now();
-  const res = await runPlaywright(args, { CRM_REPORT_DIR: dir, ...env }, undefined, { onSpawn: (pid) => (tree = watchTree(pid)) });
+  const res = await runPlaywright(args, { CRM_REPORT_DIR: dir, ...env }, undefined, { root, onSpawn: (pid) => (tree = watchTree(pid)) });
   const procs = tree?.stop();
   const cpuAfter = endedChildrenCpuMs();
   const byRole = procs ? cpuByRole(procs) : undefined;
-  const reportFile = resolve(ROOT, dir, 'conformance.json');
+  const reportFile = resolve(root, dir, 'conformance.json');
   const verdict = existsSync(reportFile) ? (JSON.parse(readFileSync(reportFile, 'utf8')) as ConformanceReport).verdict : undefined;
-  const outcomesFile = resolve(ROOT, dir, 'conformance-outcomes.json');
+  const outcomesFile = resolve(root, dir, 'conformance-outcomes.json');
   if (!existsSync(outcomesFile))
     throw new Error(`run ${n} wrote no ${dir}/conformance-outcomes.json (exit ${res.code})\n${res.stdout.slice(-2000)}${res.stderr.slice(-2000)}`);
   const { outcomes } = JSON.parse(readFileSync(outcomesFile, 'utf8')) as OutcomeFile;
@@ -232,7 +233,7 @@ export async function runOnce(n: number | string, env: Record<string, string>, a
     a.requests += o.requests ?? 0;
   }
   const requests = outcomes.reduce((s, o) => s + (o.requests ?? 0), 0);
-  const tl = timeline(resolve(ROOT, dir, 'results.json'), spawnedAt);
+  const tl = timeline(resolve(root, dir, 'results.json'), spawnedAt);
   const failed = outcomes.filter((o) => o.status !== 'skipped' && o.status !== o.expectedStatus).length;
   return {
     run: n,
@@ -264,7 +265,7 @@ export async function runOnce(n: number | string, env: Record<string, string>, a
     loadBefore,
     verdict,
     banners: (res.stdout.match(/crm-conformance preflight: /g) ?? []).length,
-    bulk: bulkOf(resolve(ROOT, dir, BULK_SCHEDULE_FILE), spawnedAt),
+    bulk: bulkOf(resolve(root, dir, BULK_SCHEDULE_FILE), spawnedAt),
   };
 }
 

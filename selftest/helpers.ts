@@ -78,9 +78,12 @@ export function runPlaywright(
   args: string[],
   env: Record<string, string> = {},
   timeoutMs = 600_000,
-  options: { nodeArgs?: string[]; onSpawn?: (pid: number) => void } = {},
+  options: { nodeArgs?: string[]; onSpawn?: (pid: number) => void; root?: string } = {},
 ): Promise<RunResult> {
-  return runProcess(process.execPath, [...(options.nodeArgs ?? []), resolve(ROOT, 'node_modules/@playwright/test/cli.js'), 'test', ...args], {
+  // `root`: another checkout of the suite (bench:ab --a-checkout), run with its own Playwright.
+  const root = options.root ?? ROOT;
+  return runProcess(process.execPath, [...(options.nodeArgs ?? []), resolve(root, 'node_modules/@playwright/test/cli.js'), 'test', ...args], {
+    cwd: root,
     env: cleanEnv({ CI: '', ...env }),
     timeoutMs,
     onSpawn: options.onSpawn,
