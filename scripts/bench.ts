@@ -396,7 +396,13 @@ export function powerOf(dir: string): { runs: number; planned: number; cut: stri
 /** The rows of issue 34: depths and far targets, with their goals. */
 export const DEPTH_ROWS: { name: string; label: string; env: Record<string, string>; goal?: { wallMs?: number; requests?: number; text: string } }[] = [
   // Issue 34's hold (14.9 s) with the 10 % the removal of the private start-up tricks may cost (issue 35).
-  { name: 'loopback', label: 'Loopback, default (standard)', env: {}, goal: { wallMs: 16_390, text: 'no slower than 14.9 s + 10 % (16.4 s)' } },
+  // A figure of another day on a machine whose speed drifts: bench:ab --a-checkout judges it side by side.
+  {
+    name: 'loopback',
+    label: 'Loopback, default (standard)',
+    env: {},
+    goal: { wallMs: 16_390, text: 'no slower than 14.9 s + 10 % (16.4 s), a figure of 3081fac on another day (side by side: bench:ab --a-checkout)' },
+  },
   {
     name: 'far-50',
     label: 'Conformant target 50 ms away, full power',
