@@ -374,7 +374,8 @@ export const leads: AreaModule = {
       }
       leadsC.delete(lead.id);
 
-      app.emit('lead', 'delete', out(lead, false));
+      // Whether a conversion is a delete event is not stated (open choice webhook.convert-delete).
+      if (app.choice('webhook.convert-delete') === 'announced') app.emit('lead', 'delete', out(lead, false));
       app.emit('person', 'new', out(personRec, false));
       if (createdCompany && companyRec) app.emit('company', 'new', out(companyRec, false));
       if (oppRec) app.emit('opportunity', 'new', out(oppRec, false));
