@@ -36,8 +36,9 @@ import { resolve } from 'node:path';
 import type { OutcomeFile } from '../reporting/conformance-reporter.js';
 import type { ConformanceReport } from '../reporting/verdict.js';
 import { BULK_SCHEDULE_FILE, type BulkScheduleFile } from '../specs/support/core/rate-limit.js';
-import { cleanEnv, ROOT, runPlaywright } from '../selftest/helpers.js';
-import { startHostile, type HostileKind } from '../selftest/hostile-servers.js';
+import { ROOT } from '../specs/support/core/config.js';
+import { cleanEnv, runPlaywright } from '../specs/support/core/suite-run.js';
+import { startHostile, type HostileKind } from './hostile-servers.js';
 import { cpuByRole, endedChildrenCpuMs, watchTree } from './proc-tree.js';
 
 export interface RunStats {
@@ -309,7 +310,7 @@ async function faultPair(fault: string, env: Record<string, string>) {
   };
 }
 
-/** The whole suite against a small hostile server (selftest/hostile-servers.ts), default request deadline. */
+/** The whole suite against a small hostile server (scripts/hostile-servers.ts), default request deadline. */
 async function hostile(kind: HostileKind) {
   const server = await startHostile(kind);
   try {
