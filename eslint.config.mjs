@@ -1,6 +1,6 @@
 /**
  * ESLint (flat config): the layering of CONTRIBUTING.md as `no-restricted-imports`, a line length,
- * the size of a module, and a few correctness rules. `npm run lint` runs it with
+ * the size of a module and of a function, and a few correctness rules. `npm run lint` runs it with
  * `prettier --check`; selftest/lint.test.ts runs `npm run lint`, so `npm test` and CI do too.
  *
  * Parser: @babel/eslint-parser with @babel/preset-typescript. typescript-eslint needs a TypeScript
@@ -155,6 +155,26 @@ const SPEC_CORE_EXCEPTIONS = [
   'specs/opportunities/bulk.property.spec.ts', // TODO: describeExchange (recorder), bulkCreate (rate-limit; make.ts re-exports it)
 ];
 
+/** The directories whose functions are held to {@link MAX_FUNCTION_LINES} (selftest/ is not: a test's body may be long). */
+const SIZED = ['cli', 'contracts', 'generators', 'reference', 'reporting', 'rules', 'scripts', 'specs'];
+const MAX_FUNCTION_LINES = 80;
+
+/** Why a file is listed: being split on another branch at the time the rule came in (issue 44, item 7). */
+const SPLIT_ELSEWHERE = 'TODO: split by the issue 44 / 42 work in progress on another branch; leaves this list when that is merged';
+
+/**
+ * Files that hold a function longer than {@link MAX_FUNCTION_LINES} lines, each with its reason
+ * (the longest function and its size when the rule came in).
+ */
+const LONG_FUNCTIONS = [
+  { file: 'cli/doctor.ts', why: `${SPLIT_ELSEWHERE} (runDoctor 473 lines, loginLine 88)` },
+  { file: 'cli/profile-init.ts', why: `${SPLIT_ELSEWHERE} (draftProfile 95)` },
+  { file: 'reporting/verdict.ts', why: `${SPLIT_ELSEWHERE} (buildReport 156)` },
+  { file: 'reporting/conformance-reporter.ts', why: `${SPLIT_ELSEWHERE} (outcomeOf 87)` },
+  { file: 'specs/support/property.ts', why: `${SPLIT_ELSEWHERE} (checkProperty 118)` },
+  { file: 'specs/support/resources/callback-receiver.ts', why: `${SPLIT_ELSEWHERE} (CallbackReceiver.start 110)` },
+];
+
 export default [
   {
     ignores: [
@@ -232,6 +252,14 @@ export default [
 
   // A module of specs/support is small enough to read at once: at most 350 lines, comments included.
   { files: ['specs/support/**/*.ts'], rules: { 'max-lines': ['error', { max: 350 }] } },
+
+  // A function is small enough to read at once: at most 80 lines of code (blank lines and comments
+  // not counted), with the exceptions listed above with their reason.
+  {
+    files: SIZED.map((dir) => `${dir}/**/*.{ts,mts,cts,js,mjs,cjs}`),
+    ignores: LONG_FUNCTIONS.map((e) => e.file),
+    rules: { 'max-lines-per-function': ['error', { max: MAX_FUNCTION_LINES, skipBlankLines: true, skipComments: true }] },
+  },
 
   // Every layer: no import of selftest/ (the layer configurations below add their own patterns to it);
   // specs/ (suite-config.ts included): neither reporting/ nor scripts/.
