@@ -21,7 +21,7 @@ import { copyFileSync, linkSync, mkdirSync, writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { extname, join, relative, sep } from 'node:path';
 import { AREAS, getRule, hasRule, sectionAnchor } from '../rules/index.js';
-import { writeWhole } from '../scripts/write-whole.cjs';
+import { writeWhole } from '../specs/support/core/write-whole.cjs';
 import { loadConfig } from '../specs/support/core/config.js';
 import { stripAnsi } from '../specs/support/core/redact.js';
 

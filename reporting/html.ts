@@ -128,10 +128,26 @@ function matrix(r: ConformanceReport): string {
 <table class="matrix" aria-label="areas by rules"><tbody>${rows.join('')}</tbody></table>`;
 }
 
-function seedOf(counterexample: string): { seed?: string; path?: string } {
-  const seed = /seed\s*[:=]\s*"?(-?\d+)/i.exec(counterexample)?.[1];
-  const path = /path\s*[:=]\s*"?([0-9:]+)/i.exec(counterexample)?.[1];
-  return { seed, path };
+/**
+ * A property's counterexample (counterexample.txt of specs/support/property.ts), without the
+ * problem the failure above already shows, and the line that replays it as the console printed
+ * it (seed, path and CRM_FC_RUNS).
+ */
+function counterexampleBlock(text: string, error: string | undefined): string {
+  const shown = text
+    .split(/\n(?=(?:first )?problem:\n)/)
+    .map((part) => {
+      const m = /^((?:first )?problem):\n([\s\S]*?)(\n\n[\s\S]*)?$/.exec(part);
+      return m && error?.includes(m[2].trim().split('\n')[0]) ? `${m[1]}: as in the failure above${m[3] ?? ''}` : part;
+    })
+    .join('\n');
+  const replay = /^replay: (.+)$/m.exec(text)?.[1];
+  return `<h4>Counterexample</h4><pre class="cx">${esc(clip(shown, 3000))}</pre>${replay ? `<p>Replay the property: <code class="cmd">${esc(replay)}</code></p>` : ''}`;
+}
+
+/** The replay script: the line that runs it (as the console named it) and the script whole. */
+function replayBlock(script: string, command: string | undefined): string {
+  return `<h4>Replay</h4><p>${command ? `<code class="cmd">${esc(command)}</code>: ` : ''}sends the request the failure is about after those that made the records it names, with the ids the server gives now, and says whether the failure shows (export the CRM_* variables first).</p><pre class="replay">${esc(script)}</pre>`;
 }
 
 function exchangeBlock(x: ExchangeLike, i: number): string {
@@ -179,7 +195,6 @@ ${blocksNote(r, x)}
 ${tests.length ? '' : `<ul>${x.reasons.map((reason) => `<li>${esc(reason)}</li>`).join('')}</ul>`}
 ${tests
   .map((t) => {
-    const cx = t.counterexample ? seedOf(t.counterexample) : {};
     const rerun = `${runCommand()} ${t.file}:${t.line}`;
     const exchanges = ((t.exchanges ?? []) as ExchangeLike[]).slice(-MAX_EXCHANGES_SHOWN);
     return `<div class="test" data-test-status="${esc(t.status)}"><div class="test-head"><span class="chip s-${esc(t.status)}">${esc(t.status)}</span> <b>${esc(t.title)}</b> <small>${esc(t.file)}:${t.line}${t.durationMs !== undefined ? ` · ${fmtMs(t.durationMs)}` : ''}</small></div>
@@ -187,8 +202,8 @@ ${t.breaks?.length ? breaksNote(t.title, t.breaks, t.covers) : ''}
 ${t.held ? `<p class="known-note">${t.repeatOf ? `The same problem as <b>${esc(t.repeatOf)}</b>, which failed first` : esc(t.held)}: Playwright's reports show this test as skipped (held), this report as failed.</p>` : ''}
 ${t.expectedFailure ? `<p class="known-note">Known failure, listed in the CRM_EXPECTATIONS baseline: ${esc(t.expectedFailure.split('\n')[0])}</p>` : ''}
 ${t.error ? `<h4>Failure</h4><pre class="err">${esc(clip(t.error, 4000))}</pre>` : ''}${t.warnings.map((w) => `<pre class="warn">${esc(w)}</pre>`).join('')}
-${t.counterexample ? `<h4>Counterexample</h4><pre class="cx">${esc(clip(t.counterexample, 3000))}</pre>${cx.seed ? `<p>Replay the property: <code class="cmd">CRM_FC_SEED=${esc(cx.seed)}${cx.path ? ` CRM_FC_PATH=${esc(cx.path)}` : ''} ${esc(rerun)}</code> <small>(the same line as specs/support/property.ts prints)</small></p>` : ''}` : ''}
-${t.replay ? `<h4>Replay (curl; export the CRM_* variables first)</h4><pre class="replay">${esc(t.replay)}</pre>` : ''}
+${t.counterexample ? counterexampleBlock(t.counterexample, t.error) : ''}
+${t.replay ? replayBlock(t.replay, t.replayCommand) : ''}
 <p class="rerun">Run this test again: <code class="cmd">${esc(rerun)}</code></p>
 ${exchanges.length ? `<h4>Exchanges (last ${exchanges.length}, redacted)</h4>${exchanges.map(exchangeBlock).join('')}` : ''}
 </div>`;

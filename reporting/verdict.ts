@@ -33,8 +33,10 @@ export interface TestOutcome {
   notJudged?: string;
   /** First error message, redacted. */
   error?: string;
-  /** Replay lines (curl) of the failing test's requests. */
+  /** The replay script of the failing test (specs/support/core/replay-script.ts), whole. */
   replay?: string;
+  /** The line that runs it, as the console named it: `bash test-results/replay/<rule>-<test>.sh`. */
+  replayCommand?: string;
   /** fast-check seed/path line when the test is property-based. */
   counterexample?: string;
   /** The recorded exchanges (redacted), kept for failed and warned tests. */
@@ -81,6 +83,7 @@ export interface RuleVerdict {
     durationMs?: number;
     error?: string;
     replay?: string;
+    replayCommand?: string;
     counterexample?: string;
     exchanges?: unknown[];
     expectedFailure?: string;
@@ -298,7 +301,14 @@ function testEntry(t: TestOutcome, blamed: string[] | undefined, keepDetail: boo
     ...(blamed ? { breaks: blamed } : {}),
     ...(failed(t) && t.rules.length > 1 ? { covers: t.rules } : {}),
     ...(keepDetail && (failed(t) || t.warnings.length || t.expectedFailure)
-      ? { error: t.error, replay: t.replay, counterexample: t.counterexample, exchanges: t.exchanges, expectedFailure: t.expectedFailure }
+      ? {
+          error: t.error,
+          replay: t.replay,
+          replayCommand: t.replayCommand,
+          counterexample: t.counterexample,
+          exchanges: t.exchanges,
+          expectedFailure: t.expectedFailure,
+        }
       : {}),
   };
 }

@@ -9,7 +9,8 @@ import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { join, resolve } from 'node:path';
 import * as contracts from '../contracts/index.js';
 import * as profileContracts from '../contracts/profile.js';
-import { listTests, ROOT } from '../selftest/helpers.js';
+import { ROOT } from '../specs/support/core/config.js';
+import { listTests } from '../specs/support/core/suite-run.js';
 import { CHOICES } from './choices/index.js';
 import { NAMES_FILE, renderChoiceNames } from './choices/render-names.js';
 import { renderConformancePages, type FaultRef, type ListInput } from './list.js';

@@ -19,7 +19,7 @@
 import { existsSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import { resolve } from 'node:path';
-import { ROOT } from '../selftest/helpers.js';
+import { ROOT } from '../specs/support/core/config.js';
 import { REDACTED } from '../specs/support/core/redact.js';
 import { median, optionOf, playwrightArgs, runOnce, secs, type RunStats } from './bench.js';
 
