@@ -207,7 +207,7 @@ export const optionOf = (args: string[], name: string): string | undefined => {
 export const playwrightArgs = (args: string[], valued: string[]): string[] => args.filter((a, i) => !a.startsWith('--') && !valued.includes(args[i - 1]));
 
 /** One run of the suite as a user runs it; `root`, another checkout of the suite (bench:ab), runs that checkout's. */
-export async function runOnce(n: number | string, env: Record<string, string>, args: string[], root = ROOT): Promise<RunStats> {
+export async function runOnce(n: number | string, env: Record<string, string>, args: string[], root = ROOT, node?: string): Promise<RunStats> {
   const dir = `reports/runs/bench-${n}`;
   // Nothing of an earlier run may be read as this one's (a run that writes no results.json, or crashes).
   rmSync(resolve(root, dir), { recursive: true, force: true });
@@ -215,7 +215,7 @@ export async function runOnce(n: number | string, env: Record<string, string>, a
   const cpuBefore = endedChildrenCpuMs();
   let tree: ReturnType<typeof watchTree>;
   const spawnedAt = Date.now();
-  const res = await runPlaywright(args, { CRM_REPORT_DIR: dir, ...env }, undefined, { root, onSpawn: (pid) => (tree = watchTree(pid)) });
+  const res = await runPlaywright(args, { CRM_REPORT_DIR: dir, ...env }, undefined, { root, node, onSpawn: (pid) => (tree = watchTree(pid)) });
   const procs = tree?.stop();
   const cpuAfter = endedChildrenCpuMs();
   const byRole = procs ? cpuByRole(procs) : undefined;

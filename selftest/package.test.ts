@@ -67,7 +67,7 @@ describe('the installed package in an empty project', () => {
     assert.match(help.out, /run \[--no-doctor\]/);
   });
 
-  test('contracts import with types; JSON Schemas and the OpenAPI document ship', async () => {
+  test('contracts import with types; JSON Schemas, the catalogs and the OpenAPI document ship', async () => {
     const runtime = await sh(
       process.execPath,
       [
@@ -84,6 +84,8 @@ describe('the installed package in an empty project', () => {
     assert.match(openapi.openapi, /^3\.1/);
     assert.ok(Object.keys(openapi.paths).includes('/account'));
     assert.ok(existsSync(req.resolve('crm-conformance/schemas/TargetProfile.json')));
+    for (const name of ['rules.json', 'choices.json', 'rules.schema.json', 'choices.schema.json'])
+      assert.ok(existsSync(req.resolve(`crm-conformance/rules/${name}`)), `crm-conformance/rules/${name} is exported`);
     // Types: a consumer's type check sees the contracts' real types (not `any`).
     writeFileSync(
       join(project, 'check.ts'),

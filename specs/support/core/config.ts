@@ -69,7 +69,7 @@ export interface TargetConfig {
   chromiumPath?: string;
   /**
    * The OAuth callback receiver: HTTPS with a self-signed certificate (CRM_CALLBACK_HTTPS=1), and
-   * the local port it listens on when CRM_PUBLIC_URL is set (CRM_CALLBACK_PORT).
+   * the local port it listens on (CRM_CALLBACK_PORT; with CRM_PUBLIC_URL, else its port).
    */
   callback: { https: boolean; port?: number };
   /** Per-request deadline of the API client (CRM_REQUEST_TIMEOUT_MS, default 15 s). */
@@ -88,7 +88,10 @@ export interface TargetConfig {
   expectationsSource?: string;
   /** Where the specification is published (CRM_SPEC_URL); reports link rule sections to it. */
   specUrl: string;
-  /** With CRM_PUBLIC_URL: the local ports of the webhook receiver (CRM_RECEIVER_PORT) and of the OAuth callback receiver (CRM_CALLBACK_PORT). */
+  /**
+   * The local ports of the webhook receiver (CRM_RECEIVER_PORT) and of the OAuth callback receiver
+   * (CRM_CALLBACK_PORT), with CRM_PUBLIC_URL or on loopback; undefined ⇒ a free port (loopback only).
+   */
   receivers: { webhookPort?: number; callbackPort?: number };
 }
 
@@ -250,21 +253,25 @@ interface SettingValues {
 }
 
 /**
- * Under CRM_PUBLIC_URL the target reaches two receivers of this machine: the webhook receiver
- * (CRM_RECEIVER_PORT, else the public URL's port, else 8123) and, when the OAuth handshake runs,
- * the OAuth callback receiver (CRM_CALLBACK_PORT, else the public URL's port). They cannot share
- * one local port: one would take the other's requests.
+ * The target reaches two receivers of this machine: the webhook receiver and, when the OAuth
+ * handshake runs, the OAuth callback receiver. Under CRM_PUBLIC_URL they listen on CRM_RECEIVER_PORT
+ * (else the public URL's port, else 8123) and CRM_CALLBACK_PORT (else the public URL's port); on
+ * loopback on those two settings where they are set (a server that registers exact redirect URIs,
+ * a firewall), else on free ports (undefined). They cannot share one local port: one would take
+ * the other's requests.
  */
 function receiverPorts(e: SettingValues, oauth: boolean): TargetConfig['receivers'] {
-  if (!e.CRM_PUBLIC_URL) return { callbackPort: e.CRM_CALLBACK_PORT };
-  const own = new URL(e.CRM_PUBLIC_URL).port;
-  const webhookPort = e.CRM_RECEIVER_PORT ?? (own ? Number(own) : 8123);
+  const own = e.CRM_PUBLIC_URL ? new URL(e.CRM_PUBLIC_URL).port : '';
+  const webhookPort = e.CRM_RECEIVER_PORT ?? (own ? Number(own) : e.CRM_PUBLIC_URL ? 8123 : undefined);
   const callbackPort = e.CRM_CALLBACK_PORT ?? (own ? Number(own) : undefined);
-  if (oauth && callbackPort === webhookPort) {
+  if (oauth && webhookPort !== undefined && callbackPort === webhookPort) {
     const from = (name: string, set: number | undefined) => (set !== undefined ? `${name}=${set}` : `${name} unset (the port of CRM_PUBLIC_URL)`);
+    const where = e.CRM_PUBLIC_URL ? `CRM_PUBLIC_URL=${shownValue('CRM_PUBLIC_URL', e.CRM_PUBLIC_URL)}` : 'on loopback';
     throw new ConfigError(
-      `CRM_PUBLIC_URL=${shownValue('CRM_PUBLIC_URL', e.CRM_PUBLIC_URL)}: the webhook receiver (${from('CRM_RECEIVER_PORT', e.CRM_RECEIVER_PORT)}) and the OAuth callback receiver (${from('CRM_CALLBACK_PORT', e.CRM_CALLBACK_PORT)}) would both listen on local port ${webhookPort}. ` +
-        "Set CRM_RECEIVER_PORT and CRM_CALLBACK_PORT to two different local ports, each forwarded from the target (the callback is reached at CRM_PUBLIC_URL's callback path).",
+      `${where}: the webhook receiver (${from('CRM_RECEIVER_PORT', e.CRM_RECEIVER_PORT)}) and the OAuth callback receiver (${from('CRM_CALLBACK_PORT', e.CRM_CALLBACK_PORT)}) would both listen on local port ${webhookPort}. ` +
+        (e.CRM_PUBLIC_URL
+          ? "Set CRM_RECEIVER_PORT and CRM_CALLBACK_PORT to two different local ports, each forwarded from the target (the callback is reached at CRM_PUBLIC_URL's callback path)."
+          : 'Set CRM_RECEIVER_PORT and CRM_CALLBACK_PORT to two different free local ports (or unset either: it then takes a free port).'),
     );
   }
   return { webhookPort, callbackPort };

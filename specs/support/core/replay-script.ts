@@ -11,7 +11,8 @@ import { dependenciesOf, type Exchange } from './recorder.js';
 
 /** What the failed check expected of the status, read from the failure (the status matchers' messages). */
 export function expectedStatusOf(failure: string): { label: string; test: string } | undefined {
-  if (/expected a refusal \(a 4xx answer\)|expected a 4xx status/.test(failure)) return { label: 'a 4xx refusal', test: '[ "$code" -ge 400 ] && [ "$code" -lt 500 ]' };
+  if (/expected a refusal \(a 4xx answer\)|expected a 4xx status/.test(failure))
+    return { label: 'a 4xx refusal', test: '[ "$code" -ge 400 ] && [ "$code" -lt 500 ]' };
   if (/expected a 2xx answer/.test(failure)) return { label: 'a 2xx answer', test: '[ "$code" -ge 200 ] && [ "$code" -lt 300 ]' };
   const m = /expected status ((?:\d{3})(?: or \d{3})*), got/.exec(failure);
   if (m) {
@@ -62,7 +63,11 @@ function lineWith(x: Exchange, vars: Map<string, string>): string {
   });
   const hasBody = / --data-raw /.test(x.curl);
   const clipped = typeof x.requestBody === 'string' && x.requestBody.endsWith(' characters)');
-  const body = !hasBody ? '' : x.requestBody === undefined || clipped ? x.curl.slice(x.curl.indexOf(' --data-raw ')) : ` --data-raw ${bodyWith(x.requestBody, vars)}`;
+  const body = !hasBody
+    ? ''
+    : x.requestBody === undefined || clipped
+      ? x.curl.slice(x.curl.indexOf(' --data-raw '))
+      : ` --data-raw ${bodyWith(x.requestBody, vars)}`;
   return `${head}"${path}"${headers}${body}`;
 }
 

@@ -141,15 +141,17 @@ export const SETTINGS: readonly Setting[] = [
     name: 'CRM_RECEIVER_PORT',
     group: 'receivers',
     schema: port,
-    default: 'the port of `CRM_PUBLIC_URL`, else 8123',
-    description: 'The local port of the webhook receiver that `CRM_PUBLIC_URL` forwards to.',
+    default: 'with `CRM_PUBLIC_URL`: its port, else 8123; on loopback: a free port for each worker',
+    description:
+      "The local port of the webhook receiver: the one `CRM_PUBLIC_URL` forwards to, or on loopback one port the run's workers share (subscriptions then name `http://127.0.0.1:<port>/…`).",
   },
   {
     name: 'CRM_CALLBACK_PORT',
     group: 'receivers',
     schema: port,
-    default: 'the port of `CRM_PUBLIC_URL`',
-    description: "The local port of the OAuth callback receiver under `CRM_PUBLIC_URL`; it must differ from the webhook receiver's.",
+    default: 'with `CRM_PUBLIC_URL`: its port; on loopback: a free port',
+    description:
+      "The local port of the OAuth callback receiver: the one `CRM_PUBLIC_URL` forwards to, or on loopback the port of the redirect URI the run sends (`http://127.0.0.1:<port>/oauth/callback`: for a server that accepts only the exact URI registered; `crm-conformance doctor` prints it). It must differ from the webhook receiver's.",
   },
   {
     name: 'CRM_CALLBACK_HTTPS',

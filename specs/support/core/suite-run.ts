@@ -63,11 +63,11 @@ export function runPlaywright(
   args: string[],
   env: Record<string, string> = {},
   timeoutMs = 600_000,
-  options: { nodeArgs?: string[]; onSpawn?: (pid: number) => void; root?: string } = {},
+  options: { nodeArgs?: string[]; onSpawn?: (pid: number) => void; root?: string; node?: string } = {},
 ): Promise<RunResult> {
-  // `root`: another checkout of the suite (bench:ab --a-checkout), run with its own Playwright.
+  // `root`: another checkout of the suite (bench:ab --a-checkout), run with its own Playwright; `node`: another Node (bench:ab --a-node).
   const root = options.root ?? ROOT;
-  return runProcess(process.execPath, [...(options.nodeArgs ?? []), resolve(root, 'node_modules/@playwright/test/cli.js'), 'test', ...args], {
+  return runProcess(options.node ?? process.execPath, [...(options.nodeArgs ?? []), resolve(root, 'node_modules/@playwright/test/cli.js'), 'test', ...args], {
     cwd: root,
     env: cleanEnv({ CI: '', ...env }),
     timeoutMs,
