@@ -6,6 +6,7 @@
  *   profile init [--out f]    drafts a target profile from what the target can tell
  *   reference                 the embedded reference server alone (REFERENCE_PORT, REFERENCE_AUTH_PORT)
  *   merge <dir…> [--out d]    one report from the report directories of a sharded run
+ *   report [dir]              the Allure report of a report directory, one HTML file
  *   schemas [dir]             writes the JSON Schemas and openapi.json (default reports/schemas)
  */
 import { resolve } from 'node:path';
@@ -19,6 +20,7 @@ export const USAGE = `usage: crm-conformance <command>
   profile init [--out file] [--force]    draft a target profile from what the target shows
   reference                              start the reference server (REFERENCE_PORT, REFERENCE_AUTH_PORT)
   merge <dir…> [--out dir] [--no-allure] merge the reports of a sharded run
+  report [dir]                           build the Allure report of a report directory (default ./reports)
   schemas [dir]                          write the JSON Schemas and openapi.json (default ./reports/schemas)
 
 Configuration: CRM_* environment variables (CRM_BASE_URL, CRM_ACCESS_TOKEN, CRM_USER_EMAIL,
@@ -48,6 +50,10 @@ export async function main(argv: string[]): Promise<number> {
     case 'merge': {
       const { runMerge } = await import('./run.js');
       return runMerge(rest);
+    }
+    case 'report': {
+      const { runReport } = await import('./run.js');
+      return runReport(rest);
     }
     case 'schemas': {
       const { exportSchemas } = await import('../contracts/export.js');

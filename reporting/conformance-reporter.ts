@@ -22,7 +22,7 @@ import { redactText, stripAnsi } from '../specs/support/core/redact.js';
 import { SHOWN_FAILURES } from '../specs/support/core/repeats.js';
 import { renderHtml } from './html.js';
 import { buildReport, failed, runWarnings, type ConformanceReport, type ReportMeta, type TestOutcome } from './verdict.js';
-import { runCommand } from '../specs/support/core/replay.js';
+import { command, runCommand } from '../specs/support/core/replay.js';
 
 export { runWarnings };
 
@@ -332,7 +332,7 @@ export default class ConformanceReporter implements Reporter {
       warnings: runWarnings(outcomes, cfg.baseUrl),
       expectations: cfg.expectationsSource ? { source: cfg.expectationsSource, entries: cfg.expectations } : undefined,
       shards: this.shard ? [this.shard] : undefined,
-      partial: this.shard ? `shard ${this.shard} only: merge the shards (npm run merge) for the verdict of the whole suite` : undefined,
+      partial: this.shard ? `shard ${this.shard} only: merge the shards (${command('merge', '<shard dirs>')}) for the verdict of the whole suite` : undefined,
       specUrl: cfg.specUrl,
       durationMs: Date.now() - this.started,
       preflight: this.preflight(cfg.runId),

@@ -3,7 +3,7 @@
  * network access, readable offline and printable. Every number is also a data attribute so
  * the self-test can check the page against conformance.json.
  */
-import { AREAS, ruleIdOfTitle, sectionAnchor } from '../rules/index.js';
+import { AREAS, ruleIdOfTitle, ruleLink } from '../rules/index.js';
 import { rootCauseOrder, type ConformanceReport, type RuleVerdict, type Verdict } from './verdict.js';
 import { runCommand } from '../specs/support/core/replay.js';
 
@@ -36,9 +36,10 @@ function badge(v: Verdict, known?: boolean): string {
   return `<span class="badge v-${v}">${v}${known ? ' · known' : ''}</span>`;
 }
 
-function specLink(r: ConformanceReport, section: string): string {
-  const text = `§ ${esc(section)}`;
-  return r.specUrl ? `<a href="${esc(`${r.specUrl}#${sectionAnchor(section)}`)}">${text}</a>` : text;
+/** The rule's section, linked to the spec's section or the rule's row on the rule pages (ruleLink). */
+function specLink(r: ConformanceReport, rule: RuleVerdict): string {
+  const text = `§ ${esc(rule.section)}`;
+  return r.specUrl ? `<a href="${esc(ruleLink(r.specUrl, rule))}">${text}</a>` : text;
 }
 
 function header(r: ConformanceReport): string {
@@ -189,7 +190,7 @@ function detail(r: ConformanceReport, x: RuleVerdict): string {
   // A run where everything fails stays readable (and small): the first tests of each rule in full.
   const tests = all.slice(0, MAX_TESTS_SHOWN);
   return `<section class="detail v-border-${x.known ? 'known' : x.verdict}" id="${esc(x.id)}">
-<h3>${badge(x.verdict, x.known)} ${esc(x.id)} <small>${esc(x.level)} · ${specLink(r, x.section)}${x.endpoint ? ` · <code>${esc(x.endpoint)}</code>` : ''}</small></h3>
+<h3>${badge(x.verdict, x.known)} ${esc(x.id)} <small>${esc(x.level)} · ${specLink(r, x)}${x.endpoint ? ` · <code>${esc(x.endpoint)}</code>` : ''}</small></h3>
 <p class="statement">${esc(x.text)}</p>
 ${blocksNote(r, x)}
 ${tests.length ? '' : `<ul>${x.reasons.map((reason) => `<li>${esc(reason)}</li>`).join('')}</ul>`}
@@ -251,7 +252,7 @@ function allRules(r: ConformanceReport): string {
   const rows = r.rules
     .map(
       (x) =>
-        `<tr id="rule-${esc(x.id)}" data-row-verdict="${x.verdict}"><td><a href="#${x.verdict === 'FAIL' || x.verdict === 'WARN' ? esc(x.id) : `rule-${esc(x.id)}`}">${esc(x.id)}</a></td><td>${esc(x.level)}</td><td>${badge(x.verdict, x.known)}</td><td>${esc(x.text)}<br><small>${specLink(r, x.section)}${x.endpoint ? ` · ${esc(x.endpoint)}` : ''}</small></td><td>${x.tests.length}</td><td><small>${esc(clip(x.reasons.join('; '), 300))}</small></td></tr>`,
+        `<tr id="rule-${esc(x.id)}" data-row-verdict="${x.verdict}"><td><a href="#${x.verdict === 'FAIL' || x.verdict === 'WARN' ? esc(x.id) : `rule-${esc(x.id)}`}">${esc(x.id)}</a></td><td>${esc(x.level)}</td><td>${badge(x.verdict, x.known)}</td><td>${esc(x.text)}<br><small>${specLink(r, x)}${x.endpoint ? ` · ${esc(x.endpoint)}` : ''}</small></td><td>${x.tests.length}</td><td><small>${esc(clip(x.reasons.join('; '), 300))}</small></td></tr>`,
     )
     .join('');
   return `<details class="all"><summary><h2>All rules (${r.rules.length})</h2></summary>

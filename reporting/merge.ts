@@ -24,7 +24,7 @@ import { ROOT } from '../specs/support/core/config.js';
 import { buildAllure } from './allure.js';
 import { OUTCOMES_FILE, readCalibration, summaryLines, writeReport, type OutcomeFile } from './conformance-reporter.js';
 import { buildReport, failed, runWarnings, type ConformanceReport, type TestOutcome } from './verdict.js';
-import { runCommand } from '../specs/support/core/replay.js';
+import { command, runCommand } from '../specs/support/core/replay.js';
 
 export interface MergeResult {
   report: ConformanceReport;
@@ -232,7 +232,7 @@ if (process.argv[1] && resolve(process.argv[1]) === __filename) {
     process.exit(mergeExitCode(res.report, res.outcomes));
   } catch (err) {
     if (err instanceof MergeError) {
-      console.error(`merge: ${err.message}\nusage: npm run merge -- <shard report dir> … [--out reports] [--no-allure]`);
+      console.error(`merge: ${err.message}\nusage: ${command('merge', '<shard report dir> … [--out reports] [--no-allure]')}`);
       process.exit(2);
     }
     throw err;

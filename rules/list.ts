@@ -7,6 +7,7 @@
  */
 import { AREAS, RULES, type Area, type Rule } from './index.js';
 import type { OpenChoice } from './schema.js';
+import { areaPage, ruleAnchor } from './spec-text.js';
 
 export interface ListedTestRef {
   title: string;
@@ -107,8 +108,7 @@ function numberedLists(headings: string[]): string[] {
   return [...lines, ''];
 }
 
-/** The page of an area, relative to docs/conformance/. */
-export const areaPage = (area: Area): string => `${area}.md`;
+export { areaPage };
 export const INDEX_PAGE = 'index.md';
 export const CHOICES_PAGE = 'choices.md';
 
@@ -269,7 +269,7 @@ function ruleRow(input: ListInput, by: ByRule, r: Rule): string {
   const cases = (by.cases.get(r.id) ?? []).map((c) => `${c.contract} (case ${code(c.file)} “${c.description}”)`);
   const faults = (by.faults.get(r.id) ?? []).map((f) => f.name).sort();
   return `| ${[
-    r.id,
+    `<a id="${ruleAnchor(r.id)}"></a>${r.id}`,
     r.level,
     r.since,
     cell(sourceText(r)),

@@ -5,12 +5,14 @@
  * writes nothing); `loadConfig()` is it for this process, kept.
  */
 import { existsSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { z } from 'zod';
 import { TargetProfile } from '../../../contracts/profile.js';
+import { RULE_PAGES } from '../../../rules/spec-text.js';
 import { ConfigError, readSettingJson } from './config-file.js';
 import { loadExpectations, type Expectation } from './expectations.js';
+import { suiteFile, suiteHome } from './installed.js';
 import { didYouMean, EnvSchema, shownValue, unknownSettings } from './settings.js';
 
 export const ROOT = resolve(__dirname, '../../..');
@@ -86,7 +88,11 @@ export interface TargetConfig {
   /** Known-failure baseline (CRM_EXPECTATIONS); empty when unset. */
   expectations: Expectation[];
   expectationsSource?: string;
-  /** Where the specification is published (CRM_SPEC_URL); reports link rule sections to it. */
+  /**
+   * Where reports link a rule (rules/spec-text.ts, `ruleLink`): the specification's address
+   * (CRM_SPEC_URL), or by default the rule pages the suite carries (docs/conformance/, each rule
+   * quoting the spec's sentence), in the installed package or the checkout.
+   */
   specUrl: string;
   /**
    * The local ports of the webhook receiver (CRM_RECEIVER_PORT) and of the OAuth callback receiver
@@ -138,7 +144,7 @@ export function assertKnownSettings(env: NodeJS.ProcessEnv): void {
     const meant = didYouMean(k);
     return `${k} is not a setting of crm-conformance${meant ? ` (did you mean ${meant}?)` : ''}`;
   });
-  throw new ConfigError(`${lines.join('; ')}. Every setting: docs/configuration.md (npm run docs).`);
+  throw new ConfigError(`${lines.join('; ')}. Every setting: ${suiteFile('docs/configuration.md', ROOT)}.`);
 }
 
 /** The API's path, as servers often print it at the end of their base URL: taken off, the suite adds it. */
@@ -211,7 +217,7 @@ export function parseConfig(env: NodeJS.ProcessEnv, cwd: string = process.cwd())
     maxResponseBytes: e.CRM_MAX_RESPONSE_BYTES ?? 5 * 1024 * 1024,
     expectations: baseline?.expectations ?? [],
     expectationsSource: baseline?.source,
-    specUrl: e.CRM_SPEC_URL ?? pathToFileURL(resolve(ROOT, '../shared/spec/crm-developer-api.md')).href,
+    specUrl: e.CRM_SPEC_URL ?? `${pathToFileURL(join(suiteHome(ROOT).dir, RULE_PAGES)).href}/`,
   };
 }
 

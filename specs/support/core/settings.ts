@@ -94,8 +94,9 @@ export const SETTINGS: readonly Setting[] = [
     name: 'CRM_SPEC_URL',
     group: 'target',
     schema: z.url({ protocol: /^(https?|file)$/, error: 'must be an http(s):// or file:// URL' }),
-    default: 'the spec beside the suite',
-    description: 'Where the specification is published; reports link rule sections to it.',
+    default: "the suite's rule pages (docs/conformance/)",
+    description:
+      "Where the specification is published (its file's address): reports link each rule to its section there. Unset, they link each rule to its row on the rule pages the suite carries, which quote the spec.",
   },
   // Credentials
   {
