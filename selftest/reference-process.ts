@@ -11,8 +11,9 @@ export async function startReferenceProcess(
   command: string[],
   cwd: string,
   env: NodeJS.ProcessEnv,
-): Promise<{ child: ChildProcess; api: string; auth: string; stop: () => Promise<void> }> {
-  const [apiPort, authPort] = freePorts(2);
+  ports: [number, number] = freePorts(2) as [number, number],
+): Promise<{ child: ChildProcess; api: string; auth: string; stop: () => Promise<void>; ports: [number, number] }> {
+  const [apiPort, authPort] = ports;
   const child = spawn(command[0], command.slice(1), {
     cwd,
     env: { ...env, REFERENCE_PORT: String(apiPort), REFERENCE_AUTH_PORT: String(authPort) },
@@ -42,7 +43,7 @@ export async function startReferenceProcess(
       child.once('exit', () => ok());
       child.kill('SIGTERM');
     });
-  return { child, api: `http://127.0.0.1:${apiPort}`, auth: `http://localhost:${authPort}`, stop };
+  return { child, api: `http://127.0.0.1:${apiPort}`, auth: `http://localhost:${authPort}`, stop, ports };
 }
 
 /** The set-up of a user of the reference server (its standalone defaults). */

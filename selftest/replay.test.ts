@@ -7,11 +7,12 @@
  * server the same line passes. The parts without a suite run: selftest/replay.unit.test.ts.
  */
 import assert from 'node:assert/strict';
-import { rmSync } from 'node:fs';
+import { readFileSync, rmSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { test } from 'node:test';
 import type { ConformanceReport } from '../reporting/verdict.js';
-import { readJson, ROOT, runCli, runPlaywright } from './helpers.js';
+import { cleanEnv, readJson, ROOT, runCli, runPlaywright, runProcess, scratchDir } from './helpers.js';
+import { referenceEnv, startReferenceProcess } from './reference-process.js';
 
 const upsert3 = (dir: string) => readJson<ConformanceReport>(`${dir}/conformance.json`).rules.find((r) => r.id === 'UPSERT-3')!;
 const REPLAY = /Replay with: CRM_FC_SEED=(-?\d+) CRM_FC_PATH=([\d:]+) CRM_FC_RUNS=(\d+) (npx playwright test|npx crm-conformance run) (\S+:\d+)/;
@@ -53,4 +54,36 @@ test("the upsert model's replay line, fed back through crm-conformance run, repr
   const verdict = upsert3(dirs[2]);
   assert.equal(verdict.verdict, 'PASS', `on the fixed server the same line passes: ${verdict.reasons.join('; ')}\n${fixed.stdout.slice(-2000)}`);
   assert.equal(fixed.code, 0, fixed.stdout.slice(-2000) + fixed.stderr.slice(-1000));
+});
+
+test('the replay script of a failed multi-step test shows the failure on the faulty server and the expected answer on the fixed one, with ids it takes anew', async () => {
+  const dir = scratchDir('crm-replay-script-');
+  const profile = resolve(ROOT, 'reference/profile.json');
+  const env = cleanEnv();
+  const faulty = await startReferenceProcess([process.execPath, '--import', 'tsx', 'reference/main.ts'], ROOT, {
+    ...env,
+    REFERENCE_FAULTS: 'convert-lead-left-behind',
+  });
+  const setup = referenceEnv(faulty.api, faulty.auth, profile);
+  let script = '';
+  try {
+    await runPlaywright(['specs/leads/convert.spec.ts', '--grep', '@CONVERT-14'], { ...setup, CRM_REPORT_DIR: dir, CRM_REPORTERS: 'minimal' });
+    const test = readJson<ConformanceReport>(`${dir}/conformance.json`).rules.find((r) => r.id === 'CONVERT-14')!.tests[0];
+    assert.equal(test.status, 'failed', JSON.stringify(test).slice(0, 1000));
+    assert.match(test.replayCommand ?? '', /^bash \S+\/replay\/CONVERT-14-\w+\.sh$/);
+    script = resolve(ROOT, test.replayCommand!.slice('bash '.length));
+    assert.equal(readFileSync(script, 'utf8'), test.replay, 'the card shows the script the console names');
+    const again = await runProcess('bash', [script], { env: { ...env, ...setup }, timeoutMs: 60_000 });
+    assert.match(again.stdout.trim().split('\n').at(-1)!, /^FAILURE AGAIN: expected a 4xx refusal, got 200/, again.out);
+  } finally {
+    await faulty.stop();
+  }
+  // The same server without the fault, on the same ports: the ids of the failed run mean nothing to it.
+  const fixed = await startReferenceProcess([process.execPath, '--import', 'tsx', 'reference/main.ts'], ROOT, env, faulty.ports);
+  try {
+    const fixedRun = await runProcess('bash', [script], { env: { ...env, ...setup }, timeoutMs: 60_000 });
+    assert.match(fixedRun.stdout.trim().split('\n').at(-1)!, /^EXPECTED: a 4xx refusal, got 4\d\d: the failure does not show/, fixedRun.out);
+  } finally {
+    await fixed.stop();
+  }
 });
