@@ -395,7 +395,19 @@ export function powerOf(dir: string): { runs: number; planned: number; cut: stri
 }
 
 /** The rows of issue 34: depths and far targets, with their goals. */
-export const DEPTH_ROWS: { name: string; label: string; env: Record<string, string>; goal?: { wallMs?: number; requests?: number; text: string } }[] = [
+/** A depth row's goal: a wall time, a request count, a verdict (CONFORMANT unless `verdict` says), and at most `ratio` × the median of row `of`. */
+interface DepthGoal {
+  wallMs?: number;
+  requests?: number;
+  verdict?: string;
+  ratio?: { of: string; atMost: number };
+  text: string;
+}
+
+/** The fault of the faulty-server rows: a broken update that other rules' tests rest on (one rule fails, many are blocked, a property shrinks). */
+const ROW_FAULT = 'upsert-duplicate-on-match';
+
+export const DEPTH_ROWS: { name: string; label: string; env: Record<string, string>; goal?: DepthGoal }[] = [
   // Issue 34's hold (14.9 s) with the 10 % the removal of the private start-up tricks may cost (issue 35).
   // A figure of another day on a machine whose speed drifts: bench:ab --a-checkout judges it side by side.
   {
@@ -426,6 +438,24 @@ export const DEPTH_ROWS: { name: string; label: string; env: Record<string, stri
     env: { CRM_DEPTH: 'quick', REFERENCE_LATENCY_MS: '2000' },
     goal: { requests: 1_000, text: 'CONFORMANT or INCONCLUSIVE, ≤ 1,000 requests; its time is the bound' },
   },
+  // Issue 42: a faulty server costs no more than a correct one (its failures held, blocked tests held, shrinking bounded).
+  {
+    name: 'faulty-quick',
+    label: `\`quick\` on loopback, faulty server (\`${ROW_FAULT}\`)`,
+    env: { CRM_DEPTH: 'quick', REFERENCE_FAULTS: ROW_FAULT },
+    goal: {
+      requests: 1_000,
+      verdict: 'NOT CONFORMANT',
+      ratio: { of: 'quick', atMost: 1.5 },
+      text: 'NOT CONFORMANT, ≤ 1,000 requests, ≤ ×1.5 the conformant `quick` row',
+    },
+  },
+  {
+    name: 'faulty-standard',
+    label: `Loopback, standard, faulty server (\`${ROW_FAULT}\`)`,
+    env: { REFERENCE_FAULTS: ROW_FAULT },
+    goal: { verdict: 'NOT CONFORMANT', ratio: { of: 'loopback', atMost: 1.5 }, text: 'NOT CONFORMANT, ≤ ×1.5 the conformant loopback row' },
+  },
 ];
 
 export interface DepthRow {
@@ -450,17 +480,23 @@ async function depthRows(env: Record<string, string>, reps: number, only?: strin
         `  ${row.label} #${i}: ${secs(r.wallMs)}, ${r.verdict}, ${r.requests} requests, property runs ${power ? `${power.runs} of ${power.planned}${power.cut.length ? ` (cut: ${power.cut.join(', ')})` : ''}` : '?'}, load ${r.loadBefore.toFixed(1)}`,
       );
     }
+  const medianOf = (name: string) => (got.has(name) ? median(got.get(name)!.map((r) => r.wallMs)) : undefined);
   return rows.map((row) => {
     const runs = got.get(row.name)!;
     const medianWallMs = median(runs.map((r) => r.wallMs));
     const mid = runs.find((r) => r.wallMs === medianWallMs) ?? runs[0];
-    const met = row.goal
-      ? (row.goal.wallMs === undefined || medianWallMs <= row.goal.wallMs) &&
-        (row.goal.requests === undefined || mid.requests <= row.goal.requests) &&
+    const g = row.goal;
+    // A ratio to another row holds only when that row ran in this bench (side by side, the same load).
+    const base = g?.ratio ? medianOf(g.ratio.of) : undefined;
+    const met = g
+      ? (g.wallMs === undefined || medianWallMs <= g.wallMs) &&
+        (g.requests === undefined || mid.requests <= g.requests) &&
+        (g.ratio === undefined || (base !== undefined && medianWallMs <= g.ratio.atMost * base)) &&
         !mid.power?.cut.length &&
-        mid.verdict === 'CONFORMANT'
+        mid.verdict === (g.verdict ?? 'CONFORMANT')
       : undefined;
-    return { name: row.name, label: row.label, goal: row.goal?.text, met, medianWallMs, runs };
+    const ratio = base ? ` (×${(medianWallMs / base).toFixed(2)} of ${g!.ratio!.of})` : '';
+    return { name: row.name, label: row.label, goal: g ? `${g.text}${ratio}` : undefined, met, medianWallMs, runs };
   });
 }
 

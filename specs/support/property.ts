@@ -49,6 +49,12 @@ export const RANDOM_TAG = '@random';
 /** Default time budget of shrinking (requests to the target for every candidate), in a run and on replay (CRM_FC_PATH). */
 export const SHRINK_BUDGET_MS = 5_000;
 export const REPLAY_SHRINK_BUDGET_MS = 60_000;
+/**
+ * A quick run (CRM_DEPTH=quick) promises at most 1,000 requests, a faulty server's too: its
+ * shrinking sends candidates for at most about this many requests (the property's requestsPerRun
+ * each); the replay line (CRM_FC_PATH) shrinks further within {@link REPLAY_SHRINK_BUDGET_MS}.
+ */
+export const QUICK_SHRINK_REQUESTS = 150;
 
 /** At most this many runs of a property in flight. */
 export const MAX_IN_FLIGHT = 16;
@@ -190,13 +196,16 @@ export async function checkProperty<T>(
     testInfo.setTimeout(Math.max(testInfo.timeout, timeLimitMs + budget + 60_000));
   let first: { value: string; error: unknown; at: number } | undefined;
   let unsent = 0;
+  let shrinks = 0;
+  const candidates = target.depth === 'quick' && !target.fc.path ? Math.max(1, Math.floor(QUICK_SHRINK_REQUESTS / requestsPerRun)) : Infinity;
   const guarded = async (value: T): Promise<void> => {
-    // Past the shrink budget a candidate is not sent: it counts as passing, so shrinking ends
-    // with the smallest counterexample found so far.
-    if (first && Date.now() - first.at > budget) {
+    // Past the shrink budget (its time; in a quick run also its requests) a candidate is not sent:
+    // it counts as passing, so shrinking ends with the smallest counterexample found so far.
+    if (first && (Date.now() - first.at > budget || shrinks >= candidates)) {
       unsent++;
       return;
     }
+    if (first) shrinks++;
     try {
       await predicate(value);
     } catch (err) {
@@ -275,7 +284,8 @@ export async function checkProperty<T>(
   const firstPath = found.split(':')[0];
   const value = details.counterexample?.[0] as T;
   const err = details.errorInstance;
-  const stopped = unsent > 0 ? `; shrinking stopped by its budget of ${budget / 1000} s (${unsent} candidate${unsent === 1 ? '' : 's'} not sent)` : '';
+  const limit = shrinks >= candidates ? `${candidates} candidates in a quick run; the replay line shrinks further` : `${budget / 1000} s`;
+  const stopped = unsent > 0 ? `; shrinking stopped by its budget of ${limit} (${unsent} candidate${unsent === 1 ? '' : 's'} not sent)` : '';
   const text = [
     `property: ${o.name}`,
     `seed: ${seed}`,
