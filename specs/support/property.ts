@@ -30,6 +30,7 @@
 import type { TestInfo } from '@playwright/test';
 import fc from 'fast-check';
 import { DEFAULT_FC_RUNS, type TargetConfig } from './core/config.js';
+import { breaks } from './core/attribution.js';
 import { measuredLatencyMs, PREFLIGHT_ENV, readPreflight } from './core/preflight.js';
 import { redactText } from './core/redact.js';
 import { replayLine } from './core/replay.js';
@@ -304,9 +305,13 @@ export async function checkProperty<T>(
   const implicated = o.rulesOf ? [...new Set(o.rulesOf(value))] : [];
   for (const id of implicated) testInfo.annotations.push({ type: 'rule', description: id });
   const about = implicated.length ? ` (rules of its criteria: ${implicated.join(', ')})` : '';
+  // The failure rests on the property's own rule and on those of the criteria it used (a tags
+  // filter: SEARCH-8): named, the report blames the one this run shows broken (reporting/blame.ts).
+  const own = /^[A-Z]+-\d+/.exec(testInfo.title)?.[0];
+  const names = implicated.length ? breaks([...(own ? [own] : []), ...implicated]) : '';
   throw new Error(
     redactText(
-      `${o.name}: counterexample${about} (seed ${seed}, path ${found}${stopped}):\n${messageOf(err)}\nReplay with: ${replayOf(found)}\n(see counterexample.txt; the first counterexample was found at path ${firstPath})`,
+      `${o.name}: counterexample${about}${names} (seed ${seed}, path ${found}${stopped}):\n${messageOf(err)}\nReplay with: ${replayOf(found)}\n(see counterexample.txt; the first counterexample was found at path ${firstPath})`,
     ),
   );
 }
