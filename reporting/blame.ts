@@ -10,7 +10,8 @@
  *
  * - No name: the failure counts against every rule of the test (its own check failed).
  * - One name: against that rule.
- * - Several names: a rule whose own tests (titled with it) all passed in this run is cleared; of the
+ * - Several names: a rule whose own tests (titled with it) all passed in this run, or that a test
+ *   which passed rested on for a step (`restsOn`), is cleared; of the
  *   rest, those that another failure counts against alone (firm evidence, also once a failure is
  *   down to one rule); else the rules that
  *   explain the most such failures together (a greedy hitting set: one broken rule beneath many
@@ -27,6 +28,8 @@ export interface Blamable {
   warnings: string[];
   expectedFailure?: string;
   brokenRules?: string[];
+  /** The rules the test's steps rested on: a test that passed shows them holding in this run. */
+  restsOn?: string[];
 }
 
 /** A failure that fails the run. */
@@ -56,9 +59,11 @@ export function blame<T extends Blamable>(outcomes: readonly T[], knownIds: Read
   // Firm evidence: rules a failure counts against alone (it names one rule, or names none and covers one).
   const firm = new Set<string>();
   for (const [t, c] of credit) for (const id of c ?? (t.rules.length === 1 ? t.rules : [])) firm.add(id);
+  // Rules that held in this run: some test that passed rested on them for a step.
+  const held = new Set(outcomes.filter(cleanPass).flatMap((o) => o.restsOn ?? []));
   const cleared = (id: string, t: T) => {
     const mine = (own.get(id) ?? []).filter((o) => o !== t && o.status !== 'skipped');
-    return mine.length > 0 && mine.every(cleanPass);
+    return (mine.length > 0 && mine.every(cleanPass)) || held.has(id);
   };
   // Each failure naming several rules: the rules left once the cleared ones are out; one left is
   // firm evidence in turn, which may settle the others (until nothing changes).

@@ -165,6 +165,7 @@ export function outcomeOf(test: TestCase, result: TestResult, rootDir: string): 
     ...(unexpectedPass ? { unexpectedPass } : {}),
     ...(project ? { project } : {}),
     ...(brokenRules.length ? { brokenRules } : {}),
+    ...(annotation('rests-on') ? { restsOn: annotation('rests-on')!.split(', ') } : {}),
   };
 }
 

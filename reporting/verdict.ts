@@ -54,6 +54,8 @@ export interface TestOutcome {
   shard?: string;
   /** The Playwright project that ran the test, or its instance in a run of many (the fault matrix: the fault's name). */
   project?: string;
+  /** The rules the test's steps rested on (`[breaks …]` of the checks it made): a passed test shows them holding. */
+  restsOn?: string[];
   /**
    * The rules whose prediction the failure broke (`[breaks …]` in the failure, specs/support/core/attribution.ts):
    * the failure counts against these only; the test's other rules are not judged by it.

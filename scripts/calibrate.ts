@@ -7,6 +7,7 @@
  *   npm run calibrate -- --jobs 3 name1 name2
  *   npm run calibrate -- --scope matrix   # every fault in ONE Playwright run (npm test): scripts/matrix.config.ts
  *   npm run calibrate -- --scope matrix --no-random   # without the tests of random inputs: the faults only they catch
+ *   CRM_DEPTH=quick npm run calibrate -- --scope spread --record   # every test against every fault: selftest/fault-spread.json
  */
 import { mkdirSync, rmSync, writeFileSync, existsSync } from 'node:fs';
 import { resolve } from 'node:path';
@@ -48,6 +49,28 @@ export interface Calibration {
 }
 
 export const SURVIVORS_FILE = resolve(ROOT, 'selftest/known-survivors.json');
+
+/**
+ * The spread of every fault, recorded (`npm run calibrate -- --scope spread --record`, with
+ * CRM_DEPTH=quick): which rules each fails and its first root cause. selftest/fault-spread.unit.test.ts
+ * holds it: every fault of the catalog measured, none failing a rule it does not name, each one's
+ * first root cause one it names.
+ */
+export const SPREAD_FILE = resolve(ROOT, 'selftest/fault-spread.json');
+
+export interface SpreadRecord {
+  date: string;
+  depth: string;
+  faults: { name: string; rules: string[]; flagged: string[]; outside: string[]; rootCause?: string }[];
+}
+
+function spreadRecord(cal: Calibration): SpreadRecord {
+  return {
+    date: cal.summary.date,
+    depth: process.env.CRM_DEPTH ?? 'standard',
+    faults: cal.faults.map((f) => ({ name: f.name, rules: f.rules, flagged: f.flagged, outside: f.outside ?? [], rootCause: f.rootCause })),
+  };
+}
 
 export function knownSurvivors(): Map<string, string> {
   if (!existsSync(SURVIVORS_FILE)) return new Map();
@@ -182,6 +205,8 @@ export async function calibrateMatrix(
         CRM_REPORT_DIR: dir,
         CRM_CALIBRATION_WORKERS: String(workers),
         ...(options.spread ? { CONFORMANCE_MATRIX_SPREAD: '1' } : {}),
+        // The run's depth (the runs start with a clean environment): CRM_DEPTH=quick, the quick selection.
+        ...(process.env.CRM_DEPTH ? { CRM_DEPTH: process.env.CRM_DEPTH } : {}),
       },
       // Every test against every fault takes far longer than the matrix of the faults' own rules.
       options.spread ? 14_400_000 : 1_800_000,
@@ -235,6 +260,9 @@ async function main(): Promise<void> {
   const noRandom = nr >= 0 && !!args.splice(nr, 1).length;
   if (noRandom && scope !== 'matrix') throw new Error('--no-random needs --scope matrix');
   const spread = scope === 'spread';
+  const rec = args.indexOf('--record');
+  const record = rec >= 0 && !!args.splice(rec, 1).length;
+  if (record && (!spread || args.length)) throw new Error('--record needs --scope spread over every fault');
   const print = (r: FaultResult, done: number, total: number) => {
     const mark = r.caught ? 'caught  ' : r.knownSurvivor ? 'survivor' : 'MISSED  ';
     console.log(
@@ -247,6 +275,7 @@ async function main(): Promise<void> {
   mkdirSync(resolve(ROOT, 'reports'), { recursive: true });
   // A partial or a no-random run does not replace the score.
   if (spread) writeFileSync(resolve(ROOT, 'reports/calibration-spread.json'), JSON.stringify(cal, null, 2));
+  if (record) writeFileSync(SPREAD_FILE, JSON.stringify(spreadRecord(cal), null, 2) + '\n');
   else if (!args.length && !noRandom) writeFileSync(resolve(ROOT, 'reports/calibration.json'), JSON.stringify(cal, null, 2));
   const s = cal.summary;
   if (spread) {

@@ -73,3 +73,13 @@ test('a failure that names no rule counts against every rule of its test; one na
   const alone = t('UPSERT-3 model', 'failed', ['UPSERT-3', 'UPSERT-8'], ['UPSERT-3', 'UPSERT-8']);
   assert.deepEqual(blame([alone], known).get(alone), ['UPSERT-3', 'UPSERT-8']);
 });
+
+test('a rule a passing test rested on for a step is cleared: e-mail ignored, with no test of UPSERT-3 of its own in the run', () => {
+  const passedOn = (title: string, restsOn: string[]): Blamable => ({ ...t(title, 'passed'), restsOn });
+  const got = credited([
+    t('UPSERT-8 by e-mail', 'failed', ['UPSERT-3', 'UPSERT-8']),
+    t('UPSERT-3 model', 'failed', ['UPSERT-3', 'UPSERT-8']),
+    passedOn('EVENT-2 update notification', ['UPSERT-3', 'UPSERT-7']),
+  ]);
+  assert.deepEqual(got, { 'UPSERT-8 by e-mail': ['UPSERT-8'], 'UPSERT-3 model': ['UPSERT-8'] });
+});

@@ -6,7 +6,7 @@ import { BulkFailedEntry, BulkOpportunity } from '../../contracts/index.js';
 import type { TargetProfile } from '../../contracts/profile.js';
 import { describeTemplate, type BulkContext, type EntryTemplate } from '../../generators/bulk.js';
 import type { ApiClient, ApiResponse } from '../support/core/http.js';
-import { expect } from '../support/fixtures/matchers.js';
+import { breaks, expect, wireRulesOf } from '../support/fixtures/test.js';
 import { customFieldOn } from '../support/leads.js';
 
 /** Entries per request: the documented 10, or the target's own limit where its profile declares one (spec § Limits: "may be raised or lowered"). */
@@ -35,13 +35,20 @@ export async function bulkContext(api: ApiClient, profile: TargetProfile): Promi
 /**
  * Problems of a bulk answer, position by position: a valid entry must come back created (the
  * Opportunity with a numeric id and the bulk fields, its name at its own position); a dubious
- * one either created (same checks) or failed (`{ success: false, message: {…} }`).
+ * one either created (same checks) or failed (`{ success: false, message: {…} }`). Each names the
+ * rule it breaks (`[breaks BULK-4]`): a test of one rule that finds another's broken is blocked by it.
  */
+/** The wire rules an entry's contract issues break (timestamps, absent members), when they are all of that kind. */
+const wire = (issues: Parameters<typeof wireRulesOf>[1], item: unknown): string[] | undefined => {
+  const rules = wireRulesOf(BulkOpportunity, issues, item);
+  return rules.length ? rules : undefined;
+};
+
 export function bulkAnswerProblems(sent: Record<string, unknown>[], templates: EntryTemplate[], res: ApiResponse): string[] {
-  if (res.status !== 200) return [`a well-formed request of ${sent.length} entries gets 200, got ${res.status}`];
-  if (!Array.isArray(res.body)) return ['the answer is an array'];
+  if (res.status !== 200) return [`a well-formed request of ${sent.length} entries gets 200, got ${res.status}${breaks(['BULK-3'])}`];
+  if (!Array.isArray(res.body)) return [`the answer is an array${breaks(['BULK-3'])}`];
   const got = res.body as unknown[];
-  if (got.length !== sent.length) return [`the answer has one item per entry: ${sent.length} sent, ${got.length} answered`];
+  if (got.length !== sent.length) return [`the answer has one item per entry: ${sent.length} sent, ${got.length} answered${breaks(['BULK-3'])}`];
   const problems: string[] = [];
   got.forEach((item, i) => {
     const t = templates[i];
@@ -51,7 +58,7 @@ export function bulkAnswerProblems(sent: Record<string, unknown>[], templates: E
     if (created.success) {
       if (typeof sent[i].name === 'string' && created.data.name !== sent[i].name)
         problems.push(
-          `${label}: the created entry at position ${i} is named ${JSON.stringify(created.data.name)}, the entry sent there ${JSON.stringify(sent[i].name)} (order of the request)`,
+          `${label}: the created entry at position ${i} is named ${JSON.stringify(created.data.name)}, the entry sent there ${JSON.stringify(sent[i].name)} (order of the request)${breaks(['BULK-3'])}`,
         );
       return;
     }
@@ -63,13 +70,13 @@ export function bulkAnswerProblems(sent: Record<string, unknown>[], templates: E
         .map((x) => `$[${i}].${x.path.join('.')}: ${x.message}`)
         .join('; ');
       problems.push(
-        `${label}: a valid entry must be created as an Opportunity with a numeric id and the bulk fields; ${failed.success ? 'it failed' : 'got'} ${JSON.stringify(item).slice(0, 300)} (${issues})`,
+        `${label}: a valid entry must be created as an Opportunity with a numeric id and the bulk fields; ${failed.success ? 'it failed' : 'got'} ${JSON.stringify(item).slice(0, 300)} (${issues})${breaks(failed.success ? ['BULK-4'] : (wire(created.error.issues, item) ?? ['BULK-4']))}`,
       );
       return;
     }
     if (!failed.success)
       problems.push(
-        `${label}: an entry is either created or failed as { success: false, message: { <field>: [ { error } ] } }; got ${JSON.stringify(item).slice(0, 300)}`,
+        `${label}: an entry is either created or failed as { success: false, message: { <field>: [ { error } ] } }; got ${JSON.stringify(item).slice(0, 300)}${breaks(['BULK-5'])}`,
       );
   });
   return problems;

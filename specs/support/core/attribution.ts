@@ -10,15 +10,43 @@
  * a plain expect) is credited to every rule of the test, as before.
  */
 
+/**
+ * A step that leaves its test nothing to judge, through no fault the spec decides (the profile's
+ * extension refused to create a record): thrown, and turned into "not judged" by `rule()` for the
+ * test whose body it ends (fixtures/rule.ts). Thrown rather than skipping at once, so that a step
+ * still running when its test has ended (a create of a Promise.all that failed early) cannot mark
+ * the next test of the worker.
+ */
+export class NotJudgedError extends Error {}
+
+/**
+ * The rules the running test's steps rested on (every `breaks()` it built a message with): a test
+ * that passed shows them holding in this run, which clears them where a failure names them beside
+ * others (reporting/blame.ts). A worker runs one test at a time; the `api` fixture takes them at
+ * the test's end (fixtures/test.ts).
+ */
+const restedOn = new Set<string>();
+
+/** The rules the running test's steps have named so far; forgets them (the next test starts afresh). */
+export function takeRestedOn(): string[] {
+  const out = [...restedOn];
+  restedOn.clear();
+  return out;
+}
+
 /** The marker a failure message carries: ` [breaks CONVERT-2]`, ` [breaks UPSERT-3, UPSERT-8]`. */
 export function breaks(rules: readonly string[]): string {
+  for (const r of rules) restedOn.add(r);
   return rules.length ? ` [breaks ${[...new Set(rules)].join(', ')}]` : '';
 }
 
 const MARKER = /\[breaks ([A-Z]+-\d+(?:, [A-Z]+-\d+)*)\]/;
 
-/** The rules the first marker of a failure message names (none: the failure is not attributed). */
+/**
+ * The rules the markers of a failure message name, the first marker's first (none: the failure is
+ * not attributed): a step's own marker, and the wire rules its contract check names.
+ */
 export function brokenRulesOf(message: string | undefined): string[] {
-  const m = MARKER.exec(message ?? '');
-  return m ? m[1].split(', ') : [];
+  const all = [...(message ?? '').matchAll(new RegExp(MARKER.source, 'g'))].flatMap((m) => m[1].split(', '));
+  return [...new Set(all)];
 }

@@ -1,0 +1,45 @@
+/**
+ * The spread of the faults, live (issue 42): a sample of faults, every test of a quick run against
+ * each (the spread matrix, scripts/calibrate.ts --scope spread), each to its end. Each fault fails
+ * only rules it names, and its report's first root cause is one of them. The faults are those whose
+ * set-up steps other rules' tests rest on (an upsert that must update, a create, a subscription), a
+ * property's criteria, and a few of each area; the whole catalog's spread is recorded and held by
+ * selftest/fault-spread.unit.test.ts.
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { calibrateMatrix } from '../scripts/calibrate.js';
+import { KNOWN_SPREADS } from './known-spreads.js';
+
+const SAMPLE = [
+  'upsert-duplicate-on-match',
+  'upsert-email-match-ignored',
+  'upsert-not-atomic',
+  'convert-lead-left-behind',
+  'search-tags-all',
+  'search-pages-zero-based',
+  'person-absent-field-missing',
+  'company-address-dropped',
+  'project-create-drops-details',
+  'webhook-secret-key-dropped',
+  'bulk-fields-missing',
+  'timestamps-in-ms',
+];
+
+test('a sample of faults, every quick test against each: each fails only rules it names and starts with one of them', async (t) => {
+  process.env.CRM_DEPTH = 'quick';
+  const cal = await calibrateMatrix(SAMPLE, undefined, { spread: true });
+  for (const f of cal.faults)
+    t.diagnostic(`${f.name}: names ${f.rules.join(', ')}; fails ${f.flagged.join(', ') || 'nothing'}; starts with ${f.rootCause ?? '-'}`);
+  const errors = cal.faults.filter((f) => f.error).map((f) => `${f.name}: ${f.error}`);
+  assert.deepEqual(errors, []);
+  assert.deepEqual(
+    cal.faults.filter((f) => !f.caught).map((f) => f.name),
+    [],
+    'each fault of the sample is caught on a rule it names',
+  );
+  const wide = cal.faults.filter((f) => f.outside?.length && !KNOWN_SPREADS[f.name]).map((f) => `${f.name} also fails ${f.outside!.join(', ')}`);
+  assert.deepEqual(wide, []);
+  const elsewhere = cal.faults.filter((f) => f.rootCause && !f.rules.includes(f.rootCause)).map((f) => `${f.name} starts with ${f.rootCause}`);
+  assert.deepEqual(elsewhere, []);
+});
