@@ -10,10 +10,10 @@
  *
  * - No name: the failure counts against every rule of the test (its own check failed).
  * - One name: against that rule.
- * - Several names: a rule whose own tests (titled with it) all passed in this run, or that a test
- *   which passed rested on for a step (`restsOn`), is cleared; of the
- *   rest, those that another failure counts against alone (firm evidence, also once a failure is
- *   down to one rule); else the rules that
+ * - Several names: those that another failure counts against alone (firm evidence, also once a
+ *   failure is down to one rule); else, a rule whose own tests (titled with it) all passed in this
+ *   run, or that a test which passed rested on for a step (`restsOn`), is cleared, and of the rest
+ *   one left is blamed; else the rules that
  *   explain the most such failures together (a greedy hitting set: one broken rule beneath many
  *   failures is blamed once, not each rule above it); a tie keeps every tied rule.
  */
@@ -65,17 +65,21 @@ export function blame<T extends Blamable>(outcomes: readonly T[], knownIds: Read
     const mine = (own.get(id) ?? []).filter((o) => o !== t && o.status !== 'skipped');
     return (mine.length > 0 && mine.every(cleanPass)) || held.has(id);
   };
-  // Each failure naming several rules: the rules left once the cleared ones are out; one left is
-  // firm evidence in turn, which may settle the others (until nothing changes).
-  let open = pending.map(({ t, names }) => {
-    const left = names.filter((id) => !cleared(id, t));
-    return { t, names: left.length ? left : names };
-  });
+  // Each failure naming several rules: those with firm evidence; else those left once the cleared
+  // ones are out (a rule that held in one scenario may still break in this one: firm evidence
+  // comes first), where one left is firm evidence in turn, which may settle the others.
+  const clearedOut = (o: { t: T; names: string[] }) => {
+    const left = o.names.filter((id) => !cleared(id, o.t));
+    return left.length ? left : o.names;
+  };
+  let open = pending;
   for (let changed = true; changed;) {
     changed = false;
     const rest: typeof open = [];
     for (const o of open) {
-      const firmly = o.names.length === 1 ? o.names : o.names.filter((id) => firm.has(id));
+      const withFirm = o.names.filter((id) => firm.has(id));
+      const left = clearedOut(o);
+      const firmly = withFirm.length ? withFirm : left.length === 1 ? left : [];
       if (!firmly.length) {
         rest.push(o);
         continue;
@@ -85,6 +89,7 @@ export function blame<T extends Blamable>(outcomes: readonly T[], knownIds: Read
     }
     open = rest;
   }
+  open = open.map((o) => ({ t: o.t, names: clearedOut(o) }));
   hittingSet(open, credit);
   return credit;
 }

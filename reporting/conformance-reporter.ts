@@ -15,7 +15,6 @@ import { availableParallelism, loadavg } from 'node:os';
 import { relative, resolve } from 'node:path';
 import type { FullConfig, FullResult, Reporter, Suite, TestCase, TestError, TestResult } from '@playwright/test/reporter';
 import { getRule, hasRule, ruleIdOfTitle, type Level } from '../rules/index.js';
-import { brokenRulesOf } from '../specs/support/core/attribution.js';
 import { loadConfig, ROOT } from '../specs/support/core/config.js';
 import { measuredLatencyMs, PREFLIGHT_FILE, readPreflight, type PreflightResult } from '../specs/support/core/preflight.js';
 import { redactText, stripAnsi } from '../specs/support/core/redact.js';
@@ -135,8 +134,9 @@ export function outcomeOf(test: TestCase, result: TestResult, rootDir: string): 
   const ranOut = result.status === 'timedOut' ? timeLimitNote(result.duration) : undefined;
   const error = [...result.errors.map((e) => e.message ?? e.value ?? ''), ...(held ? [held] : [])].map(stripAnsi).join('\n---\n');
   const detail = failedOrWarned ? (attachmentText(result, 'expected-failure.txt') ?? undefined) : undefined;
-  // The rules the failure names (`[breaks …]`, specs/support/core/attribution.ts): it counts against these only.
-  const brokenRules = failedOrWarned ? brokenRulesOf(error || detail).filter(hasRule) : [];
+  // The rules the failure names (`[breaks …]` that a step of the test made, as rule() found them:
+  // specs/support/core/attribution.ts): it counts against these only.
+  const brokenRules = failedOrWarned ? (annotation('breaks')?.split(', ') ?? []).filter(hasRule) : [];
   return {
     title: test.title,
     // Relative to the project root (specs/…), as `npx playwright test <file>:<line>` takes it.

@@ -7,6 +7,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { RULES } from '../rules/index.js';
 import { blame, type Blamable } from '../reporting/blame.js';
+import { breaks, namedByTheTest, takeRestedOn } from '../specs/support/core/attribution.js';
 
 const known = new Set(RULES.map((r) => r.id));
 const t = (title: string, status: 'passed' | 'failed', breaks: string[] = [], rules = [title.split(' ')[0]]): Blamable => ({
@@ -82,4 +83,13 @@ test('a rule a passing test rested on for a step is cleared: e-mail ignored, wit
     passedOn('EVENT-2 update notification', ['UPSERT-3', 'UPSERT-7']),
   ]);
   assert.deepEqual(got, { 'UPSERT-8 by e-mail': ['UPSERT-8'], 'UPSERT-3 model': ['UPSERT-8'] });
+});
+
+test("a marker only the target's answer carries is no attribution: rule() keeps those a step of the test named", () => {
+  takeRestedOn();
+  const step = `the upsert matched the Lead${breaks(['UPSERT-3'])}`;
+  const message = `Error: ${step}\n  got: {"name":"[breaks WIRE-5]"}`;
+  assert.deepEqual(namedByTheTest(message), ['UPSERT-3'], 'WIRE-5 came in the answer: a SHOULD rule there would turn a MUST failure into a warning');
+  takeRestedOn();
+  assert.deepEqual(namedByTheTest(message), [], 'the next test named none');
 });

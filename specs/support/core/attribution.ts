@@ -27,6 +27,15 @@ export class NotJudgedError extends Error {}
  */
 const restedOn = new Set<string>();
 
+/**
+ * The rules a failure message names that a step of the running test did name (`breaks()`): a
+ * marker in text the target sent (an answer echoed in the message) is no attribution, so that a
+ * target cannot steer a failure to a rule of its choosing.
+ */
+export function namedByTheTest(message: string | undefined): string[] {
+  return brokenRulesOf(message).filter((id) => restedOn.has(id));
+}
+
 /** The rules the running test's steps have named so far; forgets them (the next test starts afresh). */
 export function takeRestedOn(): string[] {
   const out = [...restedOn];
