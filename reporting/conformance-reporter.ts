@@ -205,6 +205,14 @@ export function summaryLines(report: ConformanceReport, htmlPath: string, status
       for (const u of e.unexpectedPasses) lines.push(`  ${u.title} (${u.file}:${u.line})`);
     }
     if (e.unmatched.length) lines.push(`Baseline entries that matched no test of this run: ${e.unmatched.join(', ')}`);
+    if (e.stale?.length)
+      lines.push(
+        `${e.failOnStale ? 'STALE BASELINE (CRM_EXPECTATIONS_STALE=fail fails the run)' : 'Stale baseline entries'}: ${e.stale.length} entr${e.stale.length === 1 ? 'y' : 'ies'} whose failure no longer happens (every test of theirs that ran passed); remove ${e.stale.length === 1 ? 'it' : 'them'}: ${e.stale.map((x) => x.entry).join(', ')}`,
+      );
+    if (e.expired?.length)
+      lines.push(
+        `Expired baseline entries, counted as no entry: ${e.expired.map((x) => `${x.entry} (expired ${x.expires}${x.issue ? `, ${x.issue}` : ''})`).join(', ')}`,
+      );
   }
   const failedRules = (report.rootCauses ?? [])
     .map((id) => report.rules.find((r) => r.id === id)!)
@@ -300,7 +308,9 @@ export default class ConformanceReporter implements Reporter {
       target: cfg.embedded ? `embedded reference server (${cfg.baseUrl})` : cfg.baseUrl,
       runId: cfg.runId,
       warnings: runWarnings(outcomes, cfg.baseUrl),
-      expectations: cfg.expectationsSource ? { source: cfg.expectationsSource, entries: cfg.expectations } : undefined,
+      expectations: cfg.expectationsSource
+        ? { source: cfg.expectationsSource, entries: cfg.expectations, expired: cfg.expectationsExpired, failOnStale: cfg.expectationsStale === 'fail' }
+        : undefined,
       shards: this.shard ? [this.shard] : undefined,
       partial: this.shard ? `shard ${this.shard} only: merge the shards (npm run merge) for the verdict of the whole suite` : undefined,
       specUrl: cfg.specUrl,
@@ -318,6 +328,7 @@ export default class ConformanceReporter implements Reporter {
     // Held failures are skipped in Playwright's eyes: the run still fails on them.
     const held = outcomes.filter((o) => o.held && failed(o));
     const heldOnly = result.status === 'passed' && held.length > 0;
+    const staleFails = result.status === 'passed' && !!report.expectations?.failOnStale && !!report.expectations.stale?.length;
     if (held.length) {
       const repeats = held.filter((o) => o.repeatOf).length;
       console.log(
@@ -330,9 +341,11 @@ export default class ConformanceReporter implements Reporter {
         : 'failed: the target could not be judged'
       : heldOnly
         ? 'failed: held failures'
-        : result.status;
+        : staleFails
+          ? 'failed: stale baseline entries'
+          : result.status;
     console.log('\n' + summaryLines(report, relative(process.cwd(), resolve(this.outputDir, 'conformance.html')), status).join('\n'));
-    if (unjudged || heldOnly) return { status: 'failed' };
+    if (unjudged || heldOnly || staleFails) return { status: 'failed' };
   }
 
   /** This run's preflight result (written by the global set-up), when there is one. */

@@ -5,6 +5,8 @@
 import { RULES, ruleIdOfTitle, type Level, type Rule } from '../rules/index.js';
 import type { PreflightResult } from '../specs/support/core/preflight.js';
 import { runCommand } from '../specs/support/core/replay.js';
+import { suiteVersion } from './runs.js';
+import { describeExpectation } from '../specs/support/core/expectations.js';
 
 export type Verdict = 'PASS' | 'FAIL' | 'WARN' | 'SKIP' | 'UNTESTED';
 
@@ -123,6 +125,8 @@ export type OverallVerdict = 'CONFORMANT' | 'NOT CONFORMANT' | 'INCONCLUSIVE';
 
 export interface ConformanceReport {
   generatedAt: string;
+  /** The version of the suite that made the report (package.json): `crm-conformance diff` says when two runs' differ. */
+  suiteVersion?: string;
   target: string;
   runId: string;
   verdict: OverallVerdict;
@@ -158,8 +162,14 @@ export interface ConformanceReport {
     entries: number;
     knownFailures: { title: string; reason: string }[];
     unexpectedPasses: { title: string; file: string; line: number; reason: string }[];
-    /** Entries that matched no test of this run (stale, or filtered out). */
+    /** Entries that matched no test of this run (filtered out, or their tests are gone). */
     unmatched: string[];
+    /** Entries whose failure no longer happens: their tests ran and passed. */
+    stale?: { entry: string; reason: string; issue?: string }[];
+    /** Entries past their expiry date: they counted as no entry. */
+    expired?: { entry: string; reason: string; expires: string; issue?: string }[];
+    /** CRM_EXPECTATIONS_STALE=fail: a stale entry fails the run. */
+    failOnStale?: boolean;
   };
   /** Shards merged into this report ("1/3", …), when it comes from reporting/merge.ts or one shard. */
   shards?: string[];
@@ -223,7 +233,12 @@ export interface ReportMeta {
   target: string;
   runId: string;
   warnings?: string[];
-  expectations?: { source: string; entries: { rule?: string; title?: string; reason: string }[] };
+  expectations?: {
+    source: string;
+    entries: { rule?: string; title?: string; reason: string; issue?: string }[];
+    expired?: { rule?: string; title?: string; reason: string; expires?: string; issue?: string }[];
+    failOnStale?: boolean;
+  };
   shards?: string[];
   partial?: string;
   /**
@@ -375,8 +390,10 @@ export function buildReport(outcomes: TestOutcome[], meta: ReportMeta): Conforma
     requests += t.requests ?? 0;
     for (const [s, n] of Object.entries(t.statuses ?? {})) byStatus[s] = (byStatus[s] ?? 0) + n;
   }
+  const version = suiteVersion();
   const report: ConformanceReport = {
     generatedAt: new Date().toISOString(),
+    ...(version ? { suiteVersion: version } : {}),
     target: meta.target,
     runId: meta.runId,
     verdict,
@@ -412,7 +429,15 @@ export function buildReport(outcomes: TestOutcome[], meta: ReportMeta): Conforma
       entries: meta.expectations.entries.length,
       knownFailures: outcomes.filter(known).map((t) => ({ title: t.title, reason: t.expectedFailure! })),
       unexpectedPasses: outcomes.filter((t) => t.unexpectedPass).map((t) => ({ title: t.title, file: t.file, line: t.line, reason: t.unexpectedPass! })),
-      unmatched: meta.expectations.entries.filter((e) => !matched(e)).map((e) => (e.title !== undefined ? `title "${e.title}"` : `rule ${e.rule}`)),
+      unmatched: meta.expectations.entries.filter((e) => !matched(e)).map(describeExpectation),
+      stale: staleEntries(meta.expectations.entries, outcomes),
+      expired: (meta.expectations.expired ?? []).map((e) => ({
+        entry: describeExpectation(e),
+        reason: e.reason,
+        expires: e.expires ?? '',
+        ...(e.issue ? { issue: e.issue } : {}),
+      })),
+      ...(meta.expectations.failOnStale ? { failOnStale: true } : {}),
     };
   }
   if (meta.shards?.length) report.shards = meta.shards;
@@ -420,6 +445,16 @@ export function buildReport(outcomes: TestOutcome[], meta: ReportMeta): Conforma
   if (meta.specUrl) report.specUrl = meta.specUrl;
   if (meta.durationMs !== undefined) report.durationMs = meta.durationMs;
   return report;
+}
+
+/** Baseline entries whose failure no longer happens: tests of theirs ran, and every one that ran passed. */
+function staleEntries(entries: { rule?: string; title?: string; reason: string; issue?: string }[], outcomes: TestOutcome[]) {
+  return entries
+    .filter((e) => {
+      const ran = outcomes.filter((t) => (e.title !== undefined ? t.title === e.title : t.rules.includes(e.rule!)) && t.status !== 'skipped');
+      return ran.length > 0 && ran.every((t) => t.status === 'passed' && !failed(t) && !t.expectedFailure);
+    })
+    .map((e) => ({ entry: describeExpectation(e), reason: e.reason, ...(e.issue ? { issue: e.issue } : {}) }));
 }
 
 /** Counts what the run judged (see {@link Coverage}). */

@@ -83,7 +83,11 @@ export interface TargetConfig {
   maxResponseBytes: number;
   /** Known-failure baseline (CRM_EXPECTATIONS); empty when unset. */
   expectations: Expectation[];
+  /** Entries of the baseline past their expiry date: they count as no entry, and the reports list them. */
+  expectationsExpired: Expectation[];
   expectationsSource?: string;
+  /** CRM_EXPECTATIONS_STALE: `fail` fails the run when a baseline entry's failure no longer happens (default `report`). */
+  expectationsStale: 'report' | 'fail';
   /** Where the specification is published (CRM_SPEC_URL); reports link rule sections to it. */
   specUrl: string;
   /** With CRM_PUBLIC_URL: the local ports of the webhook receiver (CRM_RECEIVER_PORT) and of the OAuth callback receiver (CRM_CALLBACK_PORT). */
@@ -204,7 +208,9 @@ export function parseConfig(env: NodeJS.ProcessEnv, cwd: string = process.cwd())
     notificationTimeoutFixed: e.CRM_NOTIFICATION_TIMEOUT_MS !== undefined,
     maxResponseBytes: e.CRM_MAX_RESPONSE_BYTES ?? 5 * 1024 * 1024,
     expectations: baseline?.expectations ?? [],
+    expectationsExpired: baseline?.expired ?? [],
     expectationsSource: baseline?.source,
+    expectationsStale: e.CRM_EXPECTATIONS_STALE ?? 'report',
     specUrl: e.CRM_SPEC_URL ?? pathToFileURL(resolve(ROOT, '../shared/spec/crm-developer-api.md')).href,
   };
 }
@@ -216,6 +222,7 @@ interface SettingValues {
   CRM_PUBLIC_URL?: string;
   CRM_PROFILE?: string;
   CRM_EXPECTATIONS?: string;
+  CRM_EXPECTATIONS_STALE?: 'report' | 'fail';
   CRM_SPEC_URL?: string;
   CRM_ACCESS_TOKEN?: string;
   CRM_USER_EMAIL?: string;

@@ -88,7 +88,16 @@ export const SETTINGS: readonly Setting[] = [
     name: 'CRM_EXPECTATIONS',
     group: 'target',
     schema: z.string().min(1, 'must name a JSON file'),
-    description: 'A known-failure baseline: a JSON list of `{ "rule" | "title", "reason" }`; those failures do not fail the run.',
+    description:
+      'A known-failure baseline: a JSON list of `{ "rule" | "title", "reason", "expires"?, "issue"? }`; those failures do not fail the run. An entry past its `expires` date (YYYY-MM-DD) counts as no entry.',
+  },
+  {
+    name: 'CRM_EXPECTATIONS_STALE',
+    group: 'target',
+    schema: z.enum(['report', 'fail'], { error: 'must be report or fail' }),
+    default: '`report`',
+    description:
+      'A baseline entry whose failure no longer happens (its tests ran and passed) is stale: `report` lists it; `fail` also fails the run, so that the baseline shrinks.',
   },
   {
     name: 'CRM_SPEC_URL',
