@@ -5,6 +5,7 @@
  * - `conformance.json` and `conformance.html` (the verdict per rule, failures with exchanges);
  * - `conformance-outcomes.json`, the raw outcome of every test: `npm run merge` rebuilds one
  *   report from the outcome files of several shards;
+ * - `ctrf-report.json`, the same run as CTRF (reporting/ctrf.ts);
  * - `created-records.json`.
  *
  * A MUST failure fails the run (Playwright's own status already says so); SHOULD/MAY failures
@@ -21,6 +22,7 @@ import { measuredLatencyMs, PREFLIGHT_FILE, readPreflight, type PreflightResult 
 import { redactText, stripAnsi } from '../specs/support/core/redact.js';
 import { SHOWN_FAILURES } from '../specs/support/core/repeats.js';
 import { renderHtml } from './html.js';
+import { CTRF_FILE, ctrfReport } from './ctrf.js';
 import { buildReport, failed, runWarnings, type ConformanceReport, type ReportMeta, type TestOutcome } from './verdict.js';
 import { runCommand } from '../specs/support/core/replay.js';
 
@@ -168,6 +170,7 @@ export function writeReport(outputDir: string, report: ConformanceReport, outcom
   mkdirSync(outputDir, { recursive: true });
   writeFileSync(resolve(outputDir, 'conformance.json'), JSON.stringify(report, null, 2));
   writeFileSync(resolve(outputDir, 'conformance.html'), renderHtml(report));
+  writeFileSync(resolve(outputDir, CTRF_FILE), JSON.stringify(ctrfReport(report, outcomes), null, 2));
   const created = outcomes.flatMap((o) => (o.created ?? []).map((c) => ({ ...c, test: o.title })));
   writeFileSync(resolve(outputDir, 'created-records.json'), JSON.stringify({ runId, tag: `crm-conformance-${runId}`, records: created }, null, 2));
 }
