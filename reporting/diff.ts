@@ -34,17 +34,8 @@ export interface RuleChange {
   where?: { file: string; line: number };
 }
 
-export interface RunHead {
-  label: string;
-  file: string;
-  target: string;
-  suiteVersion?: string;
-  verdict: string;
-  verdictLine: string;
-  generatedAt?: string;
-  runId?: string;
-  depth?: string;
-}
+/** A run as the diff names it (its file relative to the working directory). */
+export type RunHead = Pick<RunView, 'label' | 'file' | 'target' | 'suiteVersion' | 'verdict' | 'verdictLine' | 'generatedAt' | 'runId' | 'depth'>;
 
 export interface RunDiff {
   format: 'crm-conformance-diff';
@@ -64,6 +55,8 @@ export interface RunDiff {
   added: RuleChange[];
   removed: RuleChange[];
   unchanged: number;
+  /** Of the unchanged rules, those neither run judged (a subset run leaves most rules so). */
+  judgedInNeither: number;
   /** MUST regressions not covered by the after run's baseline. */
   mustRegressions: number;
   /** 1 when a MUST rule regressed (not covered by the baseline), else 0. */
@@ -147,6 +140,7 @@ export function diffRuns(before: RunView, after: RunView, cwd: string = process.
   };
   let common = 0;
   let unchanged = 0;
+  let judgedInNeither = 0;
   // The after run's rule order (the catalog's), then the before run's rules it no longer has.
   for (const a of after.rules.values()) {
     const b = before.rules.get(a.id);
@@ -158,6 +152,7 @@ export function diffRuns(before: RunView, after: RunView, cwd: string = process.
     const kind = classify(b, a);
     if (kind) lists[kind].push(change(kind, b, a));
     else unchanged++;
+    if (!kind && a.state === 'unjudged') judgedInNeither++;
   }
   for (const b of before.rules.values()) if (!after.rules.has(b.id)) lists.removed.push(change('removed', b, undefined));
   for (const list of Object.values(lists)) list.sort((x, y) => levelRank(x.level) - levelRank(y.level));
@@ -191,6 +186,7 @@ export function diffRuns(before: RunView, after: RunView, cwd: string = process.
     notes,
     ...lists,
     unchanged,
+    judgedInNeither,
     mustRegressions,
     exitCode: mustRegressions ? 1 : 0,
   };
@@ -211,7 +207,7 @@ export function diffCounts(d: RunDiff): string {
   if (d.newlyPassing.length) parts.push(`${d.newlyPassing.length} newly judged passing`);
   if (d.added.length) parts.push(`${d.added.length} new`);
   if (d.removed.length) parts.push(`${d.removed.length} removed`);
-  return `${parts.join(', ')}; ${d.unchanged} unchanged`;
+  return `${parts.join(', ')}; ${d.unchanged} unchanged${d.judgedInNeither ? ` (${d.judgedInNeither} judged in neither run)` : ''}`;
 }
 
 /** At most 10 ids, then how many more. */

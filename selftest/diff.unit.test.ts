@@ -28,6 +28,7 @@ test('a diff puts each rule of both runs in its category, MUST first', () => {
   assert.deepEqual(ids(d, 'stillFailing'), ['COMPANY-5']);
   assert.deepEqual(ids(d, 'newlyPassing'), ['COMPANY-4']);
   assert.equal(d.unchanged, 3);
+  assert.equal(d.judgedInNeither, 0);
   assert.equal(d.commonRules, 13);
   assert.deepEqual(d.notes, [], 'one version, one target, one depth: nothing to note');
   const wire3 = d.lostVisibility[0];
