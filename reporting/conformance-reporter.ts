@@ -181,8 +181,8 @@ const runsInFlight = (n: number) => `${n} run${n === 1 ? '' : 's'}`;
 export function summaryLines(report: ConformanceReport, htmlPath: string, status?: string): string[] {
   const c = report.counts;
   const lines = [
-    `Conformance: ${report.verdictLine ?? report.verdict}${report.partial ? ` (${report.partial})` : ''} — MUST ${c.MUST.PASS} pass / ${c.MUST.FAIL} fail / ${c.MUST.SKIP} skip / ${c.MUST.UNTESTED} untested; ` +
-      `SHOULD ${c.SHOULD.PASS} pass / ${c.SHOULD.WARN + c.SHOULD.FAIL} warn; MAY ${c.MAY.PASS} pass / ${c.MAY.WARN} warn; ` +
+    `Conformance: ${report.verdictLine ?? report.verdict}${report.partial ? ` (${report.partial})` : ''} — MUST ${c.MUST.PASS} pass / ${c.MUST.FAIL} fail${c.MUST.BLOCKED ? ` / ${c.MUST.BLOCKED} blocked` : ''} / ${c.MUST.SKIP} skip / ${c.MUST.UNTESTED} untested; ` +
+      `SHOULD ${c.SHOULD.PASS} pass / ${report.strict ? `${c.SHOULD.FAIL} fail / ${c.SHOULD.WARN} warn` : `${c.SHOULD.WARN + c.SHOULD.FAIL} warn`}${c.SHOULD.BLOCKED ? ` / ${c.SHOULD.BLOCKED} blocked` : ''}; MAY ${c.MAY.PASS} pass / ${c.MAY.WARN} warn; ` +
       `${report.tests.total} tests, ${report.requests.total} requests${report.depth ? `, depth ${report.depth}` : ''}. Report: ${htmlPath}${status ? ` (run status ${status})` : ''}`,
   ];
   // The power of the properties next to the verdict: runs made of runs planned, those a time budget
@@ -219,11 +219,11 @@ export function summaryLines(report: ConformanceReport, htmlPath: string, status
   }
   const failedRules = (report.rootCauses ?? [])
     .map((id) => report.rules.find((r) => r.id === id)!)
-    .filter((r) => r && r.verdict === 'FAIL' && r.level === 'MUST' && !r.known);
+    .filter((r) => r && r.verdict === 'FAIL' && (r.level === 'MUST' || (report.strict && r.level === 'SHOULD')) && !r.known);
   if (failedRules.length) {
     const [first, ...rest] = failedRules;
     lines.push(
-      `Failed MUST rules, likeliest root cause first: ${first.id} (${first.text})${
+      `Failed ${report.strict ? 'MUST and SHOULD' : 'MUST'} rules, likeliest root cause first: ${first.id} (${first.text})${
         rest.length
           ? `, then ${rest
               .slice(0, 12)
@@ -231,6 +231,16 @@ export function summaryLines(report: ConformanceReport, htmlPath: string, status
               .join(', ')}${rest.length > 12 ? ` and ${rest.length - 12} more` : ''}`
           : ''
       }`,
+    );
+  }
+  const blocked = report.rules.filter((r) => r.verdict === 'BLOCKED');
+  if (blocked.length) {
+    const by = [...new Set(blocked.flatMap((r) => r.tests.flatMap((t) => t.blockedBy ?? [])))];
+    lines.push(
+      `Blocked, not judged until ${by.join(', ')} ${by.length === 1 ? 'is' : 'are'} fixed (a step their tests rely on failed): ${blocked
+        .slice(0, 12)
+        .map((r) => r.id)
+        .join(', ')}${blocked.length > 12 ? ` and ${blocked.length - 12} more` : ''}`,
     );
   }
   if (report.verdictReason) {
@@ -320,6 +330,8 @@ export default class ConformanceReporter implements Reporter {
       durationMs: Date.now() - this.started,
       preflight: this.preflight(cfg.runId),
       depth: cfg.depth,
+      ...(cfg.strict ? { strict: true } : {}),
+      ...(cfg.certify ? { certify: true } : {}),
       ...(this.errors.length ? { stopped: this.errors[0] } : {}),
     };
     const report = buildReport(outcomes, meta);
@@ -334,8 +346,14 @@ export default class ConformanceReporter implements Reporter {
     const staleFails = result.status === 'passed' && !!report.expectations?.failOnStale && !!report.expectations.stale?.length;
     if (held.length) {
       const repeats = held.filter((o) => o.repeatOf).length;
+      const blocked = held.filter((o) => o.held?.startsWith('blocked by ')).length;
+      const parts = [
+        repeats ? `${repeats} repeat(s) of an earlier test's problem` : '',
+        blocked ? `${blocked} blocked by a failed step of another rule` : '',
+        held.length - repeats - blocked ? `${held.length - repeats - blocked} past the ${SHOWN_FAILURES} failures a run shows` : '',
+      ].filter(Boolean);
       console.log(
-        `\n${held.length} failed test(s) held (${repeats} repeat(s) of an earlier test's problem, ${held.length - repeats} past the ${SHOWN_FAILURES} failures a run shows): Playwright's reports show them as skipped with the reason, the conformance report as failed, with their evidence. CRM_REPEATS=fail fails them all.`,
+        `\n${held.length} failed test(s) held (${parts.join(', ')}): Playwright's reports show them as skipped with the reason, the conformance report as failed, with their evidence. CRM_REPEATS=fail fails them all.`,
       );
     }
     const status = unjudged

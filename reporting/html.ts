@@ -3,14 +3,14 @@
  * network access, readable offline and printable. Every number is also a data attribute so
  * the self-test can check the page against conformance.json.
  */
-import { AREAS, sectionAnchor } from '../rules/index.js';
+import { AREAS, ruleIdOfTitle, sectionAnchor } from '../rules/index.js';
 import { rootCauseOrder, type ConformanceReport, type RuleVerdict, type Verdict } from './verdict.js';
 import { runCommand } from '../specs/support/core/replay.js';
 
 export const esc = (s: unknown) => String(s ?? '').replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
-const VERDICTS: Verdict[] = ['PASS', 'FAIL', 'WARN', 'SKIP', 'UNTESTED'];
+const VERDICTS: Verdict[] = ['PASS', 'FAIL', 'WARN', 'BLOCKED', 'SKIP', 'UNTESTED'];
 const LEVELS = ['MUST', 'SHOULD', 'MAY'] as const;
-const LABEL: Record<Verdict, string> = { PASS: 'pass', FAIL: 'fail', WARN: 'warn', SKIP: 'skip', UNTESTED: 'untested' };
+const LABEL: Record<Verdict, string> = { PASS: 'pass', FAIL: 'fail', WARN: 'warn', BLOCKED: 'blocked', SKIP: 'skip', UNTESTED: 'untested' };
 
 interface ExchangeLike {
   method?: string;
@@ -51,10 +51,12 @@ function header(r: ConformanceReport): string {
   const sub = ok
     ? partialScope
       ? `No MUST rule fails among the ${cov.judged} rules judged; ${cov.notJudged} rules were not judged in this run (no test of theirs ran: a spec directory, --grep or one shard). This is no verdict on them: run the whole suite for a verdict on every rule.`
-      : `No MUST rule fails: ${must.PASS} of ${mustTotal} MUST rules pass${must.UNTESTED + must.SKIP ? `, ${must.UNTESTED + must.SKIP} not tested in this run` : ''}.`
+      : `No MUST rule fails: ${must.PASS} of ${mustTotal} MUST rules pass${must.UNTESTED + must.SKIP ? `, ${must.UNTESTED + must.SKIP} not tested in this run` : ''}${r.certify ? ' (CRM_CERTIFY=1: every judgeable MUST rule was judged)' : ''}.`
     : r.verdict === 'INCONCLUSIVE'
       ? `${r.scope === 'none' || r.targetDown || (r.preflight && r.preflight.state !== 'alive') ? 'Nothing could be judged' : 'Not every rule could be judged'}: ${r.verdictReason ?? 'the target could not be tested'}.`
-      : `${must.FAIL} of ${mustTotal} MUST rules fail${r.expectations?.knownFailures.length ? ' (known failures included)' : ''}.${first ? ` Start with ${first.id}: ${first.text}.` : ''}`;
+      : must.FAIL === 0 && r.strict
+        ? `No MUST rule fails, but CRM_STRICT=1 fails the run on SHOULD rules: ${r.counts.SHOULD.FAIL} SHOULD rule${r.counts.SHOULD.FAIL === 1 ? '' : 's'} fail.`
+        : `${must.FAIL} of ${mustTotal} MUST rules fail${r.expectations?.knownFailures.length ? ' (known failures included)' : ''}${must.BLOCKED ? `; ${must.BLOCKED} more could not be judged, blocked by a failed step` : ''}.${first ? ` Start with ${first.id}: ${first.text}.` : ''}`;
   const verdictText =
     r.verdictLine && r.verdictLine !== r.verdict
       ? `${esc(r.verdict)}<span class="qualifier">${esc(r.verdictLine.slice(r.verdict.length))}</span>`
@@ -147,6 +149,25 @@ function exchangeBlock(x: ExchangeLike, i: number): string {
 ${x.curl ? `<pre class="replay">${esc(x.curl)}</pre>` : ''}</details>`;
 }
 
+/** Which rules a failed test counts against, when its failure names them (reporting/blame.ts). */
+function breaksNote(title: string, breaks: string[], covers: string[] = []): string {
+  const own = ruleIdOfTitle(title);
+  const them = breaks.length === 1 ? 'it' : 'them';
+  // A step of another rule (a create, an upsert that must update): not one of the rules the test covers.
+  const step = own && !breaks.includes(own) && !breaks.every((b) => covers.includes(b));
+  const text = step
+    ? `A step this test of ${own} relies on failed: the failure counts against ${breaks.join(', ')}, and ${own} is blocked by ${them} (not judged by this test).`
+    : `The failure names the rule${breaks.length === 1 ? '' : 's'} whose check broke: ${breaks.join(', ')}; it counts against ${them} only, not against the other rules this test covers.`;
+  return `<p class="known-note" data-breaks="${esc(breaks.join(' '))}">${esc(text)}</p>`;
+}
+
+/** The rules a failed rule blocks: their tests stopped at a step of it (fix it first). */
+function blocksNote(r: ConformanceReport, x: RuleVerdict): string {
+  const blocked = r.rules.filter((v) => v.verdict === 'BLOCKED' && v.tests.some((t) => t.blockedBy?.includes(x.id))).map((v) => v.id);
+  if (!blocked.length) return '';
+  return `<p class="blocks" data-blocks="${esc(blocked.join(' '))}">Blocks ${blocked.length} rule${blocked.length === 1 ? '' : 's'}, not judged until ${esc(x.id)} is fixed: ${esc(blocked.join(', '))}.</p>`;
+}
+
 function detail(r: ConformanceReport, x: RuleVerdict): string {
   const all = x.tests.filter((t) => t.status === 'failed' || t.status === 'warned' || t.status === 'known-failure');
   // A run where everything fails stays readable (and small): the first tests of each rule in full.
@@ -154,6 +175,7 @@ function detail(r: ConformanceReport, x: RuleVerdict): string {
   return `<section class="detail v-border-${x.known ? 'known' : x.verdict}" id="${esc(x.id)}">
 <h3>${badge(x.verdict, x.known)} ${esc(x.id)} <small>${esc(x.level)} · ${specLink(r, x.section)}${x.endpoint ? ` · <code>${esc(x.endpoint)}</code>` : ''}</small></h3>
 <p class="statement">${esc(x.text)}</p>
+${blocksNote(r, x)}
 ${tests.length ? '' : `<ul>${x.reasons.map((reason) => `<li>${esc(reason)}</li>`).join('')}</ul>`}
 ${tests
   .map((t) => {
@@ -161,7 +183,7 @@ ${tests
     const rerun = `${runCommand()} ${t.file}:${t.line}`;
     const exchanges = ((t.exchanges ?? []) as ExchangeLike[]).slice(-MAX_EXCHANGES_SHOWN);
     return `<div class="test" data-test-status="${esc(t.status)}"><div class="test-head"><span class="chip s-${esc(t.status)}">${esc(t.status)}</span> <b>${esc(t.title)}</b> <small>${esc(t.file)}:${t.line}${t.durationMs !== undefined ? ` · ${fmtMs(t.durationMs)}` : ''}</small></div>
-${t.breaks?.length ? `<p class="known-note" data-breaks="${esc(t.breaks.join(' '))}">The failure names the rule${t.breaks.length === 1 ? '' : 's'} whose prediction broke: ${esc(t.breaks.join(', '))}; it counts against ${t.breaks.length === 1 ? 'it' : 'them'} only, not against the other rules this test covers.</p>` : ''}
+${t.breaks?.length ? breaksNote(t.title, t.breaks, t.covers) : ''}
 ${t.held ? `<p class="known-note">${t.repeatOf ? `The same problem as <b>${esc(t.repeatOf)}</b>, which failed first` : esc(t.held)}: Playwright's reports show this test as skipped (held), this report as failed.</p>` : ''}
 ${t.expectedFailure ? `<p class="known-note">Known failure, listed in the CRM_EXPECTATIONS baseline: ${esc(t.expectedFailure.split('\n')[0])}</p>` : ''}
 ${t.error ? `<h4>Failure</h4><pre class="err">${esc(clip(t.error, 4000))}</pre>` : ''}${t.warnings.map((w) => `<pre class="warn">${esc(w)}</pre>`).join('')}
@@ -240,11 +262,11 @@ main{max-width:1200px;margin:0 auto;padding:0 1.5rem 3rem}code,pre{font:12.5px/1
 h2{margin:1.6rem 0 .5rem;font-size:1.25rem;border-bottom:1px solid #d0d7de;padding-bottom:.25rem}h3{margin:.2rem 0}h4{margin:.8rem 0 .2rem;font-size:13px}h5{margin:0 0 .2rem;font-size:12px;color:#57606a}
 table{border-collapse:collapse;background:#fff}td,th{border:1px solid #d0d7de;padding:.3rem .6rem;text-align:left;vertical-align:top}
 .counts td{text-align:right;min-width:4.5rem;font-variant-numeric:tabular-nums;font-weight:600}.counts td.zero{color:#afb8c1;font-weight:400}.counts td.total{color:#57606a}
-.h-PASS{color:#1a7f37}.h-FAIL{color:#cf222e}.h-WARN{color:#9a6700}.h-SKIP,.h-UNTESTED{color:#57606a}
-.n-PASS{background:#dafbe1}.n-FAIL{background:#ffebe9;color:#a40e26}.n-WARN{background:#fff8c5;color:#7d4e00}.n-SKIP{background:#eaeef2}.n-UNTESTED{background:#f6f8fa}
+.h-PASS{color:#1a7f37}.h-FAIL{color:#cf222e}.h-WARN{color:#9a6700}.h-SKIP,.h-UNTESTED,.h-BLOCKED{color:#57606a}
+.n-PASS{background:#dafbe1}.n-FAIL{background:#ffebe9;color:#a40e26}.n-WARN{background:#fff8c5;color:#7d4e00}.n-SKIP{background:#eaeef2}.n-BLOCKED{background:#f3e8ff;color:#6639ba}.n-UNTESTED{background:#f6f8fa}
 .badge{display:inline-block;color:#fff;border-radius:4px;padding:0 .45rem;font-size:12px;font-weight:700;vertical-align:1px}
-.v-PASS{background:#1a7f37;color:#fff}.v-FAIL{background:#cf222e;color:#fff}.v-WARN{background:#bf8700;color:#1f2328}.v-SKIP{background:#8c959f;color:#fff}.v-UNTESTED{background:#e6e9ed;color:#57606a}
-.t-PASS{color:#1a7f37}.t-FAIL{color:#cf222e}.t-WARN{color:#9a6700}.t-SKIP,.t-UNTESTED{color:#57606a}
+.v-PASS{background:#1a7f37;color:#fff}.v-FAIL{background:#cf222e;color:#fff}.v-WARN{background:#bf8700;color:#1f2328}.v-SKIP{background:#8c959f;color:#fff}.v-UNTESTED{background:#e6e9ed;color:#57606a}.v-BLOCKED{background:#8250df;color:#fff}
+.t-PASS{color:#1a7f37}.t-FAIL{color:#cf222e}.t-WARN{color:#9a6700}.t-SKIP,.t-UNTESTED{color:#57606a}.t-BLOCKED{color:#6639ba}
 .matrix{width:100%}.matrix th{width:15rem;font-weight:600}.matrix .stat{font-weight:400;font-size:12px}.cells{display:flex;flex-wrap:wrap;gap:3px}
 .cell{display:inline-block;text-decoration:none;font-size:11.5px;font-weight:600;padding:1px 5px;border-radius:3px;font-family:ui-monospace,monospace}
 .cell.known{background-image:repeating-linear-gradient(45deg,transparent 0 4px,rgba(255,255,255,.35) 4px 8px)}.cell sup{font-size:9px;margin-left:1px}

@@ -120,6 +120,9 @@ export function mergeOutcomes(dirs: string[]): { report: ConformanceReport; outc
     specUrl: first.specUrl,
     durationMs: Math.max(...files.map((f) => f.meta.durationMs ?? 0)),
     preflight,
+    // A shard run with CRM_STRICT or CRM_CERTIFY judges the whole run so.
+    ...(files.some((f) => f.meta.strict) ? { strict: true } : {}),
+    ...(files.some((f) => f.meta.certify) ? { certify: true } : {}),
   });
   return { report, outcomes, files };
 }

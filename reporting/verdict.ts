@@ -5,10 +5,12 @@
 import { RULES, ruleIdOfTitle, type Level, type Rule } from '../rules/index.js';
 import type { PreflightResult } from '../specs/support/core/preflight.js';
 import { runCommand } from '../specs/support/core/replay.js';
+import { blame, failed } from './blame.js';
 import { suiteVersion } from './runs.js';
 import { describeExpectation } from '../specs/support/core/expectations.js';
 
-export type Verdict = 'PASS' | 'FAIL' | 'WARN' | 'SKIP' | 'UNTESTED';
+/** BLOCKED: every test that would judge the rule stopped at a failed step of another rule (reporting/blame.ts). */
+export type Verdict = 'PASS' | 'FAIL' | 'WARN' | 'BLOCKED' | 'SKIP' | 'UNTESTED';
 
 export interface TestOutcome {
   title: string;
@@ -88,8 +90,8 @@ export interface RuleVerdict {
     /** A held failure: why (Playwright reports this test as skipped); a repeat names the test that failed first. */
     held?: string;
     repeatOf?: string;
-    /** Status `not-judged`: the test failed on these rules (its failure names them) before judging this one. */
-    failedOn?: string[];
+    /** Status `blocked`: the test failed at a step of these rules (its failure names them) before judging this one. */
+    blockedBy?: string[];
     /** The rules the test's failure names (`[breaks …]`): it counts against these only. */
     breaks?: string[];
     /** A failed test that covers several rules (a combined or model-based test): all of them. */
@@ -109,6 +111,8 @@ export interface Coverage {
   judged: number;
   notApplicable: number;
   notJudged: number;
+  /** Rules whose every test stopped at a failed step of another rule (verdict BLOCKED): not judged, but not left out of the run. */
+  blocked: number;
   untestable: number;
 }
 
@@ -183,6 +187,10 @@ export interface ConformanceReport {
   depth?: string;
   /** Each property's power: runs made of runs planned, `cut` when its time budget stopped it (notes of specs/support/property.ts). */
   power?: PropertyPower[];
+  /** CRM_STRICT=1 was set: SHOULD failures count as failures. */
+  strict?: boolean;
+  /** CRM_CERTIFY=1 was set: every judgeable MUST rule must be judged. */
+  certify?: boolean;
 }
 
 /** A property's runs: `runs` made of `planned`; `cut`: its time budget stopped it; `inFlight` and `budgetS` when the latency raised them. */
@@ -196,8 +204,7 @@ export interface PropertyPower {
   budgetS?: number;
 }
 
-/** A failure that fails the run. */
-export const failed = (t: Pick<TestOutcome, 'status' | 'expectedStatus'>) => t.status !== 'skipped' && t.status !== t.expectedStatus;
+export { failed };
 const known = (t: TestOutcome) => !failed(t) && !!t.expectedFailure;
 
 export function verdictFor(rule: Rule, tests: TestOutcome[]): { verdict: Verdict; reasons: string[]; known?: boolean } {
@@ -253,143 +260,122 @@ export interface ReportMeta {
   preflight?: PreflightResult;
   /** CRM_DEPTH of the run. */
   depth?: string;
+  /** CRM_STRICT=1: a SHOULD failure fails the run (NOT CONFORMANT). */
+  strict?: boolean;
+  /** CRM_CERTIFY=1: a MUST rule not judged (skipped, blocked, untested) makes the run INCONCLUSIVE. */
+  certify?: boolean;
 }
 
-/**
- * The rules a failed (or known-failed) test's failure is credited to; undefined: every rule of the
- * test (the failure names none). A failure that names several rules (a prediction that rests on
- * each of them: "one match by e-mail updates that Lead" on UPSERT-3 and UPSERT-8) counts against
- * those whose own tests (titled with the rule) did not all pass in this run; when each one's own
- * tests passed, or none ran, against all of them.
- */
-function attributed(t: TestOutcome, knownIds: Set<string>, ownTests: Map<string, TestOutcome[]>): string[] | undefined {
-  if (!(failed(t) || t.expectedFailure) || !t.brokenRules?.length) return undefined;
-  const ids = [...new Set(t.brokenRules.filter((id) => knownIds.has(id)))];
-  if (ids.length < 2) return ids.length ? ids : undefined;
-  const cleared = (id: string) => {
-    const own = (ownTests.get(id) ?? []).filter((o) => o !== t && o.status !== 'skipped');
-    return own.length > 0 && own.every((o) => o.status === 'passed' && !failed(o) && !o.expectedFailure && !o.warnings.length);
-  };
-  const left = ids.filter((id) => !cleared(id));
-  return left.length ? left : ids;
+/** A test whose failure counts against other rules than its own: its own rules are blocked by those. */
+interface Blocked {
+  test: TestOutcome;
+  by: string[];
 }
 
-export function buildReport(outcomes: TestOutcome[], meta: ReportMeta): ConformanceReport {
+/** Each test under the rules it counts for: its own, or those its failure is blamed on (reporting/blame.ts). */
+function assign(outcomes: TestOutcome[], credit: Map<TestOutcome, string[] | undefined>, knownIds: Set<string>) {
   const byRule = new Map<string, TestOutcome[]>();
-  // Tests that cover a rule but failed on another one their failure names: they did not judge it.
-  const spared = new Map<string, { test: TestOutcome; on: string[] }[]>();
+  const blocked = new Map<string, Blocked[]>();
   const untraced: string[] = [];
-  const knownIds = new Set(RULES.map((r) => r.id));
-  // Each rule's own tests: those titled with it (`rule('UPSERT-8', …)`).
-  const ownTests = new Map<string, TestOutcome[]>();
-  for (const t of outcomes) {
-    const id = ruleIdOfTitle(t.title);
-    if (id) ownTests.set(id, [...(ownTests.get(id) ?? []), t]);
-  }
-  const credit = new Map(outcomes.map((t) => [t, attributed(t, knownIds, ownTests)]));
+  const push = <V>(m: Map<string, V[]>, id: string, v: V) => m.set(id, [...(m.get(id) ?? []), v]);
   for (const t of outcomes) {
     if (!t.rules.length) untraced.push(t.title);
     for (const id of t.rules) if (!knownIds.has(id)) untraced.push(`${t.title} (unknown rule ${id})`);
-    const broken = credit.get(t);
-    for (const id of broken ? [...new Set([...t.rules, ...broken])] : t.rules) {
-      if (broken && !broken.includes(id)) spared.set(id, [...(spared.get(id) ?? []), { test: t, on: broken }]);
-      else byRule.set(id, [...(byRule.get(id) ?? []), t]);
+    const blamed = credit.get(t);
+    for (const id of blamed ? [...new Set([...t.rules, ...blamed])] : t.rules) {
+      if (blamed && !blamed.includes(id)) push(blocked, id, { test: t, by: blamed });
+      else push(byRule, id, t);
     }
   }
+  return { byRule, blocked, untraced };
+}
+
+const firstLine = (s: string | undefined) =>
+  (s ?? '')
+    .split('\n')
+    .find((l) => l.trim())
+    ?.trim() ?? '';
+
+/** Why a rule is blocked: the tests that relied on a rule that failed before they reached their own check. */
+const blockedReason = (b: Blocked) =>
+  `blocked by ${b.by.join(', ')}: "${b.test.title}" relies on ${b.by.length === 1 ? 'that rule' : 'those rules'} for a step, and the step failed before the test reached its own check${b.test.error ? ` (${firstLine(b.test.error).slice(0, 200)})` : ''}`;
+
+function testEntry(t: TestOutcome, blamed: string[] | undefined, keepDetail: boolean): RuleVerdict['tests'][number] {
+  return {
+    title: t.title,
+    file: t.file,
+    line: t.line,
+    status: testStatus(t),
+    warnings: t.warnings,
+    durationMs: t.durationMs,
+    ...(t.unexpectedPass ? { unexpectedPass: t.unexpectedPass } : {}),
+    ...(t.held && failed(t) ? { held: t.held, ...(t.repeatOf ? { repeatOf: t.repeatOf } : {}) } : {}),
+    ...(blamed ? { breaks: blamed } : {}),
+    ...(failed(t) && t.rules.length > 1 ? { covers: t.rules } : {}),
+    ...(keepDetail && (failed(t) || t.warnings.length || t.expectedFailure)
+      ? { error: t.error, replay: t.replay, counterexample: t.counterexample, exchanges: t.exchanges, expectedFailure: t.expectedFailure }
+      : {}),
+  };
+}
+
+function ruleVerdict(
+  rule: Rule,
+  tests: TestOutcome[],
+  blocked: Blocked[],
+  credit: Map<TestOutcome, string[] | undefined>,
+  preflightFinding: string | undefined,
+): RuleVerdict {
+  let { verdict, reasons, known: isKnown } = verdictFor(rule, tests);
+  // Every test that would have judged the rule stopped at a step of another rule that failed.
+  if (blocked.length && (verdict === 'UNTESTED' || verdict === 'SKIP')) {
+    verdict = 'BLOCKED';
+    reasons = blocked.map(blockedReason);
+  }
+  // A MUST rule the preflight saw broken fails, its tests skipped with the rest of the run.
+  if (preflightFinding && verdict !== 'FAIL') {
+    verdict = 'FAIL';
+    reasons = [`preflight: ${preflightFinding}`, ...reasons];
+    isKnown = undefined;
+  }
+  const keepDetail = verdict === 'FAIL' || verdict === 'WARN';
+  return {
+    id: rule.id,
+    level: rule.level,
+    area: rule.area,
+    section: rule.section,
+    ...(rule.endpoint ? { endpoint: rule.endpoint } : {}),
+    text: rule.text,
+    verdict,
+    ...(isKnown ? { known: true } : {}),
+    reasons,
+    tests: [
+      ...tests.map((t) => testEntry(t, credit.get(t), keepDetail)),
+      ...blocked.map(({ test: t, by }) => ({
+        title: t.title,
+        file: t.file,
+        line: t.line,
+        status: 'blocked',
+        warnings: [],
+        durationMs: t.durationMs,
+        blockedBy: by,
+      })),
+    ],
+  };
+}
+
+export function buildReport(outcomes: TestOutcome[], meta: ReportMeta): ConformanceReport {
+  const knownIds = new Set(RULES.map((r) => r.id));
+  const credit = blame(outcomes, knownIds);
+  const { byRule, blocked, untraced } = assign(outcomes, credit, knownIds);
   const preflightFindings = new Map(
     (meta.preflight?.state === 'nonsense' ? meta.preflight.findings : []).map((f) => [f.rule, `${f.message}; replay: ${f.replay}`]),
   );
-  const rules: RuleVerdict[] = RULES.map((rule) => {
-    const tests = byRule.get(rule.id) ?? [];
-    const others = spared.get(rule.id) ?? [];
-    let { verdict, reasons, known: isKnown } = verdictFor(rule, tests);
-    if (!tests.length && others.length)
-      reasons = others.map(
-        (o) =>
-          `not judged: "${o.test.title}" failed on ${o.on.join(', ')} (its failure names ${o.on.length === 1 ? 'that rule' : 'those rules'}) before it could judge this one`,
-      );
-    // A MUST rule the preflight saw broken fails, its tests skipped with the rest of the run.
-    const finding = preflightFindings.get(rule.id);
-    if (finding && verdict !== 'FAIL') {
-      verdict = 'FAIL';
-      reasons = [`preflight: ${finding}`, ...reasons];
-      isKnown = undefined;
-    }
-    const keepDetail = verdict === 'FAIL' || verdict === 'WARN';
-    return {
-      id: rule.id,
-      level: rule.level,
-      area: rule.area,
-      section: rule.section,
-      ...(rule.endpoint ? { endpoint: rule.endpoint } : {}),
-      text: rule.text,
-      verdict,
-      ...(isKnown ? { known: true } : {}),
-      reasons,
-      tests: tests
-        .map((t) => ({
-          title: t.title,
-          file: t.file,
-          line: t.line,
-          status: testStatus(t),
-          warnings: t.warnings,
-          durationMs: t.durationMs,
-          ...(t.unexpectedPass ? { unexpectedPass: t.unexpectedPass } : {}),
-          ...(t.held && failed(t) ? { held: t.held, ...(t.repeatOf ? { repeatOf: t.repeatOf } : {}) } : {}),
-          ...(credit.get(t) ? { breaks: credit.get(t) } : {}),
-          ...(failed(t) && t.rules.length > 1 ? { covers: t.rules } : {}),
-          ...(keepDetail && (failed(t) || t.warnings.length || t.expectedFailure)
-            ? { error: t.error, replay: t.replay, counterexample: t.counterexample, exchanges: t.exchanges, expectedFailure: t.expectedFailure }
-            : {}),
-        }))
-        .concat(
-          others.map(({ test: t, on }) => ({
-            title: t.title,
-            file: t.file,
-            line: t.line,
-            status: 'not-judged',
-            warnings: [],
-            durationMs: t.durationMs,
-            failedOn: on,
-          })),
-        ),
-    };
-  });
+  const rules = RULES.map((rule) => ruleVerdict(rule, byRule.get(rule.id) ?? [], blocked.get(rule.id) ?? [], credit, preflightFindings.get(rule.id)));
   const coverage = coverageOf(rules, byRule);
   const scope: Scope = coverage.judged === 0 ? 'none' : coverage.notJudged > 0 ? 'partial' : 'complete';
-  const zero = (): Record<Verdict, number> => ({ PASS: 0, FAIL: 0, WARN: 0, SKIP: 0, UNTESTED: 0 });
-  const counts: Record<Level, Record<Verdict, number>> = { MUST: zero(), SHOULD: zero(), MAY: zero() };
-  for (const r of rules) counts[r.level][r.verdict]++;
-  const mustFailed = rules.some((r) => r.level === 'MUST' && r.verdict === 'FAIL');
+  const { verdict, verdictReason } = overallVerdict(rules, outcomes, meta, scope);
   const down = outcomes.filter((t) => t.status === 'skipped' && t.targetDown);
-  const pre = meta.preflight;
-  let verdict: OverallVerdict = mustFailed ? 'NOT CONFORMANT' : 'CONFORMANT';
-  let verdictReason: string | undefined;
-  if (pre && pre.state !== 'alive') verdictReason = pre.headline;
-  else if (down.length) verdictReason = `${down.length} test(s) skipped: ${down[0].targetDown}`;
-  if (verdict === 'CONFORMANT' && (down.length || (pre && pre.state !== 'alive'))) verdict = 'INCONCLUSIVE';
-  // A test that could not be judged is no pass: with no MUST failure, the run is not CONFORMANT either.
   const unjudged = outcomes.filter((t) => t.status === 'skipped' && t.notJudged);
-  if (verdict === 'CONFORMANT' && unjudged.length) {
-    verdict = 'INCONCLUSIVE';
-    verdictReason = `${unjudged.length} test(s) could not be judged: ${unjudged[0].notJudged}`;
-  }
-  // A run that judged no rule (no test ran, or every test was skipped) is never CONFORMANT.
-  if (verdict === 'CONFORMANT' && scope === 'none') {
-    verdict = 'INCONCLUSIVE';
-    verdictReason = nothingJudged(outcomes, meta.stopped);
-  }
-  // A merge missing a shard: the rules of that shard were never tried.
-  if (verdict === 'CONFORMANT' && meta.incomplete) {
-    verdict = 'INCONCLUSIVE';
-    verdictReason = meta.incomplete;
-  }
-  const byStatus: Record<string, number> = {};
-  let requests = 0;
-  for (const t of outcomes) {
-    requests += t.requests ?? 0;
-    for (const [s, n] of Object.entries(t.statuses ?? {})) byStatus[s] = (byStatus[s] ?? 0) + n;
-  }
   const version = suiteVersion();
   const report: ConformanceReport = {
     generatedAt: new Date().toISOString(),
@@ -397,49 +383,26 @@ export function buildReport(outcomes: TestOutcome[], meta: ReportMeta): Conforma
     target: meta.target,
     runId: meta.runId,
     verdict,
-    verdictLine: verdictLineOf(verdict, scope, coverage),
+    verdictLine: verdictLineOf(verdict, scope, coverage, rules, meta),
     scope,
     coverage,
     ...(verdictReason ? { verdictReason } : {}),
     rootCauses: rootCauseOrder(rules),
-    ...(pre ? { preflight: pre } : {}),
+    ...(meta.preflight ? { preflight: meta.preflight } : {}),
     ...(down.length ? { targetDown: { tests: down.length, reason: down[0].targetDown! } } : {}),
     ...(unjudged.length ? { notJudged: { tests: unjudged.length, reason: unjudged[0].notJudged! } } : {}),
-    counts,
-    tests: {
-      total: outcomes.length,
-      passed: outcomes.filter((t) => t.status === 'passed' && !t.warnings.length && !t.expectedFailure).length,
-      failed: outcomes.filter(failed).length,
-      skipped: outcomes.filter((t) => t.status === 'skipped').length,
-      warned: outcomes.filter((t) => !failed(t) && !t.expectedFailure && t.warnings.length > 0).length,
-      knownFailures: outcomes.filter(known).length,
-      unexpectedPasses: outcomes.filter((t) => t.unexpectedPass).length,
-    },
-    requests: { total: requests, byStatus },
+    counts: countsOf(rules),
+    tests: testCounts(outcomes),
+    requests: requestCounts(outcomes),
     rules,
     untraced,
     warnings: meta.warnings ?? [],
     ...(meta.depth ? { depth: meta.depth } : {}),
+    ...(meta.strict ? { strict: true } : {}),
+    ...(meta.certify ? { certify: true } : {}),
     ...(propertyPower(outcomes).length ? { power: propertyPower(outcomes) } : {}),
   };
-  if (meta.expectations) {
-    const matched = (e: { rule?: string; title?: string }) => outcomes.some((t) => (e.title !== undefined ? t.title === e.title : t.rules.includes(e.rule!)));
-    report.expectations = {
-      source: meta.expectations.source,
-      entries: meta.expectations.entries.length,
-      knownFailures: outcomes.filter(known).map((t) => ({ title: t.title, reason: t.expectedFailure! })),
-      unexpectedPasses: outcomes.filter((t) => t.unexpectedPass).map((t) => ({ title: t.title, file: t.file, line: t.line, reason: t.unexpectedPass! })),
-      unmatched: meta.expectations.entries.filter((e) => !matched(e)).map(describeExpectation),
-      stale: staleEntries(meta.expectations.entries, outcomes),
-      expired: (meta.expectations.expired ?? []).map((e) => ({
-        entry: describeExpectation(e),
-        reason: e.reason,
-        expires: e.expires ?? '',
-        ...(e.issue ? { issue: e.issue } : {}),
-      })),
-      ...(meta.expectations.failOnStale ? { failOnStale: true } : {}),
-    };
-  }
+  if (meta.expectations) report.expectations = expectationsOf(outcomes, meta.expectations);
   if (meta.shards?.length) report.shards = meta.shards;
   if (meta.partial) report.partial = meta.partial;
   if (meta.specUrl) report.specUrl = meta.specUrl;
@@ -457,9 +420,112 @@ function staleEntries(entries: { rule?: string; title?: string; reason: string; 
     .map((e) => ({ entry: describeExpectation(e), reason: e.reason, ...(e.issue ? { issue: e.issue } : {}) }));
 }
 
+const zero = (): Record<Verdict, number> => ({ PASS: 0, FAIL: 0, WARN: 0, BLOCKED: 0, SKIP: 0, UNTESTED: 0 });
+
+function countsOf(rules: RuleVerdict[]): Record<Level, Record<Verdict, number>> {
+  const counts: Record<Level, Record<Verdict, number>> = { MUST: zero(), SHOULD: zero(), MAY: zero() };
+  for (const r of rules) counts[r.level][r.verdict]++;
+  return counts;
+}
+
+function testCounts(outcomes: TestOutcome[]): ConformanceReport['tests'] {
+  return {
+    total: outcomes.length,
+    passed: outcomes.filter((t) => t.status === 'passed' && !t.warnings.length && !t.expectedFailure).length,
+    failed: outcomes.filter(failed).length,
+    skipped: outcomes.filter((t) => t.status === 'skipped').length,
+    warned: outcomes.filter((t) => !failed(t) && !t.expectedFailure && t.warnings.length > 0).length,
+    knownFailures: outcomes.filter(known).length,
+    unexpectedPasses: outcomes.filter((t) => t.unexpectedPass).length,
+  };
+}
+
+function requestCounts(outcomes: TestOutcome[]): ConformanceReport['requests'] {
+  const byStatus: Record<string, number> = {};
+  let total = 0;
+  for (const t of outcomes) {
+    total += t.requests ?? 0;
+    for (const [s, n] of Object.entries(t.statuses ?? {})) byStatus[s] = (byStatus[s] ?? 0) + n;
+  }
+  return { total, byStatus };
+}
+
+function expectationsOf(outcomes: TestOutcome[], e: NonNullable<ReportMeta['expectations']>): NonNullable<ConformanceReport['expectations']> {
+  const matched = (x: { rule?: string; title?: string }) => outcomes.some((t) => (x.title !== undefined ? t.title === x.title : t.rules.includes(x.rule!)));
+  return {
+    source: e.source,
+    entries: e.entries.length,
+    knownFailures: outcomes.filter(known).map((t) => ({ title: t.title, reason: t.expectedFailure! })),
+    unexpectedPasses: outcomes.filter((t) => t.unexpectedPass).map((t) => ({ title: t.title, file: t.file, line: t.line, reason: t.unexpectedPass! })),
+    unmatched: e.entries.filter((x) => !matched(x)).map(describeExpectation),
+    stale: staleEntries(e.entries, outcomes),
+    expired: (e.expired ?? []).map((x) => ({
+      entry: describeExpectation(x),
+      reason: x.reason,
+      expires: x.expires ?? '',
+      ...(x.issue ? { issue: x.issue } : {}),
+    })),
+    ...(e.failOnStale ? { failOnStale: true } : {}),
+  };
+}
+
+/** The judgeable MUST rules this run did not judge, by why: skipped (not applicable), blocked, untested. */
+export function mustNotJudged(rules: readonly Pick<RuleVerdict, 'id' | 'level' | 'verdict'>[]): { skipped: string[]; blocked: string[]; untested: string[] } {
+  const untestable = new Set(RULES.filter((r) => r.untestable).map((r) => r.id));
+  const must = rules.filter((r) => r.level === 'MUST' && !untestable.has(r.id));
+  const ids = (v: Verdict) => must.filter((r) => r.verdict === v).map((r) => r.id);
+  return { skipped: ids('SKIP'), blocked: ids('BLOCKED'), untested: ids('UNTESTED') };
+}
+
+/** "17 skipped: A, B, C and 14 more; 2 blocked: D, E": the MUST rules not judged, for a headline. */
+export function notJudgedText(n: ReturnType<typeof mustNotJudged>, shown = 6): string {
+  const part = (ids: string[], what: string) =>
+    ids.length ? `${ids.length} ${what}: ${ids.slice(0, shown).join(', ')}${ids.length > shown ? ` and ${ids.length - shown} more` : ''}` : '';
+  return [part(n.skipped, 'skipped'), part(n.blocked, 'blocked'), part(n.untested, 'untested')].filter(Boolean).join('; ');
+}
+
+/**
+ * The run's verdict and why it is not plainly CONFORMANT. NOT CONFORMANT: a MUST rule failed (with
+ * CRM_STRICT=1 a SHOULD rule too). INCONCLUSIVE: nothing failed, but the target could not be judged
+ * (dead, nonsense, stopped answering), a test could not be judged, a MUST rule was blocked by a rule
+ * of another level, nothing was judged, a shard is missing, or (CRM_CERTIFY=1) a MUST rule was not judged.
+ */
+function overallVerdict(rules: RuleVerdict[], outcomes: TestOutcome[], meta: ReportMeta, scope: Scope): { verdict: OverallVerdict; verdictReason?: string } {
+  const failing = rules.some((r) => r.verdict === 'FAIL' && (r.level === 'MUST' || (meta.strict && r.level === 'SHOULD')));
+  const down = outcomes.filter((t) => t.status === 'skipped' && t.targetDown);
+  const pre = meta.preflight;
+  let verdictReason: string | undefined;
+  if (pre && pre.state !== 'alive') verdictReason = pre.headline;
+  else if (down.length) verdictReason = `${down.length} test(s) skipped: ${down[0].targetDown}`;
+  if (failing) return { verdict: 'NOT CONFORMANT', verdictReason };
+  if (down.length || (pre && pre.state !== 'alive')) return { verdict: 'INCONCLUSIVE', verdictReason };
+  // A test that could not be judged is no pass: with no MUST failure, the run is not CONFORMANT either.
+  const unjudged = outcomes.filter((t) => t.status === 'skipped' && t.notJudged);
+  if (unjudged.length) return { verdict: 'INCONCLUSIVE', verdictReason: `${unjudged.length} test(s) could not be judged: ${unjudged[0].notJudged}` };
+  // A run that judged no rule (no test ran, or every test was skipped) is never CONFORMANT.
+  if (scope === 'none') return { verdict: 'INCONCLUSIVE', verdictReason: nothingJudged(outcomes, meta.stopped) };
+  // A merge missing a shard: the rules of that shard were never tried.
+  if (meta.incomplete) return { verdict: 'INCONCLUSIVE', verdictReason: meta.incomplete };
+  const missing = mustNotJudged(rules);
+  if (missing.blocked.length) {
+    const by = [...new Set(rules.flatMap((r) => (r.verdict === 'BLOCKED' ? r.tests.flatMap((t) => t.blockedBy ?? []) : [])))];
+    return {
+      verdict: 'INCONCLUSIVE',
+      verdictReason: `${plural(missing.blocked.length, 'MUST rule')} could not be judged, blocked by ${by.join(', ')} (${missing.blocked.join(', ')})`,
+    };
+  }
+  if (meta.certify && missing.skipped.length + missing.untested.length) {
+    return {
+      verdict: 'INCONCLUSIVE',
+      verdictReason: `certification (CRM_CERTIFY=1) needs every MUST rule judged: ${notJudgedText(missing)}; conformance.json gives each one's reason`,
+    };
+  }
+  return { verdict: 'CONFORMANT' };
+}
+
 /** Counts what the run judged (see {@link Coverage}). */
 function coverageOf(rules: RuleVerdict[], byRule: Map<string, TestOutcome[]>): Coverage {
-  const c: Coverage = { judgeable: 0, judged: 0, notApplicable: 0, notJudged: 0, untestable: 0 };
+  const c: Coverage = { judgeable: 0, judged: 0, notApplicable: 0, notJudged: 0, blocked: 0, untestable: 0 };
   const untestable = new Set(RULES.filter((r) => r.untestable).map((r) => r.id));
   for (const r of rules) {
     if (untestable.has(r.id)) {
@@ -468,6 +534,7 @@ function coverageOf(rules: RuleVerdict[], byRule: Map<string, TestOutcome[]>): C
     }
     c.judgeable++;
     if (r.verdict === 'PASS' || r.verdict === 'FAIL' || r.verdict === 'WARN') c.judged++;
+    else if (r.verdict === 'BLOCKED') c.blocked++;
     // Skipped for the target (a capability it lacks): not applicable. Skipped because the target went
     // down or an observation never came: not judged.
     else if (r.verdict === 'SKIP' && (byRule.get(r.id) ?? []).every((t) => !t.targetDown && !t.notJudged)) c.notApplicable++;
@@ -478,11 +545,34 @@ function coverageOf(rules: RuleVerdict[], byRule: Map<string, TestOutcome[]>): C
 
 const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
 
-/** The verdict as a user reads it: qualified unless the run judged every judgeable rule. */
-export function verdictLineOf(verdict: OverallVerdict, scope: Scope, c: Coverage): string {
-  if (verdict === 'INCONCLUSIVE' || scope === 'complete') return verdict;
-  if (verdict === 'CONFORMANT') return `CONFORMANT for the ${plural(c.judged, 'rule')} judged (${plural(c.notJudged, 'rule')} not judged in this run)`;
-  return `${verdict} (${plural(c.judged, 'rule')} judged, ${c.notJudged} not judged in this run)`;
+/**
+ * The verdict as a user reads it: qualified unless the run judged every judgeable rule. A run that
+ * judged only some rules (a subset) says how many; a whole run in which MUST rules were skipped
+ * (a capability the profile does not declare) or blocked names them: `CONFORMANT for 110 of 127
+ * MUST rules; 17 skipped: …` (untestable rules, which no test can observe, are left out of both).
+ */
+export function verdictLineOf(
+  verdict: OverallVerdict,
+  scope: Scope,
+  c: Coverage,
+  rules: readonly RuleVerdict[] = [],
+  meta: Pick<ReportMeta, 'strict'> = {},
+): string {
+  if (verdict === 'INCONCLUSIVE') return verdict;
+  if (scope !== 'complete') {
+    if (verdict === 'CONFORMANT') return `CONFORMANT for the ${plural(c.judged, 'rule')} judged (${plural(c.notJudged, 'rule')} not judged in this run)`;
+    return `${verdict} (${plural(c.judged, 'rule')} judged, ${c.notJudged} not judged in this run)`;
+  }
+  if (verdict !== 'CONFORMANT') {
+    const must = rules.some((r) => r.level === 'MUST' && r.verdict === 'FAIL');
+    return meta.strict && !must ? `${verdict} (CRM_STRICT=1: a SHOULD rule failed)` : verdict;
+  }
+  const missing = mustNotJudged(rules);
+  const notJudged = missing.skipped.length + missing.blocked.length + missing.untested.length;
+  if (!notJudged) return verdict;
+  const untestable = new Set(RULES.filter((r) => r.untestable).map((r) => r.id));
+  const judgeable = rules.filter((r) => r.level === 'MUST' && !untestable.has(r.id)).length;
+  return `CONFORMANT for ${judgeable - notJudged} of ${judgeable} MUST rules; ${notJudgedText(missing)}`;
 }
 
 /** Why a run that judged no rule is INCONCLUSIVE, and the fix. */
@@ -500,23 +590,31 @@ function nothingJudged(outcomes: TestOutcome[], stopped: string | undefined): st
 }
 
 /**
- * Failed and warned rules, the likeliest root cause first: a rule with both its own failing test
- * (a test written for that rule alone) and a failure that names it, then its own failing test, then
- * a failure naming it, then a failing combined test written for it (`rule(id, …, { also })`),
- * then a rule failed only as one of the rules a combined test covers. Then FAIL before WARN, known
+ * Failed and warned rules, the likeliest root cause first: a rule whose own test (a test written
+ * for that rule alone) failed on its own check, then one whose own combined test (`rule(id, …,
+ * { also })`) failed, then a rule only other tests' failures name (a step of theirs), then a rule
+ * failed only as one of the rules a combined test covers. Within each: the rule that more failed
+ * tests count against first (one broken rule beneath many failures), then FAIL before WARN, known
  * failures after, MUST before SHOULD and MAY, catalog order.
  */
 export function rootCauseOrder(rules: RuleVerdict[]): string[] {
   const LEVELS: Level[] = ['MUST', 'SHOULD', 'MAY'];
   const flagged = rules.map((r, i) => ({ r, i })).filter(({ r }) => r.verdict === 'FAIL' || r.verdict === 'WARN');
+  const badOf = (r: RuleVerdict) => r.tests.filter((t) => t.status === 'failed' || t.status === 'known-failure' || t.status === 'warned');
   const evidence = (r: RuleVerdict) => {
-    const bad = r.tests.filter((t) => t.status === 'failed' || t.status === 'known-failure' || t.status === 'warned');
-    const mine = bad.filter((t) => ruleIdOfTitle(t.title) === r.id);
-    const own = mine.some((t) => !t.covers || t.covers.length < 2);
-    const named = bad.some((t) => t.breaks?.includes(r.id));
-    return own && named ? 0 : own ? 1 : named ? 2 : mine.length ? 3 : 4;
+    const mine = badOf(r).filter((t) => ruleIdOfTitle(t.title) === r.id && (!t.breaks || t.breaks.includes(r.id)));
+    if (mine.some((t) => !t.covers || t.covers.length < 2)) return 0;
+    if (mine.length) return 1;
+    return badOf(r).some((t) => t.breaks?.includes(r.id)) ? 2 : 3;
   };
-  const key = ({ r, i }: { r: RuleVerdict; i: number }) => [r.verdict === 'FAIL' ? 0 : 1, r.known ? 1 : 0, evidence(r), LEVELS.indexOf(r.level), i];
+  const key = ({ r, i }: { r: RuleVerdict; i: number }) => [
+    r.verdict === 'FAIL' ? 0 : 1,
+    r.known ? 1 : 0,
+    evidence(r),
+    -badOf(r).length,
+    LEVELS.indexOf(r.level),
+    i,
+  ];
   return flagged
     .map((x) => ({ id: x.r.id, k: key(x) }))
     .sort((a, b) => {

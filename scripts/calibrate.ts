@@ -31,6 +31,13 @@ export interface FaultResult {
   knownSurvivor?: string;
   ms: number;
   error?: string;
+  /**
+   * The spread (scope `spread`: every test against the fault): the rules flagged that the fault does
+   * not name, and the first root cause of its report (reporting/verdict.ts `rootCauseOrder`), which
+   * should be one the fault names.
+   */
+  outside?: string[];
+  rootCause?: string;
 }
 
 export interface Calibration {
@@ -53,9 +60,11 @@ export function knownSurvivors(): Map<string, string> {
  * "is the fault caught on a rule it names" exactly, and fastest; `full` adds the collateral
  * failures on other rules. `matrix`: the `rules` scope of every fault in one Playwright run, one
  * reference instance per fault, and workers shared by all (calibrateMatrix); the same verdicts,
- * with neither a run nor a worker start per fault.
+ * with neither a run nor a worker start per fault. `spread`: the matrix with EVERY test against
+ * every fault, each test judged to its end: which rules each fault fails beyond those it names, and
+ * whether its report's first root cause is one it names (with CRM_DEPTH=quick, the quick selection).
  */
-export type Scope = 'full' | 'area' | 'rules' | 'matrix';
+export type Scope = 'full' | 'area' | 'rules' | 'matrix' | 'spread';
 
 /** The faults named (every fault of the catalog when none is); an unknown name stops. */
 function selectFaults(names: string[]): ReturnType<typeof faultCatalog> {
@@ -155,12 +164,12 @@ export async function calibrate(
 export async function calibrateMatrix(
   names: string[] = [],
   onResult?: (r: FaultResult, done: number, total: number) => void,
-  options: { noRandom?: boolean } = {},
+  options: { noRandom?: boolean; spread?: boolean } = {},
 ): Promise<Calibration> {
   const faults = selectFaults(names);
   const survivors = knownSurvivors();
   const workers = matrixWorkers();
-  const dir = 'reports/runs/calibration-matrix';
+  const dir = options.spread ? 'reports/runs/calibration-spread' : 'reports/runs/calibration-matrix';
   rmSync(resolve(ROOT, dir), { recursive: true, force: true });
   const started = Date.now();
   const run = () =>
@@ -170,6 +179,7 @@ export async function calibrateMatrix(
         CONFORMANCE_MATRIX_FAULTS: names.length ? faults.map((f) => f.name).join(',') : 'all',
         CRM_REPORT_DIR: dir,
         CRM_CALIBRATION_WORKERS: String(workers),
+        ...(options.spread ? { CONFORMANCE_MATRIX_SPREAD: '1' } : {}),
       },
       1_800_000,
     );
@@ -202,12 +212,13 @@ export async function calibrateMatrix(
       : (() => {
           const report = buildReport(own, { target: fault.name, runId: 'matrix', warnings: [], specUrl: '', durationMs: base.ms });
           const flagged = flaggedRules(report);
-          return { ...base, flagged, caught: fault.rules.some((x) => flagged.includes(x)), runFailed: report.verdict !== 'CONFORMANT' };
+          const spread = options.spread ? { outside: flagged.filter((x) => !fault.rules.includes(x)), rootCause: report.rootCauses[0] } : {};
+          return { ...base, flagged, caught: fault.rules.some((x) => flagged.includes(x)), runFailed: report.verdict !== 'CONFORMANT', ...spread };
         })();
     onResult?.(r, i + 1, faults.length);
     return r;
   });
-  return calibrationOf(results, started, workers, 'matrix');
+  return calibrationOf(results, started, workers, options.spread ? 'spread' : 'matrix');
 }
 
 /** The command line: `npm run calibrate -- [--scope …] [--jobs n] [--no-random] [fault…]`. */
@@ -220,17 +231,29 @@ async function main(): Promise<void> {
   const nr = args.indexOf('--no-random');
   const noRandom = nr >= 0 && !!args.splice(nr, 1).length;
   if (noRandom && scope !== 'matrix') throw new Error('--no-random needs --scope matrix');
+  const spread = scope === 'spread';
   const print = (r: FaultResult, done: number, total: number) => {
     const mark = r.caught ? 'caught  ' : r.knownSurvivor ? 'survivor' : 'MISSED  ';
     console.log(
-      `[${String(done).padStart(3)}/${total}] ${mark} ${r.name.padEnd(40)} ${(r.ms / 1000).toFixed(1)}s  names ${r.rules.join(',')}; flagged ${r.flagged.slice(0, 6).join(',') || '-'}${r.error ? `  error: ${r.error}` : ''}`,
+      `[${String(done).padStart(3)}/${total}] ${mark} ${r.name.padEnd(40)} ${(r.ms / 1000).toFixed(1)}s  names ${r.rules.join(',')}; flagged ${r.flagged.slice(0, 6).join(',') || '-'}` +
+        (spread ? `; outside ${r.outside?.join(',') || '-'}; first ${r.rootCause ?? '-'}` : '') +
+        (r.error ? `  error: ${r.error}` : ''),
     );
   };
-  const cal = scope === 'matrix' ? await calibrateMatrix(args, print, { noRandom }) : await calibrate(args, jobs, print, scope);
+  const cal = scope === 'matrix' || spread ? await calibrateMatrix(args, print, { noRandom, spread }) : await calibrate(args, jobs, print, scope);
   mkdirSync(resolve(ROOT, 'reports'), { recursive: true });
   // A partial or a no-random run does not replace the score.
-  if (!args.length && !noRandom) writeFileSync(resolve(ROOT, 'reports/calibration.json'), JSON.stringify(cal, null, 2));
+  if (spread) writeFileSync(resolve(ROOT, 'reports/calibration-spread.json'), JSON.stringify(cal, null, 2));
+  else if (!args.length && !noRandom) writeFileSync(resolve(ROOT, 'reports/calibration.json'), JSON.stringify(cal, null, 2));
   const s = cal.summary;
+  if (spread) {
+    const wide = cal.faults.filter((f) => f.outside?.length);
+    const elsewhere = cal.faults.filter((f) => f.rootCause && !f.rules.includes(f.rootCause));
+    console.log(
+      `\nspread: ${wide.length} of ${s.faults} faults fail rules they do not name (${wide.reduce((n, f) => n + f.outside!.length, 0)} in all); ` +
+        `the first root cause is not a rule of the fault for ${elsewhere.length}${elsewhere.length ? ` (${elsewhere.map((f) => `${f.name}: ${f.rootCause}`).join(', ')})` : ''}`,
+    );
+  }
   console.log(
     `\ncalibration: ${s.caught}/${s.faults} faults caught (score ${(s.score * 100).toFixed(1)}%), ${s.survivors} known survivors, ${(s.durationMs / 1000).toFixed(0)} s with ${s.jobs} jobs, scope ${s.scope}`,
   );

@@ -20,6 +20,7 @@
 import { defineConfig } from '@playwright/test';
 import { existsSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
+import { quickLeaveOut } from '../specs/support/core/quick.js';
 import { INSTANCES_ENV as CRM_INSTANCES_ENV, matrixWorkers, type Instance } from '../specs/support/fixtures/instances.js';
 
 const ROOT = resolve(__dirname, '..');
@@ -67,7 +68,7 @@ function plan(): void {
   prepareEmbeddedEnvironment();
   // The runner's own target (global set-up, reporter): the first instance. The suite's list of
   // instances (names, endpoints, rules), and the reference's (ports, faults).
-  const instances: Instance[] = planned.map((p) => ({ name: p.name, ...urls(p), rules: p.rules }));
+  const instances: Instance[] = planned.map((p) => ({ name: p.name, ...urls(p), rules: p.rules, ...(spread ? { every: true } : {}) }));
   Object.assign(process.env, {
     [INSTANCES_ENV]: JSON.stringify(planned),
     [CRM_INSTANCES_ENV]: JSON.stringify(instances),
@@ -78,6 +79,8 @@ function plan(): void {
   Object.assign(process.env, referenceServerEnv(loadConfig()), { REFERENCE_FAULTS: '', REFERENCE_VARIANT: '', REFERENCE_CHOICES: '' });
 }
 
+/** CONFORMANCE_MATRIX_SPREAD=1: every test against every fault, each to its end (the spread: scripts/calibrate.ts --scope spread). */
+const spread = process.env.CONFORMANCE_MATRIX_SPREAD === '1';
 const urls = (p: Planned) => ({ baseUrl: `http://127.0.0.1:${p.port}`, authUrl: `http://localhost:${p.authPort}` });
 if (!process.env[INSTANCES_ENV]) plan();
 const planned = JSON.parse(process.env[INSTANCES_ENV]!) as Planned[];
@@ -89,6 +92,8 @@ export default defineConfig({
   testMatch: '**/*.spec.ts',
   outputDir: `${resolve(ROOT, out)}/test-results`,
   fullyParallel: true,
+  // CRM_DEPTH=quick: the quick selection, as in a run of one target (specs/support/suite-config.ts).
+  ...(process.env.CRM_DEPTH === 'quick' ? { grepInvert: quickLeaveOut() } : {}),
   retries: 0,
   workers: matrixWorkers(),
   projects: [{ name: 'matrix' }],

@@ -246,7 +246,7 @@ test("a subset run is CONFORMANT for the rules judged, never bare: JSON scope an
   assert.match(html, new RegExp(`<span data-coverage="notJudged">${c.notJudged}</span> not judged in this run`));
 });
 
-test('a whole run is CONFORMANT unqualified; rules skipped for the target are not applicable; a rule left out is not judged', () => {
+test('a whole run is CONFORMANT unqualified; a MUST rule skipped for the target is named in the headline; a rule left out is not judged', () => {
   const all = wholeRunOutcomes();
   const whole = buildReport(all, { target: 't', runId: 'r' });
   assert.equal(whole.verdict, 'CONFORMANT');
@@ -260,8 +260,24 @@ test('a whole run is CONFORMANT unqualified; rules skipped for the target are no
     { target: 't', runId: 'r' },
   );
   assert.equal(capability.scope, 'complete');
-  assert.equal(capability.verdictLine, 'CONFORMANT');
+  assert.equal(capability.verdict, 'CONFORMANT');
+  const mustJudgeable = RULES.filter((r) => r.level === 'MUST' && !r.untestable).length;
+  const skippedRule = RULES.find((r) => r.id === first.rules[0])!;
+  assert.equal(skippedRule.level, 'MUST', 'the first synthetic outcome is of a MUST rule');
+  assert.equal(capability.verdictLine, `CONFORMANT for ${mustJudgeable - 1} of ${mustJudgeable} MUST rules; 1 skipped: ${skippedRule.id}`);
+  assert.match(
+    summaryLines(capability, 'x')[0],
+    new RegExp(`^Conformance: CONFORMANT for ${mustJudgeable - 1} of ${mustJudgeable} MUST rules; 1 skipped: ${skippedRule.id} — `),
+  );
   assert.equal(capability.coverage.notApplicable, 1);
+  // Certification: a MUST rule not judged fails the run (INCONCLUSIVE, naming it).
+  const certified = buildReport(
+    [{ ...first, status: 'skipped', expectedStatus: 'skipped', skipReason: 'the target profile lists no company with activities' }, ...rest],
+    { target: 't', runId: 'r', certify: true },
+  );
+  assert.equal(certified.verdict, 'INCONCLUSIVE');
+  assert.match(certified.verdictReason ?? '', new RegExp(`^certification \\(CRM_CERTIFY=1\\) needs every MUST rule judged: 1 skipped: ${skippedRule.id}`));
+  assert.equal(buildReport(all, { target: 't', runId: 'r', certify: true }).verdict, 'CONFORMANT', 'every MUST rule judged: certified');
   // One rule's tests left out (a --grep): partial, qualified.
   const subset = buildReport(rest, { target: 't', runId: 'r' });
   assert.equal(subset.scope, 'partial');
@@ -303,13 +319,17 @@ test('a combined test whose failure names the rule it broke counts against that 
   assert.equal(v('CONVERT-14').verdict, 'FAIL');
   for (const id of ['UPSERT-2', 'UPSERT-3', 'UPSERT-4']) assert.equal(v(id).verdict, 'PASS', `${id}: its own test passed and the failure names CONVERT-2`);
   // A rule only the combined test covers: not judged by it (it stopped on another rule).
-  assert.equal(v('UPSERT-12').verdict, 'UNTESTED');
-  assert.match(v('UPSERT-12').reasons[0], /^not judged: "UPSERT-3 a model of upsert and convert predicts every answer" failed on CONVERT-2/);
-  assert.equal(v('UPSERT-12').tests[0].status, 'not-judged');
+  assert.equal(v('UPSERT-12').verdict, 'BLOCKED');
+  assert.match(
+    v('UPSERT-12').reasons[0],
+    /^blocked by CONVERT-2: "UPSERT-3 a model of upsert and convert predicts every answer" relies on that rule for a step/,
+  );
+  assert.equal(v('UPSERT-12').tests[0].status, 'blocked');
+  assert.deepEqual(v('UPSERT-12').tests[0].blockedBy, ['CONVERT-2']);
   assert.deepEqual(report.rootCauses, ['CONVERT-2', 'CONVERT-14', 'CONVERT-15']);
   const html = renderHtml(report);
   assert.equal(/<section class="detail[^"]*" id="([^"]+)"/.exec(html)?.[1], 'CONVERT-2', 'the first card');
-  assert.match(html, /The failure names the rule whose prediction broke: CONVERT-2/);
+  assert.match(html, /The failure names the rule whose check broke: CONVERT-2/);
   assert.match(html, /Start with CONVERT-2: /);
   assert.match(summaryLines(report, 'x').join('\n'), /Failed MUST rules, likeliest root cause first: CONVERT-2 \([^)]+\), then CONVERT-14, CONVERT-15/);
 });

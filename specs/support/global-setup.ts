@@ -1,5 +1,5 @@
 /**
- * Runs once before the workers start: cleans the Allure results of the previous run, starts
+ * Runs once before the workers start: clears the previous run's verdict and Allure results, starts
  * the run-wide bulk limiter (specs/support/core/rate-limit.ts; workers find it through the
  * environment, and the teardown writes what it granted to bulk-schedule.json), prints what the
  * run targets, and probes the target (specs/support/core/preflight.ts):
@@ -7,17 +7,39 @@
  * with its reason. The returned function is the global teardown.
  */
 import { mkdirSync, rmSync } from 'node:fs';
+import type { FullConfig } from '@playwright/test';
 import { resolve } from 'node:path';
 import { loadConfig, ROOT } from './core/config.js';
 import { banner, PREFLIGHT_ENV, PREFLIGHT_FILE, runPreflight, writePreflight } from './core/preflight.js';
 import { forgetRunFiles } from './core/run-files.js';
+import { OUTCOMES_DIR_ENV } from './core/outcome-records.js';
 import { INSTANCES_ENV } from './fixtures/instances.js';
 import { BULK_SCHEDULE_FILE, COORDINATOR_ENV, marginFor, startBulkCoordinator, writeBulkSchedule } from './core/rate-limit.js';
 
-export default async function globalSetup(): Promise<() => Promise<void>> {
+/** What an earlier run left in the report directory that this run writes again: a verdict must be this run's own. */
+const VERDICT_FILES = ['conformance.json', 'conformance.html', 'conformance-outcomes.json', 'created-records.json'];
+
+/**
+ * The report directory before the run: an earlier run's verdict is removed (this run writes its own
+ * whatever reporters it has), the Allure results only when this run writes them again; and when no
+ * conformance reporter runs (a `--reporter` flag replaced the configured ones), the workers write
+ * each test's outcome for the global teardown to judge (reporting/verdict-fallback.ts).
+ */
+function prepareReportDir(out: string, reporters: FullConfig['reporter']): void {
+  const has = (name: string) => reporters.some(([r]) => typeof r === 'string' && r.includes(name));
+  for (const f of VERDICT_FILES) rmSync(resolve(out, f), { force: true });
+  if (has('allure-reporter')) rmSync(resolve(out, 'allure-results'), { recursive: true, force: true });
+  if (!has('conformance-reporter')) {
+    const dir = resolve(out, '.outcomes');
+    rmSync(dir, { recursive: true, force: true });
+    process.env[OUTCOMES_DIR_ENV] = dir;
+  } else delete process.env[OUTCOMES_DIR_ENV];
+}
+
+export default async function globalSetup(config: FullConfig): Promise<() => Promise<void>> {
   const cfg = loadConfig();
   const out = resolve(ROOT, process.env.CRM_REPORT_DIR ?? 'reports');
-  rmSync(resolve(out, 'allure-results'), { recursive: true, force: true });
+  prepareReportDir(out, config.reporter);
   // A run id given again (CRM_RUN_ID) starts afresh: no latch, no failure seen, no delivery time learned.
   forgetRunFiles();
   const target = cfg.embedded ? `embedded reference server at ${cfg.baseUrl}` : cfg.baseUrl;

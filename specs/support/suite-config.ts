@@ -135,6 +135,8 @@ export function suiteConfig(env: NodeJS.ProcessEnv = process.env): PlaywrightTes
     timeout: 30_000,
     expect: { timeout: 5_000 },
     globalSetup: join(ROOT, 'specs/support/global-setup.ts'),
+    // The verdict of a run whose reporters a --reporter flag replaced (reporting/verdict-fallback.ts).
+    globalTeardown: join(ROOT, 'reporting/verdict-fallback.ts'),
     // CRM_REPORTERS=minimal keeps only the conformance reporter (self-tests and calibration runs).
     reporter:
       env.CRM_REPORTERS === 'minimal'

@@ -57,6 +57,8 @@ export interface TargetConfig {
   workers: number;
   /** SHOULD failures fail the run instead of warning. */
   strict: boolean;
+  /** CRM_CERTIFY: a MUST rule not judged makes the run INCONCLUSIVE. */
+  certify: boolean;
   /** CRM_REPEATS: `hold` (default) a test failing with only problems an earlier test failed on (core/repeats.ts), or `fail` it like any other. */
   repeats: 'hold' | 'fail';
   /** Short id of this run: every created record carries the tag `crm-conformance-<runId>`. */
@@ -197,6 +199,7 @@ export function parseConfig(env: NodeJS.ProcessEnv, cwd: string = process.cwd())
     heavy: depth === 'quick' ? (e.CRM_HEAVY ?? false) : (e.CRM_HEAVY ?? (depth === 'deep' && embedded)) || profile.capabilities.heavy,
     workers: e.CRM_WORKERS ?? 2,
     strict: e.CRM_STRICT ?? false,
+    certify: e.CRM_CERTIFY ?? false,
     repeats: e.CRM_REPEATS ?? 'hold',
     runId: e.CRM_RUN_ID ?? 'local',
     secrets: [e.CRM_ACCESS_TOKEN, e.CRM_BEARER_TOKEN, e.CRM_CLIENT_SECRET, e.CRM_LOGIN_PASSWORD].filter((s): s is string => !!s),
@@ -236,6 +239,7 @@ interface SettingValues {
   CRM_HEAVY?: boolean;
   CRM_DEPTH?: Depth;
   CRM_STRICT?: boolean;
+  CRM_CERTIFY?: boolean;
   CRM_EMBEDDED?: boolean;
   CRM_CALLBACK_HTTPS?: boolean;
   CRM_FC_SEED?: number;

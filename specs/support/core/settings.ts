@@ -88,16 +88,14 @@ export const SETTINGS: readonly Setting[] = [
     name: 'CRM_EXPECTATIONS',
     group: 'target',
     schema: z.string().min(1, 'must name a JSON file'),
-    description:
-      'A known-failure baseline: a JSON list of `{ "rule" | "title", "reason", "expires"?, "issue"? }`; those failures do not fail the run. An entry past its `expires` date (YYYY-MM-DD) counts as no entry.',
+    description: 'A known-failure baseline: a JSON list of `{ "rule" | "title", "reason", "expires"?, "issue"? }`; those failures do not fail the run.',
   },
   {
     name: 'CRM_EXPECTATIONS_STALE',
     group: 'target',
     schema: z.enum(['report', 'fail'], { error: 'must be report or fail' }),
     default: '`report`',
-    description:
-      'A baseline entry whose failure no longer happens (its tests ran and passed) is stale: `report` lists it; `fail` also fails the run, so that the baseline shrinks.',
+    description: 'A baseline entry whose failure no longer happens is stale: `report` lists it, `fail` also fails the run.',
   },
   {
     name: 'CRM_SPEC_URL',
@@ -185,7 +183,21 @@ export const SETTINGS: readonly Setting[] = [
       '`quick`: every rule the standard run judges, with fewer random inputs and one test per rule where several cover it (at most 1,000 requests; a gate on every pull request); `standard`: the full run; `deep`: ten times the random inputs, and the heavy specs where the profile allows them (nightly). `crm-conformance run --depth <d>` sets it.',
   },
   { name: 'CRM_HEAVY', group: 'run', schema: flag, default: "the profile's `capabilities.heavy`", description: 'Runs the heavy specs (`*.heavy.spec.ts`).' },
-  { name: 'CRM_STRICT', group: 'run', schema: flag, default: 'off', description: 'SHOULD failures fail the run instead of warning.' },
+  {
+    name: 'CRM_STRICT',
+    group: 'run',
+    schema: flag,
+    default: 'off',
+    description: 'SHOULD failures fail the run instead of warning: the verdict is NOT CONFORMANT, in the console, the reports and the exit status alike.',
+  },
+  {
+    name: 'CRM_CERTIFY',
+    group: 'run',
+    schema: flag,
+    default: 'off',
+    description:
+      'Certification: a run in which any MUST rule was not judged (skipped for the target, blocked by a failed step, or untested) is INCONCLUSIVE and fails, as a certification run must judge every rule; without it the headline names what was not judged. Rules no test can observe are left out.',
+  },
   {
     name: 'CRM_REPEATS',
     group: 'run',
@@ -281,6 +293,13 @@ export const SETTINGS: readonly Setting[] = [
   { name: 'CRM_PREFLIGHT_FILE', group: 'internal', schema: z.string(), description: "The run's preflight result, for the workers." },
   { name: 'CRM_INSTANCES', group: 'internal', schema: z.string(), description: 'The instances of a run of many (the fault matrix).' },
   { name: 'CRM_DOCTOR_DONE', group: 'internal', schema: z.string(), description: '`crm-conformance run` has just run the doctor.' },
+  {
+    name: 'CRM_VERDICT_OUTCOMES',
+    group: 'internal',
+    schema: z.string(),
+    description:
+      "Where the workers write each test's outcome when the run has no conformance reporter (a `--reporter` flag replaced the configured ones): the global teardown judges the run from them (reporting/verdict-fallback.ts).",
+  },
   {
     name: 'CRM_REFERENCE_CPU_PROF',
     group: 'internal',

@@ -1,0 +1,88 @@
+/**
+ * Blame: which rules a failed test counts against (reporting/verdict.ts builds the verdicts from it).
+ *
+ * A failure counts against the rule whose own check failed. A failure message may name that rule
+ * (`[breaks UPSERT-3]`, specs/support/core/attribution.ts): a set-up step a test relies on (a create,
+ * an upsert that must update, a subscription) names the rule of that step, and a check that rests on
+ * another rule names both (`[breaks UPSERT-8, UPSERT-3]`: the Lead with that e-mail was not updated,
+ * because e-mail is no match criterion or because one match does not update). A test whose failure
+ * counts against none of its own rules did not judge them: they are "blocked by" the rules it names.
+ *
+ * - No name: the failure counts against every rule of the test (its own check failed).
+ * - One name: against that rule.
+ * - Several names: a rule whose own tests (titled with it) all passed in this run is cleared; of the
+ *   rest, those that another failure counts against alone (firm evidence); else the rules that
+ *   explain the most such failures together (a greedy hitting set: one broken rule beneath many
+ *   failures is blamed once, not each rule above it); a tie keeps every tied rule.
+ */
+import { ruleIdOfTitle } from '../rules/index.js';
+
+/** What blame needs of a test outcome (reporting/verdict.ts TestOutcome). */
+export interface Blamable {
+  title: string;
+  rules: string[];
+  status: string;
+  expectedStatus: string;
+  warnings: string[];
+  expectedFailure?: string;
+  brokenRules?: string[];
+}
+
+/** A failure that fails the run. */
+export const failed = (t: Pick<Blamable, 'status' | 'expectedStatus'>) => t.status !== 'skipped' && t.status !== t.expectedStatus;
+const bad = (t: Blamable) => failed(t) || !!t.expectedFailure;
+const cleanPass = (t: Blamable) => t.status === 'passed' && !failed(t) && !t.expectedFailure && !t.warnings.length;
+
+/**
+ * The rules each failed (or known-failed) test counts against; a test that is not in the map
+ * (passed, skipped) or maps to undefined (a failure that names no rule) counts against every rule
+ * it covers.
+ */
+export function blame<T extends Blamable>(outcomes: readonly T[], knownIds: ReadonlySet<string>): Map<T, string[] | undefined> {
+  const own = new Map<string, T[]>();
+  for (const t of outcomes) {
+    const id = ruleIdOfTitle(t.title);
+    if (id) own.set(id, [...(own.get(id) ?? []), t]);
+  }
+  const credit = new Map<T, string[] | undefined>();
+  const pending: { t: T; names: string[] }[] = [];
+  for (const t of outcomes) {
+    if (!bad(t)) continue;
+    const names = [...new Set((t.brokenRules ?? []).filter((id) => knownIds.has(id)))];
+    if (names.length <= 1) credit.set(t, names.length ? names : undefined);
+    else pending.push({ t, names });
+  }
+  // Firm evidence: rules a failure counts against alone (it names one rule, or names none and covers one).
+  const firm = new Set<string>();
+  for (const [t, c] of credit) for (const id of c ?? (t.rules.length === 1 ? t.rules : [])) firm.add(id);
+  const cleared = (id: string, t: T) => {
+    const mine = (own.get(id) ?? []).filter((o) => o !== t && o.status !== 'skipped');
+    return mine.length > 0 && mine.every(cleanPass);
+  };
+  const open: { t: T; names: string[] }[] = [];
+  for (const { t, names } of pending) {
+    const left = names.filter((id) => !cleared(id, t));
+    const candidates = left.length ? left : names;
+    const firmly = candidates.filter((id) => firm.has(id));
+    if (firmly.length) credit.set(t, firmly);
+    else open.push({ t, names: candidates });
+  }
+  hittingSet(open, credit);
+  return credit;
+}
+
+/** The rules that explain the most open failures, greedily, until every open failure is credited. */
+function hittingSet<T>(open: { t: T; names: string[] }[], credit: Map<T, string[] | undefined>): void {
+  let rest = open;
+  while (rest.length) {
+    const count = new Map<string, number>();
+    for (const { names } of rest) for (const id of names) count.set(id, (count.get(id) ?? 0) + 1);
+    const most = Math.max(...count.values());
+    const chosen = new Set([...count].filter(([, n]) => n === most).map(([id]) => id));
+    for (const o of rest) {
+      const hit = o.names.filter((id) => chosen.has(id));
+      if (hit.length) credit.set(o.t, hit);
+    }
+    rest = rest.filter((o) => !o.names.some((id) => chosen.has(id)));
+  }
+}
