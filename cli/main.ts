@@ -9,6 +9,7 @@
  *   diff <before> <after>     what changed between two runs, rule by rule (exit 1 on a MUST regression)
  *   compare <run>…            runs side by side (implementations or releases × rules)
  *   summary [run]             the job summary and annotations of a run for CI
+ *   report [dir]              the Allure report of a report directory, one HTML file
  *   schemas [dir]             writes the JSON Schemas and openapi.json (default reports/schemas)
  */
 import { resolve } from 'node:path';
@@ -26,6 +27,7 @@ export const USAGE = `usage: crm-conformance <command>
   compare <run> <run>… [--out dir]       runs side by side: one offline HTML page and Markdown
   summary [run] [--base run] [--github]  a run's job summary (and its diff against --base); --github:
                                          to $GITHUB_STEP_SUMMARY, with error annotations
+  report [dir]                           build the Allure report of a report directory (default ./reports)
   schemas [dir]                          write the JSON Schemas and openapi.json (default ./reports/schemas)
 
 Configuration: CRM_* environment variables (CRM_BASE_URL, CRM_ACCESS_TOKEN, CRM_USER_EMAIL,
@@ -67,6 +69,10 @@ export async function main(argv: string[]): Promise<number> {
     case 'summary': {
       const { summaryCommand } = await import('./compare.js');
       return summaryCommand(rest);
+    }
+    case 'report': {
+      const { runReport } = await import('./run.js');
+      return runReport(rest);
     }
     case 'schemas': {
       const { exportSchemas } = await import('../contracts/export.js');

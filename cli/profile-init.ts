@@ -6,14 +6,16 @@
  *
  * What the spec gives no way to discover (custom field definitions and their options, project
  * status ids, contact types, an attached file, the lead match field, extensions, the consent
- * screen's application name and permission text)
- * is listed under `_fill_in` of the draft (path → what to write there) and printed; the key is
- * ignored when the profile is loaded, so the draft is usable as it is.
+ * screen's application name and permission text) is listed under `_fill_in` of the draft (path →
+ * the shape to write and how to find the value: cli/profile-fields.ts) and printed; the key is
+ * ignored when the profile is loaded, so the draft is usable as it is. Where the server shows
+ * nothing but the spec says (the bulk limits), the draft takes the spec's value, listed there too.
  */
 import { randomBytes } from 'node:crypto';
 import { existsSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { ApiClient, ConfigError, TargetProfile, TransportError, loadConfig, type ApiResponse } from './suite.js';
+import { FILL_IN, type FillInPath } from './profile-fields.js';
 
 type Rec = {
   id?: unknown;
@@ -61,12 +63,8 @@ function guessKind(values: unknown[]): string {
   return 'mixed values';
 }
 
-export async function draftProfile(): Promise<Draft> {
-  const cfg = loadConfig();
-  const api = new ApiClient();
-  const found: string[] = [];
-  const fillIn: Record<string, string> = {};
-
+/** The account's name (GET /account must answer: it is the credentials' check) and the pipelines, as found. */
+async function accountFound(api: ApiClient, found: string[]): Promise<string> {
   const account = await api.get<{ id?: unknown; name?: string }>('/account');
   if (account.status < 200 || account.status >= 300)
     throw new Error(`GET /account answers ${account.status}: run \`crm-conformance doctor\` to check the credentials`);
@@ -77,26 +75,15 @@ export async function draftProfile(): Promise<Draft> {
     found.push(
       `${pipelines.body.length} pipeline(s): ${(pipelines.body as { id: unknown; name: string; type: string }[]).map((p) => `${String(p.id)} ${p.name} (${p.type})`).join(', ')}`,
     );
+  return name;
+}
 
-  const projects = await searchAll(api, '/projects/search');
-  const tasks = await searchAll(api, '/tasks/search');
-  const records = [...projects, ...tasks];
-  found.push(`${projects.length} project(s) and ${tasks.length} task(s) found by search`);
-
-  const users = idsOf(records.map((r) => r.assignee_id));
-  fillIn['fixtures.users'] = users.length
-    ? `users seen as assignees: ${users.join(', ')}; add each one's "email" (the spec has no user listing), the user of CRM_USER_EMAIL first`
-    : 'no assignee seen: list the users of the account as [{ "id", "email" }] (the spec has no user listing)';
-
-  const related = (type: string) => idsOf(records.filter((r) => r.related_resource?.type === type).map((r) => r.related_resource?.id));
-  const opportunities = related('opportunity');
-  if (opportunities.length) found.push(`opportunities related to tasks or projects: ${opportunities.join(', ')}`);
-
-  let companyWithActivities: unknown;
-  for (const companyId of related('company').slice(0, 5)) {
+/** The first of these companies with activities of two types (user activities preferred), as the fixture; undefined when none has. */
+async function companyWithActivities(api: ApiClient, companyIds: unknown[], found: string[]): Promise<unknown> {
+  for (const companyId of companyIds.slice(0, 5)) {
     let res: ApiResponse;
     try {
-      res = await api.post(`/companies/${companyId}/activities`, { activity_types: [] });
+      res = await api.post(`/companies/${String(companyId)}/activities`, { activity_types: [] });
     } catch (err) {
       if (err instanceof TransportError) continue;
       throw err;
@@ -108,60 +95,93 @@ export async function draftProfile(): Promise<Draft> {
     const user = [...types.values()].filter((t) => t.category === 'user');
     const pick = (user.length >= 2 ? user : [...types.values()]).slice(0, 2);
     if (pick.length >= 2) {
-      companyWithActivities = { company_id: companyId, activity_types: pick };
-      found.push(`company ${companyId} with activities of types ${pick.map((t) => String(t.id)).join(', ')}`);
-      break;
+      found.push(`company ${String(companyId)} with activities of types ${pick.map((t) => String(t.id)).join(', ')}`);
+      return { company_id: companyId, activity_types: pick };
     }
   }
-  if (!companyWithActivities)
-    fillIn['fixtures.company_with_activities'] =
-      'a company with activities of at least two types: { "company_id", "activity_types": [{ "id", "category" }, …] } (none found through related records)';
+  return undefined;
+}
 
+/** What the records found tell about the fields to fill in. */
+interface Seen {
+  users: (number | string)[];
+  company: boolean;
+  projects: Rec[];
+  records: Rec[];
+}
+
+/**
+ * Each member the draft leaves open, or takes from the spec where the server shows nothing (the
+ * bulk limits), with how to find its value (cli/profile-fields.ts), and what the records found tell.
+ */
+function fillInOf(seen: Seen): Record<string, string> {
+  const text = (path: FillInPath, after = '') => `${FILL_IN[path].shape} — ${FILL_IN[path].find}${after}`;
   const byDefinition = new Map<string, unknown[]>();
-  for (const r of records)
+  for (const r of seen.records)
     for (const c of r.custom_fields ?? []) {
       const key = String(c.custom_field_definition_id);
       byDefinition.set(key, [...(byDefinition.get(key) ?? []), c.value]);
     }
-  const seen = [...byDefinition].map(([id, values]) => `${id}: ${guessKind(values)}`);
-  fillIn['fixtures.custom_fields'] =
-    `custom field definitions (types and options are not shown by the spec): { "dropdown", "multi_select", "text", "number" }, each { "id", "data_type", "options": [{ "id", "name" }], "available_on" }${seen.length ? `; definitions seen on records: ${seen.join('; ')}` : '; no custom field value seen on records'}`;
-  fillIn['fixtures.lead_match_field'] =
-    'a Lead custom field usable for upsert matching: { "definition_id", "match_field_name" } (the match shape is not shown by the spec)';
-  const statuses = [...new Set(projects.map((p) => p.status).filter((s): s is string => typeof s === 'string'))];
-  fillIn['fixtures.project_statuses'] =
-    `project status ids and names [{ "id", "name" }] (records show only names${statuses.length ? `: ${statuses.join(', ')}` : ''})`;
-  fillIn['fixtures.contact_types'] = 'contact type ids and names of the account [{ "id", "name" }]';
-  fillIn['fixtures.attached_file'] =
-    'a file attached to a record: { "entity_type", "entity_id", "file_id" } (the file listing endpoint is not shown by the spec)';
-  fillIn['capabilities.extensions'] =
-    'documented extensions of your server that create what the spec cannot: { "create_task": "POST /…", "follow": "POST /{entity_type}/{entity_id}/…" }; leave {} when there are none';
-  fillIn['capabilities.bulk_rate_limit'] = 'true when the server answers 429 above 3 bulk requests per second';
-  fillIn['capabilities.bulk_entries_limit'] =
-    "entries per bulk-create request: the documented 10, or your server's own limit (the spec says it may be raised or lowered)";
-  fillIn['oauth'] =
-    'the application name and permission text of the consent screen and the registered redirect URIs ({public} = CRM_PUBLIC_URL); the login and consent controls are found by what they are (`crm-conformance doctor` tries the login): add oauth.screens labels only where it says so';
+  const definitions = [...byDefinition].map(([id, values]) => `${id}: ${guessKind(values)}`);
+  const statuses = [...new Set(seen.projects.map((p) => p.status).filter((s): s is string => typeof s === 'string'))];
+  const fillIn: Record<string, string> = {
+    'fixtures.users': text(
+      'fixtures.users',
+      seen.users.length ? `; seen as assignees (in the draft, without e-mail): ${seen.users.join(', ')}` : '; no assignee seen',
+    ),
+  };
+  if (!seen.company) fillIn['fixtures.company_with_activities'] = text('fixtures.company_with_activities', '; none found through related records');
+  const definitionsSeen = definitions.length ? `; definitions seen on records: ${definitions.join('; ')}` : '; no custom field value seen on records';
+  fillIn['fixtures.custom_fields'] = text('fixtures.custom_fields', definitionsSeen);
+  fillIn['fixtures.project_statuses'] = text('fixtures.project_statuses', statuses.length ? `; names seen on projects: ${statuses.join(', ')}` : '');
+  const open: FillInPath[] = [
+    'fixtures.lead_match_field',
+    'fixtures.contact_types',
+    'fixtures.attached_file',
+    'capabilities.extensions',
+    'capabilities.bulk_rate_limit',
+    'capabilities.bulk_entries_limit',
+    'oauth.application_name',
+    'oauth.permission_text',
+    'oauth.redirect_uris',
+  ];
+  for (const path of open) fillIn[path] = text(path);
+  return fillIn;
+}
 
+export async function draftProfile(): Promise<Draft> {
+  const cfg = loadConfig();
+  const api = new ApiClient();
+  const found: string[] = [];
+  const name = await accountFound(api, found);
+  const projects = await searchAll(api, '/projects/search');
+  const tasks = await searchAll(api, '/tasks/search');
+  const records = [...projects, ...tasks];
+  found.push(`${projects.length} project(s) and ${tasks.length} task(s) found by search`);
+  const users = idsOf(records.map((r) => r.assignee_id));
+  const related = (type: string) => idsOf(records.filter((r) => r.related_resource?.type === type).map((r) => r.related_resource?.id));
+  const opportunities = related('opportunity');
+  if (opportunities.length) found.push(`opportunities related to tasks or projects: ${opportunities.join(', ')}`);
+  const company = await companyWithActivities(api, related('company'), found);
   const profile = {
-    _fill_in: fillIn,
+    _fill_in: fillInOf({ users, company: !!company, projects, records }),
     name,
     fixtures: {
       users: users.map((id) => ({ id })),
-      ...(companyWithActivities ? { company_with_activities: companyWithActivities } : {}),
+      ...(company ? { company_with_activities: company } : {}),
       custom_fields: {},
       project_statuses: [],
       contact_types: [],
       opportunities: opportunities.map((id) => ({ id })),
     },
-    capabilities: { heavy: false, extensions: {}, bulk_rate_limit: false, bulk_entries_limit: 10, webhook_delivery: true },
-    oauth: {
-      redirect_uris: [`{public}/oauth/callback`],
-    },
+    // What the spec says where the server shows nothing: bulk calls are limited (3 per second), 10 entries a request.
+    capabilities: { heavy: false, extensions: {}, bulk_rate_limit: true, bulk_entries_limit: 10, webhook_delivery: true },
+    oauth: { redirect_uris: ['{public}/oauth/callback'] },
   };
   const check = TargetProfile.safeParse(profile);
   if (!check.success) throw new Error(`the draft does not match the profile schema (a bug): ${check.error.message}`);
   if (!cfg.profileSource.startsWith('(none')) found.push(`(CRM_PROFILE=${cfg.profileSource} was not read into the draft)`);
-  return { profile, fillIn, found };
+  return { profile, fillIn: profile._fill_in, found };
 }
 
 export async function profileInitCommand(args: string[]): Promise<number> {

@@ -6,7 +6,8 @@
  * With no CRM_BASE_URL the configuration starts the embedded reference server, and there is
  * nothing to check beforehand. `--depth quick|standard|deep` sets CRM_DEPTH (specs/support/core/settings.ts).
  *
- * `crm-conformance merge`: `reporting/merge.ts` from the caller's working directory.
+ * `crm-conformance merge` and `crm-conformance report`: `reporting/merge.ts` and
+ * `reporting/allure.ts` from the caller's working directory.
  */
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -82,6 +83,12 @@ export async function run(args: string[]): Promise<number> {
   return spawnNode([cli, 'test', '--config', resolve(runnableSuite(ROOT), 'playwright.config.ts'), ...pwArgs], env);
 }
 
-export async function runMerge(args: string[]): Promise<number> {
-  return spawnNode(['--import', require.resolve('tsx'), resolve(ROOT, 'reporting/merge.ts'), ...args], suiteEnv());
+/** A script of reporting/ on the caller's report directories (from their working directory). */
+function runReporting(script: string, args: string[]): Promise<number> {
+  return spawnNode(['--import', require.resolve('tsx'), resolve(ROOT, 'reporting', script), ...args], suiteEnv());
 }
+
+export const runMerge = (args: string[]): Promise<number> => runReporting('merge.ts', args);
+
+/** `crm-conformance report [dir]`: reporting/allure.ts, the Allure report as one HTML file. */
+export const runReport = (args: string[]): Promise<number> => runReporting('allure.ts', args);

@@ -23,14 +23,13 @@ export async function findChromium(configured?: string): Promise<{ path?: string
 
 /**
  * Tries the OAuth login as the OAuth specs do it (specs/support/oauth-page.ts): Chromium at
- * `executablePath`, a callback receiver on a loopback port of its own, the authorization request
- * (`url` of the receiver's base URL), the login, up to the consent screen; nothing is authorized.
- * Loaded on demand: it brings Playwright with it.
+ * `executablePath`, a callback receiver where the run's listens (`receiver`: callbackOptions), the
+ * authorization request (`url` of the receiver's base URL), the login, up to the consent screen;
+ * nothing is authorized. Loaded on demand: it brings Playwright with it.
  */
 export async function tryOAuthLogin(o: {
   executablePath: string;
-  https: boolean;
-  callbackPath: string;
+  receiver: import('../specs/support/resources/callback-receiver.js').ReceiverOptions;
   url: (receiverUrl: string) => string;
   screens: import('../specs/support/oauth-controls.js').Screens;
   email: string;
@@ -42,7 +41,7 @@ export async function tryOAuthLogin(o: {
     import('../specs/support/resources/chromium.js'),
     import('@playwright/test'),
   ]);
-  const receiver = await CallbackReceiver.start({ https: o.https, path: o.callbackPath });
+  const receiver = await CallbackReceiver.start(o.receiver);
   try {
     const browser = await chromium.launch({ executablePath: o.executablePath, headless: true, args: CHROMIUM_ARGS });
     try {
@@ -57,6 +56,8 @@ export async function tryOAuthLogin(o: {
   }
 }
 
-/** The suite's webhook recording server and the hub's port rule, for the doctor's round trip. */
+/** The suite's webhook recording server, for the doctor's round trip. */
 export { Recording, listen } from '../specs/support/resources/webhook-recording.js';
-export { fixedPort } from '../specs/support/resources/webhook-hub.js';
+/** Where the run's OAuth callback receiver listens and the redirect_uri it sends, for the doctor's OAuth checks. */
+export { callbackOptions, receiverUrlOf, redirectUriOf } from '../specs/support/resources/callback-receiver.js';
+export { freePorts } from '../specs/support/core/embedded.js';

@@ -7,7 +7,7 @@ import { z } from 'zod';
 import * as contracts from './index.js';
 import * as requestContracts from './requests.js';
 import * as profileContracts from './profile.js';
-import { ENDPOINTS, type Endpoint } from './endpoints.js';
+import { ENDPOINTS, type Endpoint, type ShownAnswer, type ShownCallback } from './endpoints.js';
 
 export type JsonSchema = Record<string, unknown>;
 /** Which side of a schema is rendered: what a client sends (`input`) or what a server answers (`output`). */
@@ -166,69 +166,28 @@ function jsonResponse(description: string, schema: unknown) {
   return { description, content: { [JSON_TYPE]: { schema } } };
 }
 
-/** Responses the specification shows beyond the endpoint's success contract (spec § Errors, § Limits). */
+/** A body of any of these contracts (one: the contract itself). */
+const anyOf = (contracts: string[]) => (contracts.length === 1 ? ref(contracts[0]) : { anyOf: contracts.map(ref) });
+
+/** The answers the endpoint's entry shows beyond its success contract (spec § Errors, § Limits), as OpenAPI responses. */
 function extraResponses(e: Endpoint): Record<string, unknown> {
-  switch (`${e.method} ${e.path}`) {
-    case 'PUT /leads/upsert':
-      return {
-        422: jsonResponse(
-          'More than one Lead matches: the body includes the ids of the matching Leads; more than 30 matches: no ids. Exact body shape: not shown.',
-          ref('UpsertConflict'),
-        ),
-      };
-    case 'POST /opportunities/bulk_create':
-      return {
-        200: jsonResponse('One entry per request entry, in the same order: the created Opportunity (numeric `id`) or a failed entry.', {
-          type: 'array',
-          items: { anyOf: [ref('BulkOpportunity'), ref('BulkFailedEntry')] },
-        }),
-        422: jsonResponse('More than 10 entries: `{ error: <message> }` stating that the request is too large and the limit is 10.', ref('BulkTooLarge')),
-        429: { description: 'More than 3 bulk requests per second (may be answered). Body: not stated.' },
-      };
-    case 'POST /webhooks':
-      return { 422: jsonResponse('Invalid target URL: `{ success: false, status: 422, message }`.', ref('WebhookInvalid')) };
-    case 'GET /oauth/authorize':
-      return {
-        default: {
-          description:
-            'The login screen (skipped when already logged in) and the consent screen naming the application, with Authorize and Deny; the user is then sent to `redirect_uri` by a POST.',
-          content: { 'text/html': { schema: { type: 'string' } } },
-        },
-      };
-    default:
-      return {};
-  }
+  const response = (a: ShownAnswer) => {
+    if (a.html) return { description: a.description, content: { 'text/html': { schema: { type: 'string' } } } };
+    if (!a.contracts) return { description: a.description };
+    return jsonResponse(a.description, a.list ? { type: 'array', items: anyOf(a.contracts) } : anyOf(a.contracts));
+  };
+  return Object.fromEntries(Object.entries(e.answers ?? {}).map(([status, a]) => [status, response(a)]));
 }
 
+/** The requests the endpoint's entry says the server sends because of it, as OpenAPI callbacks. */
 function callbacks(e: Endpoint): Record<string, unknown> | undefined {
+  if (!e.callbacks?.length) return undefined;
   const any = { default: { description: 'The answer of the receiver: not shown.' } };
-  if (e.method === 'GET' && e.path === '/oauth/authorize') {
-    return {
-      authorizationResult: {
-        '{$request.query.redirect_uri}': {
-          post: {
-            summary: 'The user is sent to redirect_uri by a POST: `code` on success, `error` on denial or failure (with `state` when given).',
-            requestBody: { required: true, content: { [FORM_TYPE]: { schema: { anyOf: [ref('CallbackSuccess'), ref('CallbackError')] } } } },
-            responses: any,
-          },
-        },
-      },
-    };
-  }
-  if (e.method === 'POST' && e.path === '/webhooks') {
-    return {
-      notification: {
-        '{$request.body#/target}': {
-          post: {
-            summary: 'A notification for the subscribed type and event; the subscription `secret` is sent unchanged. Payload: not shown.',
-            requestBody: { content: { [JSON_TYPE]: { schema: {} } } },
-            responses: any,
-          },
-        },
-      },
-    };
-  }
-  return undefined;
+  const requestBody = (c: ShownCallback) =>
+    c.contracts
+      ? { required: true, content: { [c.form ? FORM_TYPE : JSON_TYPE]: { schema: anyOf(c.contracts) } } }
+      : { content: { [JSON_TYPE]: { schema: {} } } };
+  return Object.fromEntries(e.callbacks.map((c) => [c.name, { [c.to]: { post: { summary: c.summary, requestBody: requestBody(c), responses: any } } }]));
 }
 
 function operationId(e: Endpoint): string {
@@ -252,6 +211,7 @@ export function buildOpenApi(endpoints: Endpoint[] = ENDPOINTS, schemas: Record<
   for (const e of endpoints) {
     const request = need(e.request, e);
     const response = need(e.response, e);
+    for (const name of [...Object.values(e.answers ?? {}), ...(e.callbacks ?? [])].flatMap((x) => x.contracts ?? [])) need(name, e);
     const item = (paths[e.path] ??= {});
     if (e.host === 'auth') {
       item.servers = [

@@ -201,77 +201,87 @@ export class UpsertCommand implements fc.AsyncCommand<UpsertModel, UpsertSystem>
     const a = await r.upsert(properties, { field_name: fieldName, field_value: value });
     const what = `${this.toString()} (match ${fieldName} = "${value}")`;
 
-    if (this.by === 'crowd') {
-      if (a.status !== 422) r.fail(`${what}: ${m.crowd!.ids.length} Leads match, expected 422 without ids, got ${a.status}`, ['UPSERT-5']);
-      const leaked = leakedIds(a.body, m.crowd!.ids, a.status);
-      if (leaked.length)
+    if (this.by === 'crowd') return this.crowdAnswer(m, r, a, what);
+    const by: MatchKind = this.by;
+    const matches = m.leads.filter((l) => l[by] === value);
+    if (matches.length === 0) return this.created(m, r, a, what, by, value);
+    if (matches.length === 1) return this.updated(m, r, a, what, by, matches[0]);
+    this.ambiguousAnswer(m, r, a, what, matches);
+  }
+
+  /** More than 30 Leads match (the crowd): 422 without their ids (UPSERT-5). */
+  private crowdAnswer(m: UpsertModel, r: UpsertSystem, a: Answer, what: string): void {
+    if (a.status !== 422) r.fail(`${what}: ${m.crowd!.ids.length} Leads match, expected 422 without ids, got ${a.status}`, ['UPSERT-5']);
+    const leaked = leakedIds(a.body, m.crowd!.ids, a.status);
+    if (leaked.length)
+      r.fail(`${what}: more than 30 matches must answer 422 without the ids, but the body names ${leaked.length} of them (${leaked.slice(0, 5).join(', ')}…)`, [
+        'UPSERT-5',
+      ]);
+  }
+
+  /** No Lead matches: a new Lead, status New, with the properties sent (UPSERT-2, UPSERT-6). */
+  private created(m: UpsertModel, r: UpsertSystem, a: Answer, what: string, by: MatchKind, value: string): void {
+    const { pools } = m;
+    expectLead(a, r, `${what}: no Lead matches, so a new Lead is created`, m, by, ['UPSERT-2']);
+    const got = observe(a.body, r);
+    const known = [...m.leads.map((l) => l.id), ...m.converted];
+    if (known.includes(String(got.id))) {
+      const converted = m.converted.includes(String(got.id));
+      r.fail(`${what}: no Lead matches, expected a new Lead, got the existing id ${String(got.id)}${converted ? ', a converted Lead' : ''}`, [
+        ...explained(m, [got.id], by),
+        ...(converted ? [] : ['UPSERT-2']),
+      ]);
+    }
+    if (got.status !== 'New') r.fail(`${what}: a Lead created by upsert has status New, got ${JSON.stringify(got.status)}`, ['UPSERT-6']);
+    const expected: ModelLead = {
+      id: String(got.id),
+      name: pools.names[this.props.name],
+      email: this.props.email !== undefined ? pools.emails[this.props.email] : null,
+      ref: this.props.ref !== undefined && r.refField ? pools.refs[this.props.ref] : null,
+      details: this.props.details ?? null,
+    };
+    // The matched member, not set by properties: null, or the match value if the server stores it.
+    if (!setsMember(this.props, by, r)) {
+      if (got[by] !== null && got[by] !== value)
         r.fail(
-          `${what}: more than 30 matches must answer 422 without the ids, but the body names ${leaked.length} of them (${leaked.slice(0, 5).join(', ')}…)`,
-          ['UPSERT-5'],
+          `${what}: ${by} was not in properties, so the new Lead has ${by} null or the match value ${JSON.stringify(value)}; got ${JSON.stringify(got[by])}`,
+          ['UPSERT-2'],
         );
-      return;
+      (expected as unknown as Record<MatchKind, string | null>)[by] = got[by];
     }
-    const matches = m.leads.filter((l) => l[this.by as MatchKind] === value);
-    if (matches.length === 0) {
-      const by: MatchKind = this.by;
-      expectLead(a, r, `${what}: no Lead matches, so a new Lead is created`, m, by, ['UPSERT-2']);
-      const got = observe(a.body, r);
-      const known = [...m.leads.map((l) => l.id), ...m.converted];
-      if (known.includes(String(got.id))) {
-        const converted = m.converted.includes(String(got.id));
-        r.fail(`${what}: no Lead matches, expected a new Lead, got the existing id ${String(got.id)}${converted ? ', a converted Lead' : ''}`, [
-          ...explained(m, [got.id], by),
-          ...(converted ? [] : ['UPSERT-2']),
-        ]);
-      }
-      if (got.status !== 'New') r.fail(`${what}: a Lead created by upsert has status New, got ${JSON.stringify(got.status)}`, ['UPSERT-6']);
-      const expected: ModelLead = {
-        id: String(got.id),
-        name: pools.names[this.props.name],
-        email: this.props.email !== undefined ? pools.emails[this.props.email] : null,
-        ref: this.props.ref !== undefined && r.refField ? pools.refs[this.props.ref] : null,
-        details: this.props.details ?? null,
-      };
-      // The matched member, not set by properties: null, or the match value if the server stores it.
-      const key: MatchKind = this.by;
-      if (!setsMember(this.props, key, r)) {
-        if (got[key] !== null && got[key] !== value)
-          r.fail(
-            `${what}: ${key} was not in properties, so the new Lead has ${key} null or the match value ${JSON.stringify(value)}; got ${JSON.stringify(got[key])}`,
-            ['UPSERT-2'],
-          );
-        (expected as unknown as Record<MatchKind, string | null>)[key] = got[key];
-      }
-      compare(what, expected, got, r, () => ['UPSERT-2']);
-      m.leads.push(expected);
-      return;
+    compare(what, expected, got, r, () => ['UPSERT-2']);
+    m.leads.push(expected);
+  }
+
+  /** Exactly one Lead matches: it is updated, the members sent as sent, the others as they were (UPSERT-3, UPSERT-12). */
+  private updated(m: UpsertModel, r: UpsertSystem, a: Answer, what: string, by: MatchKind, old: ModelLead): void {
+    const { pools } = m;
+    // A Lead an earlier 422 was about that no longer matches, or that changed: it was written (UPSERT-13).
+    const wrote = m.ambiguous?.includes(old.id) ? ['UPSERT-13'] : [];
+    expectLead(a, r, `${what}: exactly one Lead matches (${old.id}), so it is updated`, m, by, ['UPSERT-3', CRITERION[by], ...wrote]);
+    const got = observe(a.body, r);
+    if (!sameId(got.id, old.id)) {
+      const ghosts = explained(m, [got.id], by);
+      r.fail(
+        `${what}: exactly one Lead matches (${old.id}); expected it updated, got Lead ${String(got.id)}`,
+        ghosts.length ? ghosts : ['UPSERT-3', CRITERION[by], ...wrote],
+      );
     }
-    if (matches.length === 1) {
-      const old = matches[0];
-      // A Lead an earlier 422 was about that no longer matches, or that changed: it was written (UPSERT-13).
-      const wrote = m.ambiguous?.includes(old.id) ? ['UPSERT-13'] : [];
-      expectLead(a, r, `${what}: exactly one Lead matches (${old.id}), so it is updated`, m, this.by, ['UPSERT-3', CRITERION[this.by], ...wrote]);
-      const got = observe(a.body, r);
-      if (!sameId(got.id, old.id)) {
-        const ghosts = explained(m, [got.id], this.by);
-        r.fail(
-          `${what}: exactly one Lead matches (${old.id}); expected it updated, got Lead ${String(got.id)}`,
-          ghosts.length ? ghosts : ['UPSERT-3', CRITERION[this.by], ...wrote],
-        );
-      }
-      const expected: ModelLead = {
-        id: old.id,
-        name: pools.names[this.props.name],
-        email: this.props.email !== undefined ? pools.emails[this.props.email] : old.email,
-        ref: this.props.ref !== undefined && r.refField ? pools.refs[this.props.ref] : old.ref,
-        details: this.props.details ?? old.details,
-      };
-      // A member sent comes back as sent (UPSERT-3); one not sent stays as it was (UPSERT-12).
-      const sent = (k: string) => (k === 'details' ? this.props.details !== undefined : setsMember(this.props, k as MatchKind, r));
-      compare(what, expected, got, r, (k) => [sent(k) ? 'UPSERT-3' : 'UPSERT-12', ...wrote]);
-      Object.assign(old, expected);
-      return;
-    }
+    const expected: ModelLead = {
+      id: old.id,
+      name: pools.names[this.props.name],
+      email: this.props.email !== undefined ? pools.emails[this.props.email] : old.email,
+      ref: this.props.ref !== undefined && r.refField ? pools.refs[this.props.ref] : old.ref,
+      details: this.props.details ?? old.details,
+    };
+    // A member sent comes back as sent (UPSERT-3); one not sent stays as it was (UPSERT-12).
+    const sent = (k: string) => (k === 'details' ? this.props.details !== undefined : setsMember(this.props, k as MatchKind, r));
+    compare(what, expected, got, r, (k) => [sent(k) ? 'UPSERT-3' : 'UPSERT-12', ...wrote]);
+    Object.assign(old, expected);
+  }
+
+  /** Several Leads match: 422 naming every one of them (UPSERT-4). */
+  private ambiguousAnswer(m: UpsertModel, r: UpsertSystem, a: Answer, what: string, matches: ModelLead[]): void {
     // A Lead an earlier 422 was about may have been written then (UPSERT-13), so that fewer match now.
     const written = matches.some((l) => m.ambiguous?.includes(l.id)) ? ['UPSERT-13'] : [];
     if (a.status !== 422)

@@ -22,7 +22,7 @@
 import type { App } from './app.js';
 import type { Reply } from './http.js';
 import { definition, isEmptyValue } from './custom-fields.js';
-import { invalid, asObject } from './routes/common.js';
+import { invalid, asObject, lenient } from './routes/common.js';
 import type { Rec } from './model.js';
 import { FIXTURES } from './profile.js';
 
@@ -345,8 +345,9 @@ async function searchPage(
   }
   const defaults = app.at('search.defaults', { firstPage: 1, pageSize: DEFAULT_PAGE_SIZE, sortBy: def.defaultSort }, { kind });
   // Pagination.
-  const pageNumber = num(app, 'page_number', b.page_number, defaults.firstPage);
+  let pageNumber = num(app, 'page_number', b.page_number, defaults.firstPage);
   let pageSize = num(app, 'page_size', b.page_size, defaults.pageSize);
+  if (pageNumber < defaults.firstPage && lenient(app)) pageNumber = defaults.firstPage;
   if (pageNumber < defaults.firstPage) {
     await app.seam('search.bad-page', { pageNumber, pageSize }, () => invalid(app, 'page_number must be 1 or more (the first page is 1)', 'page_number'));
   }
@@ -357,7 +358,8 @@ async function searchPage(
     else invalid(app, `page_size must be at most ${maxPageSize}`, 'page_size');
   }
   // Sort.
-  const sortBy = b.sort_by === undefined || b.sort_by === null ? defaults.sortBy : b.sort_by;
+  const unknownSort = typeof b.sort_by === 'string' && !Object.hasOwn(def.sortKeys, b.sort_by) && lenient(app);
+  const sortBy = b.sort_by === undefined || b.sort_by === null || unknownSort ? defaults.sortBy : b.sort_by;
   if (typeof sortBy !== 'string' || !Object.hasOwn(def.sortKeys, sortBy)) {
     invalid(app, `sort_by must be one of ${Object.keys(def.sortKeys).join(', ')}`, 'sort_by');
   }

@@ -20,8 +20,8 @@ import { createHash, randomUUID } from 'node:crypto';
 import { copyFileSync, linkSync, mkdirSync, writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { extname, join, relative, sep } from 'node:path';
-import { AREAS, getRule, hasRule, sectionAnchor } from '../rules/index.js';
-import { writeWhole } from '../scripts/write-whole.cjs';
+import { AREAS, getRule, hasRule, ruleLink } from '../rules/index.js';
+import { writeWhole } from '../specs/support/core/write-whole.cjs';
 import { loadConfig } from '../specs/support/core/config.js';
 import { stripAnsi } from '../specs/support/core/redact.js';
 
@@ -98,7 +98,7 @@ export function labelResult(result: AllureResult, specUrl: string): AllureResult
   ];
   const names = new Set(add.map((l) => l.name));
   result.labels = [...result.labels.filter((l) => !names.has(l.name)), ...add];
-  result.links = [...result.links, { url: `${specUrl}#${sectionAnchor(rule.section)}`, name: `spec § ${rule.section}`, type: 'link' }];
+  result.links = [...result.links, { url: ruleLink(specUrl, rule), name: `spec § ${rule.section}`, type: 'link' }];
   return result;
 }
 
@@ -206,7 +206,7 @@ export default class AllureResultsReporter implements Reporter {
   private rootDir = process.cwd();
   private made = false;
 
-  /** `specUrl`: where the rules' sections are (the configuration's CRM_SPEC_URL or the bundled spec). */
+  /** `specUrl`: where rules are linked (the configuration's: CRM_SPEC_URL, or the rule pages the suite carries). */
   constructor(private readonly options: { resultsDir?: string; specUrl?: string } = {}) {
     this.resultsDir = options.resultsDir ?? './allure-results';
   }

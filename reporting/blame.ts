@@ -11,7 +11,8 @@
  * - No name: the failure counts against every rule of the test (its own check failed).
  * - One name: against that rule.
  * - Several names: a rule whose own tests (titled with it) all passed in this run is cleared; of the
- *   rest, those that another failure counts against alone (firm evidence); else the rules that
+ *   rest, those that another failure counts against alone (firm evidence, also once a failure is
+ *   down to one rule); else the rules that
  *   explain the most such failures together (a greedy hitting set: one broken rule beneath many
  *   failures is blamed once, not each rule above it); a tie keeps every tied rule.
  */
@@ -59,13 +60,25 @@ export function blame<T extends Blamable>(outcomes: readonly T[], knownIds: Read
     const mine = (own.get(id) ?? []).filter((o) => o !== t && o.status !== 'skipped');
     return mine.length > 0 && mine.every(cleanPass);
   };
-  const open: { t: T; names: string[] }[] = [];
-  for (const { t, names } of pending) {
+  // Each failure naming several rules: the rules left once the cleared ones are out; one left is
+  // firm evidence in turn, which may settle the others (until nothing changes).
+  let open = pending.map(({ t, names }) => {
     const left = names.filter((id) => !cleared(id, t));
-    const candidates = left.length ? left : names;
-    const firmly = candidates.filter((id) => firm.has(id));
-    if (firmly.length) credit.set(t, firmly);
-    else open.push({ t, names: candidates });
+    return { t, names: left.length ? left : names };
+  });
+  for (let changed = true; changed;) {
+    changed = false;
+    const rest: typeof open = [];
+    for (const o of open) {
+      const firmly = o.names.length === 1 ? o.names : o.names.filter((id) => firm.has(id));
+      if (!firmly.length) {
+        rest.push(o);
+        continue;
+      }
+      credit.set(o.t, firmly);
+      for (const id of firmly) if (!firm.has(id)) (firm.add(id), (changed = true));
+    }
+    open = rest;
   }
   hittingSet(open, credit);
   return credit;

@@ -24,7 +24,7 @@ import { SHOWN_FAILURES } from '../specs/support/core/repeats.js';
 import { renderHtml } from './html.js';
 import { CTRF_FILE, ctrfReport } from './ctrf.js';
 import { buildReport, failed, runWarnings, type ConformanceReport, type ReportMeta, type TestOutcome } from './verdict.js';
-import { runCommand } from '../specs/support/core/replay.js';
+import { command, runCommand } from '../specs/support/core/replay.js';
 
 export { runWarnings };
 
@@ -53,52 +53,49 @@ export function timeLimitNote(
   return `not judged: the test's time limit ran out after ${(durationMs / 1000).toFixed(1)} s (${target}${busy}); a time limit is no verdict on the server: run it again, or with fewer workers (CRM_WORKERS)`;
 }
 
-export function outcomeOf(test: TestCase, result: TestResult, rootDir: string): TestOutcome {
-  const annotations = [...test.annotations, ...((result as unknown as { annotations?: TestCase['annotations'] }).annotations ?? [])];
+type Annotation = TestCase['annotations'][number];
+
+/** The test's and the result's annotations, each once. */
+function annotationsOf(test: TestCase, result: TestResult): Annotation[] {
+  const annotations = [...test.annotations, ...((result as unknown as { annotations?: Annotation[] }).annotations ?? [])];
   const seen = new Set<string>();
-  const unique = annotations.filter((a) => {
+  return annotations.filter((a) => {
     const k = `${a.type}\u0000${a.description}`;
     if (seen.has(k)) return false;
     seen.add(k);
     return true;
   });
-  const rules = unique.filter((a) => a.type === 'rule').map((a) => a.description ?? '');
-  const titleRule = ruleIdOfTitle(test.title);
-  if (!rules.length && titleRule) rules.push(titleRule);
-  const level =
-    (unique.find((a) => a.type === 'level')?.description as Level | undefined) ?? (titleRule && hasRule(titleRule) ? getRule(titleRule).level : undefined);
-  const attachment = (name: string) => {
-    const a = result.attachments.find((x) => x.name === name);
-    if (!a) return undefined;
-    try {
-      if (a.body) return a.body.toString('utf8');
-      if (a.path && existsSync(a.path)) return readFileSync(a.path, 'utf8');
-    } catch {
-      /* unreadable: no evidence */
-    }
-    return undefined;
-  };
-  const annotation = (type: string) => unique.find((a) => a.type === type)?.description;
-  // A run of many instances (the fault matrix: specs/support/fixtures/instances.ts): the test's instance.
-  const project = annotation('instance') ?? test.parent.project()?.name;
-  const expectedFailure = annotation('expected-failure');
-  const unexpectedPass = annotation('unexpected-pass');
-  // A MUST failure the fault matrix recorded without failing the test (specs/support/fixtures/rule.ts).
-  const held = annotation('failure');
-  const failedOrWarned = result.status !== test.expectedStatus || unique.some((a) => a.type === 'warning') || !!expectedFailure || !!held;
-  // Every test's exchanges are read: the request count and the statuses feed the run warnings
-  // and the benchmark; the exchanges themselves are kept for failed and warned tests only.
+}
+
+/** An attachment's text (its body, or the file it names), or undefined. */
+function attachmentText(result: TestResult, name: string): string | undefined {
+  const a = result.attachments.find((x) => x.name === name);
+  if (!a) return undefined;
+  try {
+    if (a.body) return a.body.toString('utf8');
+    if (a.path && existsSync(a.path)) return readFileSync(a.path, 'utf8');
+  } catch {
+    /* unreadable: no evidence */
+  }
+  return undefined;
+}
+
+/** The test's exchanges (every test's: the request count and statuses feed the run warnings and the benchmark). */
+function exchangesOf(result: TestResult): { all: { status?: number }[]; statuses: Record<string, number> } {
   let all: { status?: number }[] = [];
   try {
-    all = JSON.parse(attachment('exchanges.json') ?? '[]');
+    all = JSON.parse(attachmentText(result, 'exchanges.json') ?? '[]');
   } catch {
     all = [];
   }
   const statuses: Record<string, number> = {};
   for (const x of all) statuses[String(x.status ?? 0)] = (statuses[String(x.status ?? 0)] ?? 0) + 1;
-  // A time limit that ran out is no verdict on the target (a slow but conformant server): not judged, and why.
-  const ranOut = result.status === 'timedOut' ? timeLimitNote(result.duration) : undefined;
-  const created = unique
+  return { all, statuses };
+}
+
+/** The records the test made (its `created` annotations). */
+const createdOf = (unique: Annotation[]) =>
+  unique
     .filter((a) => a.type === 'created')
     .flatMap((a) => {
       try {
@@ -107,8 +104,39 @@ export function outcomeOf(test: TestCase, result: TestResult, rootDir: string): 
         return [];
       }
     });
+
+/** The evidence of a failed or warned test: its replay script (and the line that runs it), counterexample and last exchanges. */
+function evidenceOf(result: TestResult, all: unknown[]): Pick<TestOutcome, 'replay' | 'replayCommand' | 'counterexample' | 'exchanges'> {
+  const script = result.attachments.find((x) => x.name === 'replay.sh');
+  const replay = attachmentText(result, 'replay.sh');
+  return {
+    replay,
+    ...(replay && script?.path ? { replayCommand: `bash ${relative(process.cwd(), script.path)}` } : {}),
+    counterexample: attachmentText(result, 'counterexample.txt'),
+    exchanges: all.slice(-10),
+  };
+}
+
+export function outcomeOf(test: TestCase, result: TestResult, rootDir: string): TestOutcome {
+  const unique = annotationsOf(test, result);
+  const rules = unique.filter((a) => a.type === 'rule').map((a) => a.description ?? '');
+  const titleRule = ruleIdOfTitle(test.title);
+  if (!rules.length && titleRule) rules.push(titleRule);
+  const level =
+    (unique.find((a) => a.type === 'level')?.description as Level | undefined) ?? (titleRule && hasRule(titleRule) ? getRule(titleRule).level : undefined);
+  const annotation = (type: string) => unique.find((a) => a.type === type)?.description;
+  // A run of many instances (the fault matrix: specs/support/fixtures/instances.ts): the test's instance.
+  const project = annotation('instance') ?? test.parent.project()?.name;
+  const expectedFailure = annotation('expected-failure');
+  const unexpectedPass = annotation('unexpected-pass');
+  // A MUST failure recorded without failing the test (specs/support/fixtures/rule.ts: the fault matrix, a held failure).
+  const held = annotation('failure');
+  const failedOrWarned = result.status !== test.expectedStatus || unique.some((a) => a.type === 'warning') || !!expectedFailure || !!held;
+  const { all, statuses } = exchangesOf(result);
+  // A time limit that ran out is no verdict on the target (a slow but conformant server): not judged, and why.
+  const ranOut = result.status === 'timedOut' ? timeLimitNote(result.duration) : undefined;
   const error = [...result.errors.map((e) => e.message ?? e.value ?? ''), ...(held ? [held] : [])].map(stripAnsi).join('\n---\n');
-  const detail = failedOrWarned ? (attachment('expected-failure.txt') ?? undefined) : undefined;
+  const detail = failedOrWarned ? (attachmentText(result, 'expected-failure.txt') ?? undefined) : undefined;
   // The rules the failure names (`[breaks …]`, specs/support/core/attribution.ts): it counts against these only.
   const brokenRules = failedOrWarned ? brokenRulesOf(error || detail).filter(hasRule) : [];
   return {
@@ -131,16 +159,8 @@ export function outcomeOf(test: TestCase, result: TestResult, rootDir: string): 
     ...(result.status === 'skipped' && annotation('not-judged') ? { notJudged: redactText(annotation('not-judged')!) } : {}),
     ...(ranOut ? { notJudged: ranOut, skipReason: ranOut } : {}),
     error: error ? redactText(error).slice(0, 4000) : detail ? redactText(detail).slice(0, 4000) : undefined,
-    replay: failedOrWarned
-      ? attachment('replay.sh')
-          ?.split('\n')
-          .filter((l) => l.startsWith('curl'))
-          .slice(-5)
-          .join('\n')
-      : undefined,
-    counterexample: failedOrWarned ? attachment('counterexample.txt') : undefined,
-    exchanges: failedOrWarned ? all.slice(-10) : undefined,
-    created,
+    ...(failedOrWarned ? evidenceOf(result, all) : {}),
+    created: createdOf(unique),
     requests: all.length,
     statuses,
     ...(expectedFailure ? { expectedFailure: redactText(expectedFailure) } : {}),
@@ -210,7 +230,7 @@ export function summaryLines(report: ConformanceReport, htmlPath: string, status
     if (e.unmatched.length) lines.push(`Baseline entries that matched no test of this run: ${e.unmatched.join(', ')}`);
     if (e.stale?.length)
       lines.push(
-        `${e.failOnStale ? 'STALE BASELINE (CRM_EXPECTATIONS_STALE=fail fails the run)' : 'Stale baseline entries'}: ${e.stale.length} entr${e.stale.length === 1 ? 'y' : 'ies'} whose failure no longer happens (every test of theirs that ran passed); remove ${e.stale.length === 1 ? 'it' : 'them'}: ${e.stale.map((x) => x.entry).join(', ')}`,
+        `${e.failOnStale ? 'STALE BASELINE (CRM_EXPECTATIONS_STRICT=1 fails the run)' : 'Stale baseline entries'}: ${e.stale.length} entr${e.stale.length === 1 ? 'y' : 'ies'} whose failure no longer happens (every test of theirs that ran passed); remove ${e.stale.length === 1 ? 'it' : 'them'}: ${e.stale.map((x) => x.entry).join(', ')}`,
       );
     if (e.expired?.length)
       lines.push(
@@ -322,10 +342,10 @@ export default class ConformanceReporter implements Reporter {
       runId: cfg.runId,
       warnings: runWarnings(outcomes, cfg.baseUrl),
       expectations: cfg.expectationsSource
-        ? { source: cfg.expectationsSource, entries: cfg.expectations, expired: cfg.expectationsExpired, failOnStale: cfg.expectationsStale === 'fail' }
+        ? { source: cfg.expectationsSource, entries: cfg.expectations, expired: cfg.expectationsExpired, failOnStale: cfg.expectationsStrict }
         : undefined,
       shards: this.shard ? [this.shard] : undefined,
-      partial: this.shard ? `shard ${this.shard} only: merge the shards (npm run merge) for the verdict of the whole suite` : undefined,
+      partial: this.shard ? `shard ${this.shard} only: merge the shards (${command('merge', '<shard dirs>')}) for the verdict of the whole suite` : undefined,
       specUrl: cfg.specUrl,
       durationMs: Date.now() - this.started,
       preflight: this.preflight(cfg.runId),

@@ -3,7 +3,7 @@
  * network access, readable offline and printable. Every number is also a data attribute so
  * the self-test can check the page against conformance.json.
  */
-import { AREAS, ruleIdOfTitle, sectionAnchor } from '../rules/index.js';
+import { AREAS, ruleIdOfTitle, ruleLink } from '../rules/index.js';
 import { rootCauseOrder, type ConformanceReport, type RuleVerdict, type Verdict } from './verdict.js';
 import { runCommand } from '../specs/support/core/replay.js';
 
@@ -36,9 +36,10 @@ function badge(v: Verdict, known?: boolean): string {
   return `<span class="badge v-${v}">${v}${known ? ' · known' : ''}</span>`;
 }
 
-function specLink(r: ConformanceReport, section: string): string {
-  const text = `§ ${esc(section)}`;
-  return r.specUrl ? `<a href="${esc(`${r.specUrl}#${sectionAnchor(section)}`)}">${text}</a>` : text;
+/** The rule's section, linked to the spec's section or the rule's row on the rule pages (ruleLink). */
+function specLink(r: ConformanceReport, rule: RuleVerdict): string {
+  const text = `§ ${esc(rule.section)}`;
+  return r.specUrl ? `<a href="${esc(ruleLink(r.specUrl, rule))}">${text}</a>` : text;
 }
 
 function header(r: ConformanceReport): string {
@@ -128,10 +129,26 @@ function matrix(r: ConformanceReport): string {
 <table class="matrix" aria-label="areas by rules"><tbody>${rows.join('')}</tbody></table>`;
 }
 
-function seedOf(counterexample: string): { seed?: string; path?: string } {
-  const seed = /seed\s*[:=]\s*"?(-?\d+)/i.exec(counterexample)?.[1];
-  const path = /path\s*[:=]\s*"?([0-9:]+)/i.exec(counterexample)?.[1];
-  return { seed, path };
+/**
+ * A property's counterexample (counterexample.txt of specs/support/property.ts), without the
+ * problem the failure above already shows, and the line that replays it as the console printed
+ * it (seed, path and CRM_FC_RUNS).
+ */
+function counterexampleBlock(text: string, error: string | undefined): string {
+  const shown = text
+    .split(/\n(?=(?:first )?problem:\n)/)
+    .map((part) => {
+      const m = /^((?:first )?problem):\n([\s\S]*?)(\n\n[\s\S]*)?$/.exec(part);
+      return m && error?.includes(m[2].trim().split('\n')[0]) ? `${m[1]}: as in the failure above${m[3] ?? ''}` : part;
+    })
+    .join('\n');
+  const replay = /^replay: (.+)$/m.exec(text)?.[1];
+  return `<h4>Counterexample</h4><pre class="cx">${esc(clip(shown, 3000))}</pre>${replay ? `<p>Replay the property: <code class="cmd">${esc(replay)}</code></p>` : ''}`;
+}
+
+/** The replay script: the line that runs it (as the console named it) and the script whole. */
+function replayBlock(script: string, command: string | undefined): string {
+  return `<h4>Replay</h4><p>${command ? `<code class="cmd">${esc(command)}</code>: ` : ''}sends the request the failure is about after those that made the records it names, with the ids the server gives now, and says whether the failure shows (export the CRM_* variables first).</p><pre class="replay">${esc(script)}</pre>`;
 }
 
 function exchangeBlock(x: ExchangeLike, i: number): string {
@@ -173,13 +190,12 @@ function detail(r: ConformanceReport, x: RuleVerdict): string {
   // A run where everything fails stays readable (and small): the first tests of each rule in full.
   const tests = all.slice(0, MAX_TESTS_SHOWN);
   return `<section class="detail v-border-${x.known ? 'known' : x.verdict}" id="${esc(x.id)}">
-<h3>${badge(x.verdict, x.known)} ${esc(x.id)} <small>${esc(x.level)} · ${specLink(r, x.section)}${x.endpoint ? ` · <code>${esc(x.endpoint)}</code>` : ''}</small></h3>
+<h3>${badge(x.verdict, x.known)} ${esc(x.id)} <small>${esc(x.level)} · ${specLink(r, x)}${x.endpoint ? ` · <code>${esc(x.endpoint)}</code>` : ''}</small></h3>
 <p class="statement">${esc(x.text)}</p>
 ${blocksNote(r, x)}
 ${tests.length ? '' : `<ul>${x.reasons.map((reason) => `<li>${esc(reason)}</li>`).join('')}</ul>`}
 ${tests
   .map((t) => {
-    const cx = t.counterexample ? seedOf(t.counterexample) : {};
     const rerun = `${runCommand()} ${t.file}:${t.line}`;
     const exchanges = ((t.exchanges ?? []) as ExchangeLike[]).slice(-MAX_EXCHANGES_SHOWN);
     return `<div class="test" data-test-status="${esc(t.status)}"><div class="test-head"><span class="chip s-${esc(t.status)}">${esc(t.status)}</span> <b>${esc(t.title)}</b> <small>${esc(t.file)}:${t.line}${t.durationMs !== undefined ? ` · ${fmtMs(t.durationMs)}` : ''}</small></div>
@@ -187,8 +203,8 @@ ${t.breaks?.length ? breaksNote(t.title, t.breaks, t.covers) : ''}
 ${t.held ? `<p class="known-note">${t.repeatOf ? `The same problem as <b>${esc(t.repeatOf)}</b>, which failed first` : esc(t.held)}: Playwright's reports show this test as skipped (held), this report as failed.</p>` : ''}
 ${t.expectedFailure ? `<p class="known-note">Known failure, listed in the CRM_EXPECTATIONS baseline: ${esc(t.expectedFailure.split('\n')[0])}</p>` : ''}
 ${t.error ? `<h4>Failure</h4><pre class="err">${esc(clip(t.error, 4000))}</pre>` : ''}${t.warnings.map((w) => `<pre class="warn">${esc(w)}</pre>`).join('')}
-${t.counterexample ? `<h4>Counterexample</h4><pre class="cx">${esc(clip(t.counterexample, 3000))}</pre>${cx.seed ? `<p>Replay the property: <code class="cmd">CRM_FC_SEED=${esc(cx.seed)}${cx.path ? ` CRM_FC_PATH=${esc(cx.path)}` : ''} ${esc(rerun)}</code> <small>(the same line as specs/support/property.ts prints)</small></p>` : ''}` : ''}
-${t.replay ? `<h4>Replay (curl; export the CRM_* variables first)</h4><pre class="replay">${esc(t.replay)}</pre>` : ''}
+${t.counterexample ? counterexampleBlock(t.counterexample, t.error) : ''}
+${t.replay ? replayBlock(t.replay, t.replayCommand) : ''}
 <p class="rerun">Run this test again: <code class="cmd">${esc(rerun)}</code></p>
 ${exchanges.length ? `<h4>Exchanges (last ${exchanges.length}, redacted)</h4>${exchanges.map(exchangeBlock).join('')}` : ''}
 </div>`;
@@ -231,20 +247,20 @@ function expectationsBlock(r: ConformanceReport): string {
   const entries = (list: { entry: string; reason: string; expires?: string; issue?: string }[]) =>
     `<ul>${list.map((x) => `<li><b>${esc(x.entry)}</b>${x.expires ? ` expired ${esc(x.expires)}` : ''} — ${esc(x.reason)}${x.issue ? ` <a href="${esc(x.issue)}">${esc(x.issue)}</a>` : ''}</li>`).join('')}</ul>`;
   const stale = e.stale?.length
-    ? `<div class="alert unexpected" id="stale-entries"><b>${e.stale.length} stale entr${e.stale.length === 1 ? 'y' : 'ies'}</b>${e.failOnStale ? ' (they fail the run: CRM_EXPECTATIONS_STALE=fail)' : ''}: the failure no longer happens (every test of theirs that ran passed); remove them.${entries(e.stale)}</div>`
+    ? `<div class="alert unexpected" id="stale-entries"><b>${e.stale.length} stale entr${e.stale.length === 1 ? 'y' : 'ies'}</b>${e.failOnStale ? ' (they fail the run: CRM_EXPECTATIONS_STRICT=1)' : ''}: the failure no longer happens (every test of theirs that ran passed); remove them.${entries(e.stale)}</div>`
     : '';
   const expired = e.expired?.length
     ? `<div class="alert warn" id="expired-entries"><b>${e.expired.length} expired entr${e.expired.length === 1 ? 'y' : 'ies'}</b>, counted as no entry:${entries(e.expired)}</div>`
     : '';
   return `<section class="baseline"><h2>Known-failure baseline</h2>
-<p><code>${esc(e.source)}</code>: ${e.entries} entr${e.entries === 1 ? 'y' : 'ies'}; <span id="known-failures">${e.knownFailures.length}</span> test(s) failed as expected (reported, not fatal); <span id="unexpected-pass-count">${e.unexpectedPasses.length}</span> unexpected pass(es).</p>${up}${stale}</section>`;
+<p><code>${esc(e.source)}</code>: ${e.entries} entr${e.entries === 1 ? 'y' : 'ies'}; <span id="known-failures">${e.knownFailures.length}</span> test(s) failed as expected (reported, not fatal); <span id="unexpected-pass-count">${e.unexpectedPasses.length}</span> unexpected pass(es).</p>${up}${stale}${expired}${unmatched}</section>`;
 }
 
 function allRules(r: ConformanceReport): string {
   const rows = r.rules
     .map(
       (x) =>
-        `<tr id="rule-${esc(x.id)}" data-row-verdict="${x.verdict}"><td><a href="#${x.verdict === 'FAIL' || x.verdict === 'WARN' ? esc(x.id) : `rule-${esc(x.id)}`}">${esc(x.id)}</a></td><td>${esc(x.level)}</td><td>${badge(x.verdict, x.known)}</td><td>${esc(x.text)}<br><small>${specLink(r, x.section)}${x.endpoint ? ` · ${esc(x.endpoint)}` : ''}</small></td><td>${x.tests.length}</td><td><small>${esc(clip(x.reasons.join('; '), 300))}</small></td></tr>`,
+        `<tr id="rule-${esc(x.id)}" data-row-verdict="${x.verdict}"><td><a href="#${x.verdict === 'FAIL' || x.verdict === 'WARN' ? esc(x.id) : `rule-${esc(x.id)}`}">${esc(x.id)}</a></td><td>${esc(x.level)}</td><td>${badge(x.verdict, x.known)}</td><td>${esc(x.text)}<br><small>${specLink(r, x)}${x.endpoint ? ` · ${esc(x.endpoint)}` : ''}</small></td><td>${x.tests.length}</td><td><small>${esc(clip(x.reasons.join('; '), 300))}</small></td></tr>`,
     )
     .join('');
   return `<details class="all"><summary><h2>All rules (${r.rules.length})</h2></summary>

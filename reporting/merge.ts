@@ -24,7 +24,7 @@ import { ROOT } from '../specs/support/core/config.js';
 import { buildAllure } from './allure.js';
 import { OUTCOMES_FILE, readCalibration, summaryLines, writeReport, type OutcomeFile } from './conformance-reporter.js';
 import { buildReport, failed, runWarnings, type ConformanceReport, type TestOutcome } from './verdict.js';
-import { runCommand } from '../specs/support/core/replay.js';
+import { command, runCommand } from '../specs/support/core/replay.js';
 
 export interface MergeResult {
   report: ConformanceReport;
@@ -41,7 +41,7 @@ export const judged = (r: ConformanceReport) => r.verdict !== 'INCONCLUSIVE' && 
 
 /**
  * `npm run merge`'s exit status: 1 when a test failed, the target could not be judged, a shard is missing or
- * (CRM_EXPECTATIONS_STALE=fail) a baseline entry is stale.
+ * (CRM_EXPECTATIONS_STRICT=1) a baseline entry is stale.
  */
 export const mergeExitCode = (r: ConformanceReport, outcomes: TestOutcome[]) =>
   outcomes.some(failed) || !judged(r) || r.partial || (r.expectations?.failOnStale && r.expectations.stale?.length) ? 1 : 0;
@@ -236,7 +236,7 @@ if (process.argv[1] && resolve(process.argv[1]) === __filename) {
     process.exit(mergeExitCode(res.report, res.outcomes));
   } catch (err) {
     if (err instanceof MergeError) {
-      console.error(`merge: ${err.message}\nusage: npm run merge -- <shard report dir> … [--out reports] [--no-allure]`);
+      console.error(`merge: ${err.message}\nusage: ${command('merge', '<shard report dir> … [--out reports] [--no-allure]')}`);
       process.exit(2);
     }
     throw err;

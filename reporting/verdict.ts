@@ -35,8 +35,10 @@ export interface TestOutcome {
   notJudged?: string;
   /** First error message, redacted. */
   error?: string;
-  /** Replay lines (curl) of the failing test's requests. */
+  /** The replay script of the failing test (specs/support/core/replay-script.ts), whole. */
   replay?: string;
+  /** The line that runs it, as the console named it: `bash test-results/replay/<rule>-<test>.sh`. */
+  replayCommand?: string;
   /** fast-check seed/path line when the test is property-based. */
   counterexample?: string;
   /** The recorded exchanges (redacted), kept for failed and warned tests. */
@@ -83,6 +85,7 @@ export interface RuleVerdict {
     durationMs?: number;
     error?: string;
     replay?: string;
+    replayCommand?: string;
     counterexample?: string;
     exchanges?: unknown[];
     expectedFailure?: string;
@@ -172,7 +175,7 @@ export interface ConformanceReport {
     stale?: { entry: string; reason: string; issue?: string }[];
     /** Entries past their expiry date: they counted as no entry. */
     expired?: { entry: string; reason: string; expires: string; issue?: string }[];
-    /** CRM_EXPECTATIONS_STALE=fail: a stale entry fails the run. */
+    /** CRM_EXPECTATIONS_STRICT=1: a stale entry fails the run. */
     failOnStale?: boolean;
   };
   /** Shards merged into this report ("1/3", …), when it comes from reporting/merge.ts or one shard. */
@@ -313,7 +316,14 @@ function testEntry(t: TestOutcome, blamed: string[] | undefined, keepDetail: boo
     ...(blamed ? { breaks: blamed } : {}),
     ...(failed(t) && t.rules.length > 1 ? { covers: t.rules } : {}),
     ...(keepDetail && (failed(t) || t.warnings.length || t.expectedFailure)
-      ? { error: t.error, replay: t.replay, counterexample: t.counterexample, exchanges: t.exchanges, expectedFailure: t.expectedFailure }
+      ? {
+          error: t.error,
+          replay: t.replay,
+          replayCommand: t.replayCommand,
+          counterexample: t.counterexample,
+          exchanges: t.exchanges,
+          expectedFailure: t.expectedFailure,
+        }
       : {}),
   };
 }

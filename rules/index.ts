@@ -7,7 +7,7 @@ import data from './rules.json';
 import { parseRules, type Rule } from './schema.js';
 
 export { AREAS, CatalogError, LEVELS, type Area, type Level, type Rule, type Source } from './schema.js';
-export { normaliseSpecText, sectionAnchor } from './spec-text.js';
+export { normaliseSpecText, ruleLink, sectionAnchor, SPEC_HEADINGS } from './spec-text.js';
 
 export const RULES: readonly Rule[] = parseRules(data);
 

@@ -7,6 +7,7 @@
  */
 import { AREAS, RULES, type Area, type Rule } from './index.js';
 import type { OpenChoice } from './schema.js';
+import { areaPage, ruleAnchor } from './spec-text.js';
 
 export interface ListedTestRef {
   title: string;
@@ -107,8 +108,7 @@ function numberedLists(headings: string[]): string[] {
   return [...lines, ''];
 }
 
-/** The page of an area, relative to docs/conformance/. */
-export const areaPage = (area: Area): string => `${area}.md`;
+export { areaPage };
 export const INDEX_PAGE = 'index.md';
 export const CHOICES_PAGE = 'choices.md';
 
@@ -120,28 +120,49 @@ const countLevels = (rules: readonly Rule[]) => {
   return levels;
 };
 
+/** The tests, faults, case groups and conditional judges of each rule id. */
+interface ByRule {
+  tests: Map<string, ListInput['tests']>;
+  faults: Map<string, FaultRef[]>;
+  cases: Map<string, CaseRef[]>;
+  conditional: Map<string, ConditionalJudge[]>;
+}
+
+/** `items` grouped by each rule id they name. */
+function byRuleId<T extends { rules: string[] }>(items: readonly T[]): Map<string, T[]> {
+  const out = new Map<string, T[]>();
+  for (const x of items) for (const id of x.rules) out.set(id, [...(out.get(id) ?? []), x]);
+  return out;
+}
+
+/** The areas that have rules, with their titles. */
+type Areas = [Area, string][];
+
 /**
  * The pages of docs/conformance/, file name → Markdown: the index (summary, areas, rules by
  * section, tests that judge a rule only when they fail, the spec's numbered lists), one page per
  * area (each rule with its source, tests, contracts, faults and reference code) and the open choices.
  */
 export function renderConformancePages(input: ListInput): Map<string, string> {
-  const { tests } = input;
-  const testsOf = new Map<string, ListInput['tests']>();
-  for (const t of tests) for (const id of t.rules) testsOf.set(id, [...(testsOf.get(id) ?? []), t]);
-  const faultsOf = new Map<string, FaultRef[]>();
-  for (const f of input.faults) for (const id of f.rules) faultsOf.set(id, [...(faultsOf.get(id) ?? []), f]);
-  const casesOf = new Map<string, CaseRef[]>();
-  for (const c of input.cases) for (const id of c.rules) casesOf.set(id, [...(casesOf.get(id) ?? []), c]);
-  const conditionalOf = new Map<string, ConditionalJudge[]>();
-  for (const j of input.conditional) for (const id of j.rules) conditionalOf.set(id, [...(conditionalOf.get(id) ?? []), j]);
-
+  const by: ByRule = {
+    tests: byRuleId(input.tests),
+    faults: byRuleId(input.faults),
+    cases: byRuleId(input.cases),
+    conditional: byRuleId(input.conditional),
+  };
   const pages = new Map<string, string>();
-  const areas = (Object.entries(AREAS) as [Area, string][]).filter(([area]) => RULES.some((r) => r.area === area));
-  const linked = (r: Rule) => `[${r.id}](${areaPage(r.area)})`;
-  const levels = countLevels(RULES);
+  const areas = (Object.entries(AREAS) as Areas).filter(([area]) => RULES.some((r) => r.area === area));
+  pages.set(INDEX_PAGE, indexPage(input, areas).join('\n'));
+  for (const [area, title] of areas) pages.set(areaPage(area), areaPageLines(input, by, area, title).join('\n'));
+  pages.set(CHOICES_PAGE, choicesPage(input));
+  return pages;
+}
 
-  const index = [
+/** The index page: the summary, how to read the area pages, the areas, the rules by section, the conditional judges, the numbered lists. */
+function indexPage(input: ListInput, areas: Areas): string[] {
+  const { tests } = input;
+  const levels = countLevels(RULES);
+  return [
     '# Conformance rules and tests',
     '',
     GENERATED,
@@ -161,6 +182,16 @@ export function renderConformancePages(input: ListInput): Map<string, string> {
     "groups that name the rule), the reference server's **Faults** that break it (each run alone must make a test",
     'of the rule fail or warn), and the **Reference** code: the handler of its endpoint and the lines that check its faults.',
     '',
+    ...areasTable(tests, areas),
+    ...sectionsTable(input.headings),
+    ...conditionalTable(input.conditional),
+    ...numberedLists(input.headings),
+  ];
+}
+
+/** The index's table of areas: rules by level, tests. */
+function areasTable(tests: ListInput['tests'], areas: Areas): string[] {
+  return [
     '## Areas',
     '',
     '| Area | Rules | MUST | SHOULD | MAY | Tests |',
@@ -172,11 +203,18 @@ export function renderConformancePages(input: ListInput): Map<string, string> {
       return `| [${cell(title)}](${areaPage(area)}) | ${rules.length} | ${l.MUST} | ${l.SHOULD} | ${l.MAY} | ${n} |`;
     }),
     '',
+  ];
+}
+
+/** The index's rules by section of the spec, in the spec's order. */
+function sectionsTable(headings: string[]): string[] {
+  const linked = (r: Rule) => `[${r.id}](${areaPage(r.area)})`;
+  return [
     '## Rules by section of the spec',
     '',
     '| Section | Rules |',
     '|---|---|',
-    ...uniq(input.headings)
+    ...uniq(headings)
       .filter((h) => RULES.some((r) => r.section === h))
       .map(
         (h) =>
@@ -185,6 +223,12 @@ export function renderConformancePages(input: ListInput): Map<string, string> {
             .join(', ')} |`,
       ),
     '',
+  ];
+}
+
+/** The index's tests that judge a rule only when they fail. */
+function conditionalTable(conditional: ConditionalJudge[]): string[] {
+  return [
     '## Tests that judge a rule only when they fail',
     '',
     'A search property passes under its own rule; a counterexample also counts against the rules of its',
@@ -193,97 +237,102 @@ export function renderConformancePages(input: ListInput): Map<string, string> {
     '',
     '| Test | Attributed by | Rules it names when it fails |',
     '|---|---|---|',
-    ...input.conditional.map((j) => `| ${code(`${j.test.file}:${j.test.line}`)} ${cell(j.test.title)} | ${cell(code(j.via))} | ${j.rules.join(', ')} |`),
+    ...conditional.map((j) => `| ${code(`${j.test.file}:${j.test.line}`)} ${cell(j.test.title)} | ${cell(code(j.via))} | ${j.rules.join(', ')} |`),
     '',
-    ...numberedLists(input.headings),
   ];
-  pages.set(INDEX_PAGE, index.join('\n'));
+}
 
-  for (const [area, title] of areas) {
-    const rules = RULES.filter((r) => r.area === area);
-    const l = countLevels(rules);
-    const lines = [
-      `# ${title}`,
-      '',
-      GENERATED,
-      '',
-      `[All areas](${INDEX_PAGE}) · ${rules.length} rules (${l.MUST} MUST, ${l.SHOULD} SHOULD, ${l.MAY} MAY) · [open choices](${CHOICES_PAGE})`,
-      '',
-      '| Rule | Level | Since | Source | Statement | Tests | Contract | Faults | Reference |',
-      '|---|---|---|---|---|---|---|---|---|',
-    ];
-    for (const r of rules) {
-      const ts = [...(testsOf.get(r.id) ?? [])].sort((a, b) => a.file.localeCompare(b.file) || a.line - b.line || a.title.localeCompare(b.title));
-      const cond = conditionalOf.get(r.id) ?? [];
-      // Tests made in a loop share their file:line: one entry each, their titles after it.
-      const at = uniq(ts.map((t) => `${t.file}:${t.line}`));
-      const testCell = ts.length
-        ? at
-            .map(
-              (loc) =>
-                `${code(loc)} ${cell(
-                  ts
-                    .filter((t) => `${t.file}:${t.line}` === loc)
-                    .map((t) => t.title)
-                    .join('; '),
-                )}`,
-            )
-            .join('<br>')
-        : cell(r.untestable ? `untestable: ${r.untestable}` : '**none**');
-      const condCell = cond.length ? `<br>only when failing: ${cond.map((j) => code(`${j.test.file}:${j.test.line}`)).join(', ')}` : '';
-      const contracts = uniq(ts.flatMap((t) => t.contracts)).sort();
-      const cases = (casesOf.get(r.id) ?? []).map((c) => `${c.contract} (case ${code(c.file)} “${c.description}”)`);
-      const faults = (faultsOf.get(r.id) ?? []).map((f) => f.name).sort();
-      const handlers = (r.endpoint ?? '')
-        .split(', ')
-        .filter(Boolean)
-        .flatMap((e) => {
-          const [method, path] = e.split(' ');
-          return input.routes.filter((x) => x.method === method && x.path === path).map((x) => `${code(e)} ${code(x.at)}`);
-        });
-      const sites = uniq(faults.flatMap((f) => input.faultSites.get(f) ?? [])).sort((a, b) => a.localeCompare(b, 'en', { numeric: true }));
-      const reference = [...handlers, ...(sites.length ? [`fault checks: ${sites.map(code).join(', ')}`] : [])];
-      lines.push(
-        `| ${[
-          r.id,
-          r.level,
-          r.since,
-          cell(sourceText(r)),
-          cell(r.text),
-          testCell + condCell,
-          cell([...contracts, ...cases].join(', ') || '—'),
-          cell(faults.map(code).join(', ') || '—'),
-          reference.map(cell).join('<br>') || '—',
-        ].join(' | ')} |`,
-      );
-    }
-    pages.set(areaPage(area), [...lines, ''].join('\n'));
-  }
+/** The page of an area: a row per rule. */
+function areaPageLines(input: ListInput, by: ByRule, area: Area, title: string): string[] {
+  const rules = RULES.filter((r) => r.area === area);
+  const l = countLevels(rules);
+  return [
+    `# ${title}`,
+    '',
+    GENERATED,
+    '',
+    `[All areas](${INDEX_PAGE}) · ${rules.length} rules (${l.MUST} MUST, ${l.SHOULD} SHOULD, ${l.MAY} MAY) · [open choices](${CHOICES_PAGE})`,
+    '',
+    '| Rule | Level | Since | Source | Statement | Tests | Contract | Faults | Reference |',
+    '|---|---|---|---|---|---|---|---|---|',
+    ...rules.map((r) => ruleRow(input, by, r)),
+    '',
+  ];
+}
 
+/** The row of a rule: its source, statement, tests, contracts, faults and reference code. */
+function ruleRow(input: ListInput, by: ByRule, r: Rule): string {
+  const ts = [...(by.tests.get(r.id) ?? [])].sort((a, b) => a.file.localeCompare(b.file) || a.line - b.line || a.title.localeCompare(b.title));
+  const cond = by.conditional.get(r.id) ?? [];
+  const condCell = cond.length ? `<br>only when failing: ${cond.map((j) => code(`${j.test.file}:${j.test.line}`)).join(', ')}` : '';
+  const contracts = uniq(ts.flatMap((t) => t.contracts)).sort();
+  const cases = (by.cases.get(r.id) ?? []).map((c) => `${c.contract} (case ${code(c.file)} “${c.description}”)`);
+  const faults = (by.faults.get(r.id) ?? []).map((f) => f.name).sort();
+  return `| ${[
+    `<a id="${ruleAnchor(r.id)}"></a>${r.id}`,
+    r.level,
+    r.since,
+    cell(sourceText(r)),
+    cell(r.text),
+    testsCell(r, ts) + condCell,
+    cell([...contracts, ...cases].join(', ') || '—'),
+    cell(faults.map(code).join(', ') || '—'),
+    referenceCell(input, r, faults),
+  ].join(' | ')} |`;
+}
+
+/** A rule's tests: each `file:line` with its titles (tests made in a loop share theirs), or why there is none. */
+function testsCell(r: Rule, ts: ListInput['tests']): string {
+  if (!ts.length) return cell(r.untestable ? `untestable: ${r.untestable}` : '**none**');
+  return uniq(ts.map((t) => `${t.file}:${t.line}`))
+    .map(
+      (loc) =>
+        `${code(loc)} ${cell(
+          ts
+            .filter((t) => `${t.file}:${t.line}` === loc)
+            .map((t) => t.title)
+            .join('; '),
+        )}`,
+    )
+    .join('<br>');
+}
+
+/** A rule's reference code: the handlers of its endpoints and the lines that check its faults. */
+function referenceCell(input: ListInput, r: Rule, faults: string[]): string {
+  const handlers = (r.endpoint ?? '')
+    .split(', ')
+    .filter(Boolean)
+    .flatMap((e) => {
+      const [method, path] = e.split(' ');
+      return input.routes.filter((x) => x.method === method && x.path === path).map((x) => `${code(e)} ${code(x.at)}`);
+    });
+  const sites = uniq(faults.flatMap((f) => input.faultSites.get(f) ?? [])).sort((a, b) => a.localeCompare(b, 'en', { numeric: true }));
+  const reference = [...handlers, ...(sites.length ? [`fault checks: ${sites.map(code).join(', ')}`] : [])];
+  return reference.map(cell).join('<br>') || '—';
+}
+
+/** The page of the open choices. */
+function choicesPage(input: ListInput): string {
   const declares = (d: OpenChoice['alternatives'][number]['declares']) => (d ? ` (declares ${code(JSON.stringify(d))})` : '');
-  pages.set(
-    CHOICES_PAGE,
-    [
-      '# Open choices',
-      '',
-      GENERATED,
-      '',
-      `[All areas](${INDEX_PAGE}) · ${input.choices.length} open choices, ${input.choices.reduce((n, c) => n + c.alternatives.length, 0)} alternatives`,
-      '',
-      'What the spec leaves open (`rules/choices.json`): a conformant server may take any of the alternatives, so no test',
-      'asserts one. The reference server takes each (`REFERENCE_CHOICES`), and the suite must pass it whichever it takes.',
-      "The first alternative is the reference server's default.",
-      '',
-      '| Choice | Source | Alternatives | Since |',
-      '|---|---|---|---|',
-      ...input.choices.map(
-        (c) =>
-          `| ${code(c.id)} | ${cell(`§ ${c.section}: “${c.source}”${c.reading ? ` — suite's reading: ${c.reading}` : ''}`)} | ${c.alternatives
-            .map((a) => cell(`${code(a.name)}: ${a.description}${declares(a.declares)}`))
-            .join('<br>')} | ${c.since} |`,
-      ),
-      '',
-    ].join('\n'),
-  );
-  return pages;
+  return [
+    '# Open choices',
+    '',
+    GENERATED,
+    '',
+    `[All areas](${INDEX_PAGE}) · ${input.choices.length} open choices, ${input.choices.reduce((n, c) => n + c.alternatives.length, 0)} alternatives`,
+    '',
+    'What the spec leaves open (`rules/choices.json`): a conformant server may take any of the alternatives, so no test',
+    'asserts one. The reference server takes each (`REFERENCE_CHOICES`), and the suite must pass it whichever it takes.',
+    "The first alternative is the reference server's default.",
+    '',
+    '| Choice | Source | Alternatives | Since |',
+    '|---|---|---|---|',
+    ...input.choices.map(
+      (c) =>
+        `| ${code(c.id)} | ${cell(`§ ${c.section}: “${c.source}”${c.reading ? ` — suite's reading: ${c.reading}` : ''}`)} | ${c.alternatives
+          .map((a) => cell(`${code(a.name)}: ${a.description}${declares(a.declares)}`))
+          .join('<br>')} | ${c.since} |`,
+    ),
+    '',
+  ].join('\n');
 }

@@ -1,23 +1,26 @@
 /**
- * `npm run rules:list`: writes the generated list, docs/conformance/ (git-ignored; also written at
- * `prepack`, so the package carries it), from the catalogs, the test list, the contracts, the
- * reference server's faults and routes, and the open choices; and rewrites rules/choices/names.ts,
- * the type of the choices' alternative names, from rules/choices.json.
- * `gatherListInput()` is also what selftest/rules.unit.test.ts renders to check the pages.
+ * `npm run rules:list`: writes the generated list, docs/conformance/ (committed, and shipped in the
+ * package), from the catalogs, the test list, the contracts, the reference server's faults and
+ * routes, and the open choices; and rewrites rules/choices/names.ts, the type of the choices'
+ * alternative names, from rules/choices.json. Nothing of it reads the spec: its headings come from
+ * the catalog (rules/spec-headings.json). `gatherListInput()` is also what the self-tests render to
+ * check the pages (selftest/rules.unit.test.ts) and that the committed ones are current
+ * (selftest/generated-docs.unit.test.ts).
  */
-import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import * as contracts from '../contracts/index.js';
 import * as profileContracts from '../contracts/profile.js';
-import { listTests, ROOT } from '../selftest/helpers.js';
+import { ROOT } from '../specs/support/core/config.js';
+import { listTests } from '../specs/support/core/suite-run.js';
 import { CHOICES } from './choices/index.js';
 import { NAMES_FILE, renderChoiceNames } from './choices/render-names.js';
 import { renderConformancePages, type FaultRef, type ListInput } from './list.js';
+import { RULE_PAGES, SPEC_HEADINGS } from './spec-text.js';
 import { conditionalJudges, contractCases, contractsOfTests, faultSites, referenceRoutes } from './list-sources.js';
 
-export const SPEC_PATH = resolve(ROOT, '../shared/spec/crm-developer-api.md');
 /** Where `npm run rules:list` writes the pages. */
-export const LIST_DIR = resolve(ROOT, 'docs/conformance');
+export const LIST_DIR = resolve(ROOT, RULE_PAGES);
 
 /**
  * The reference server's faults, each with the rules it breaks. The one place that knows where
@@ -26,10 +29,6 @@ export const LIST_DIR = resolve(ROOT, 'docs/conformance');
 export function loadFaults(): FaultRef[] {
   const { ALL_FAULTS } = require('../reference/faults/index.js') as typeof import('../reference/faults/index.js');
   return ALL_FAULTS.map((f) => ({ name: f.name, rules: [...f.rules] }));
-}
-
-export function specHeadings(): string[] {
-  return [...readFileSync(SPEC_PATH, 'utf8').matchAll(/^#+\s+(.+)$/gm)].map((m) => m[1].trim());
 }
 
 /** Everything the pages are rendered from. */
@@ -54,7 +53,7 @@ export function gatherListInput(): ListInput {
     routes: referenceRoutes(ROOT),
     conditional: conditionalJudges(ROOT, listed),
     choices: CHOICES,
-    headings: specHeadings(),
+    headings: [...SPEC_HEADINGS],
   };
 }
 

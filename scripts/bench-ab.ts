@@ -7,19 +7,24 @@
  *     npm run bench:ab -- --pairs 8 --minimal --a 'CRM_WORKERS=3 CRM_REPEATS=fail' --b ''
  *     npm run bench:ab -- --a CRM_WORKERS=1 --b '' specs/search  # playwright arguments last
  *     npm run bench:ab -- --a-checkout ../base --a '' --b ''      # another commit against this one
+ *     npm run bench:ab -- --a-node 20 --b-node 24 --a '' --b ''   # two versions of Node
  *
  * `--a-checkout DIR` (or `--b-checkout`) runs that side in another checkout of the suite, with its
  * own Playwright, to compare two commits: `git worktree add ../base <commit>`, then `npm ci` in it.
+ * `--a-node V` (or `--b-node`) runs that side's runner, and so its workers and the embedded server,
+ * on another Node: a path to its binary, or a major version (`24`) taken from the npm registry's
+ * `node` package (`npx -y node@24`, cached by npm; nothing is fetched from nodejs.org).
  * Each pair runs A and B back to back, in turn A first and B first, so that a drift of the
  * machine's speed favours neither; each run is `playwright test` as the bench runs it (default
  * reporters unless --minimal). Prints every pair (wall time, start-up, CPU of every process of
  * the run), the medians, and in how many pairs B ended sooner and began its first test sooner.
  * Writes reports/bench-ab.json with the date and the load.
  */
+import { execFileSync } from 'node:child_process';
 import { existsSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
-import { resolve } from 'node:path';
-import { ROOT } from '../selftest/helpers.js';
+import { delimiter, dirname, resolve } from 'node:path';
+import { ROOT } from '../specs/support/core/config.js';
 import { REDACTED } from '../specs/support/core/redact.js';
 import { median, optionOf, playwrightArgs, runOnce, secs, type RunStats } from './bench.js';
 
@@ -95,9 +100,30 @@ function checkout(dir: string | undefined): string {
 }
 const where = (root: string) => (root === ROOT ? '' : ` in ${root}`);
 
+/** A side's Node: this one (none given), a binary's path, or a version (`24`, `22.12`) of the npm registry's `node` package. */
+export function nodeOf(given: string | undefined): { path: string; version: string } {
+  const ask = (cmd: string, args: string[]) => execFileSync(cmd, args, { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] }).trim();
+  if (given === undefined) return { path: process.execPath, version: process.version };
+  try {
+    if (existsSync(given)) return { path: resolve(given), version: ask(given, ['--version']) };
+    if (!/^\d+(\.\d+){0,2}$/.test(given)) throw new Error('neither a file nor a version such as 24');
+    const [path, version] = ask('npx', ['-y', `node@${given}`, '-p', 'process.execPath + " " + process.version']).split(' ');
+    return { path, version };
+  } catch (err) {
+    console.error(
+      `bench:ab: no Node ${given}: ${(err as Error).message.split('\n')[0]} (give a path to a node binary, or a version of the npm package "node", e.g. 24)`,
+    );
+    process.exit(2);
+  }
+}
+const on = (node: { path: string }, v: string) => (node.path === process.execPath ? '' : ` on Node ${v}`);
+/** The side's Node first on PATH: the embedded server is started by a shell command (`node scripts/start-reference.mjs`). */
+const pathOf = (node: { path: string }): Record<string, string> =>
+  node.path === process.execPath ? {} : { PATH: `${dirname(node.path)}${delimiter}${process.env.PATH ?? ''}` };
+
 async function main() {
   const args = process.argv.slice(2);
-  const valued = ['--a', '--b', '--pairs', '--a-checkout', '--b-checkout'];
+  const valued = ['--a', '--b', '--pairs', '--a-checkout', '--b-checkout', '--a-node', '--b-node'];
   const opt = (name: string) => optionOf(args, name);
   if (opt('--a') === undefined || opt('--b') === undefined) {
     console.error("bench:ab: give both settings, e.g. --a CRM_WORKERS=3 --b '' (environment variables, NAME=value, space-separated)");
@@ -108,15 +134,16 @@ async function main() {
   const settings = { a: { ...common, ...parseEnv(opt('--a')!) }, b: { ...common, ...parseEnv(opt('--b')!) } };
   const pwArgs = playwrightArgs(args, valued);
   const roots = { a: checkout(opt('--a-checkout')), b: checkout(opt('--b-checkout')) };
+  const nodes = { a: nodeOf(opt('--a-node')), b: nodeOf(opt('--b-node')) };
   const loadAtStart = loadavg().map((x) => Math.round(x * 100) / 100);
   const shown = { a: shownSettings(settings.a), b: shownSettings(settings.b) };
   console.log(
-    `bench:ab: ${pairsWanted} alternated pairs, A ${JSON.stringify(shown.a)}${where(roots.a)} against B ${JSON.stringify(shown.b)}${where(roots.b)}${pwArgs.length ? `, playwright ${pwArgs.join(' ')}` : ''} (${cpus().length} CPUs, load ${loadAtStart[0]})`,
+    `bench:ab: ${pairsWanted} alternated pairs, A ${JSON.stringify(shown.a)}${where(roots.a)}${on(nodes.a, nodes.a.version)} against B ${JSON.stringify(shown.b)}${where(roots.b)}${on(nodes.b, nodes.b.version)}${pwArgs.length ? `, playwright ${pwArgs.join(' ')}` : ''} (${cpus().length} CPUs, load ${loadAtStart[0]})`,
   );
   const pairs: AbPair[] = [];
   for (let i = 1; i <= pairsWanted; i++) {
     const bFirst = i % 2 === 0;
-    const run = async (k: 'a' | 'b') => figures(await runOnce(`ab-${i}-${k}`, settings[k], pwArgs, roots[k]));
+    const run = async (k: 'a' | 'b') => figures(await runOnce(`ab-${i}-${k}`, { ...settings[k], ...pathOf(nodes[k]) }, pwArgs, roots[k], nodes[k].path));
     const [first, second] = bFirst ? (['b', 'a'] as const) : (['a', 'b'] as const);
     const got = { [first]: await run(first) } as Partial<Record<'a' | 'b', AbRun>>;
     got[second] = await run(second);
@@ -137,6 +164,7 @@ async function main() {
         machine: { cpus: cpus().length, node: process.version },
         settings: shown,
         checkouts: { a: roots.a, b: roots.b },
+        nodes: { a: nodes.a.version, b: nodes.b.version },
         playwrightArgs: pwArgs,
         ...c,
         runs: pairs,

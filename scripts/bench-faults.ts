@@ -16,7 +16,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import { resolve } from 'node:path';
 import { faultCatalog } from '../reference/server.js';
-import { ROOT } from '../selftest/helpers.js';
+import { ROOT } from '../specs/support/core/config.js';
 import { runOnce, secs, type RunStats } from './bench.js';
 
 const EVERY = 12;

@@ -36,8 +36,9 @@ import { resolve } from 'node:path';
 import type { OutcomeFile } from '../reporting/conformance-reporter.js';
 import type { ConformanceReport } from '../reporting/verdict.js';
 import { BULK_SCHEDULE_FILE, type BulkScheduleFile } from '../specs/support/core/rate-limit.js';
-import { cleanEnv, ROOT, runPlaywright } from '../selftest/helpers.js';
-import { startHostile, type HostileKind } from '../selftest/hostile-servers.js';
+import { ROOT } from '../specs/support/core/config.js';
+import { cleanEnv, runPlaywright } from '../specs/support/core/suite-run.js';
+import { startHostile, type HostileKind } from './hostile-servers.js';
 import { cpuByRole, endedChildrenCpuMs, watchTree } from './proc-tree.js';
 
 export interface RunStats {
@@ -206,7 +207,7 @@ export const optionOf = (args: string[], name: string): string | undefined => {
 export const playwrightArgs = (args: string[], valued: string[]): string[] => args.filter((a, i) => !a.startsWith('--') && !valued.includes(args[i - 1]));
 
 /** One run of the suite as a user runs it; `root`, another checkout of the suite (bench:ab), runs that checkout's. */
-export async function runOnce(n: number | string, env: Record<string, string>, args: string[], root = ROOT): Promise<RunStats> {
+export async function runOnce(n: number | string, env: Record<string, string>, args: string[], root = ROOT, node?: string): Promise<RunStats> {
   const dir = `reports/runs/bench-${n}`;
   // Nothing of an earlier run may be read as this one's (a run that writes no results.json, or crashes).
   rmSync(resolve(root, dir), { recursive: true, force: true });
@@ -214,7 +215,7 @@ export async function runOnce(n: number | string, env: Record<string, string>, a
   const cpuBefore = endedChildrenCpuMs();
   let tree: ReturnType<typeof watchTree>;
   const spawnedAt = Date.now();
-  const res = await runPlaywright(args, { CRM_REPORT_DIR: dir, ...env }, undefined, { root, onSpawn: (pid) => (tree = watchTree(pid)) });
+  const res = await runPlaywright(args, { CRM_REPORT_DIR: dir, ...env }, undefined, { root, node, onSpawn: (pid) => (tree = watchTree(pid)) });
   const procs = tree?.stop();
   const cpuAfter = endedChildrenCpuMs();
   const byRole = procs ? cpuByRole(procs) : undefined;
@@ -309,7 +310,7 @@ async function faultPair(fault: string, env: Record<string, string>) {
   };
 }
 
-/** The whole suite against a small hostile server (selftest/hostile-servers.ts), default request deadline. */
+/** The whole suite against a small hostile server (scripts/hostile-servers.ts), default request deadline. */
 async function hostile(kind: HostileKind) {
   const server = await startHostile(kind);
   try {
@@ -553,22 +554,8 @@ async function depthRowsOnly(env: Record<string, string>, reps: number, names?: 
   writeBenchmarks(out as Parameters<typeof writeBenchmarks>[0]);
 }
 
-async function main() {
-  const args = process.argv.slice(2);
-  const opt = (name: string) => optionOf(args, name);
-  const runs = Number(opt('--runs') ?? 3);
-  const env: Record<string, string> = {};
-  if (opt('--workers')) env.CRM_WORKERS = opt('--workers')!;
-  const valued = ['--runs', '--workers', '--fault', '--worst-fault', '--depth-runs', '--depth-rows'];
-  const depthReps = Number(opt('--depth-runs') ?? 3);
-  const onlyDepthRows = args.includes('--depth-rows-only');
-  const depthRowNames = opt('--depth-rows')?.split(',');
-  if (onlyDepthRows) return depthRowsOnly(env, depthReps, depthRowNames);
-  const pwArgs = playwrightArgs(args, valued);
-  const loadAtStart = loadavg().map((x) => Math.round(x * 100) / 100);
-  console.log(
-    `bench: ${runs} run(s) of the default suite against the reference server${env.CRM_WORKERS ? ` with ${env.CRM_WORKERS} workers` : ''} (${cpus().length} CPUs, load ${loadavg()[0].toFixed(1)})`,
-  );
+/** The default suite `runs` times, each run printed; the median run's summary, time per area and slowest tests. */
+async function defaultRuns(runs: number, env: Record<string, string>, pwArgs: string[]) {
   const results: RunStats[] = [];
   for (let i = 1; i <= runs; i++) {
     const r = await runOnce(i, env, pwArgs);
@@ -596,13 +583,18 @@ async function main() {
     console.log(`  ${area.padEnd(16)} ${secs(a.ms).padStart(8)}  ${String(a.tests).padStart(4)} tests  ${String(a.requests).padStart(6)} requests`);
   console.log('slowest tests (median run):');
   for (const s of mid.slowest) console.log(`  ${secs(s.ms).padStart(7)}  ${String(s.requests).padStart(5)} req  ${s.file}  ${s.title}`);
+  return { results, mid, summary };
+}
 
-  // A faulty server: a fault of choice (search-pages-zero-based: the search properties fail) and
-  // the worst fault of the last every-fault survey (scripts/bench-faults.ts), else timestamps-in-ms
-  // (143 failed tests before failures were held, specs/support/core/repeats.ts).
+/**
+ * A faulty server: a fault of choice (search-pages-zero-based: the search properties fail) and
+ * the worst fault of the last every-fault survey (scripts/bench-faults.ts), else timestamps-in-ms
+ * (143 failed tests before failures were held, specs/support/core/repeats.ts); each printed.
+ */
+async function faultyRows(args: string[], env: Record<string, string>) {
   const faults = args.includes('--no-faults')
     ? []
-    : [...new Set([opt('--fault') ?? 'search-pages-zero-based', opt('--worst-fault') ?? worstSurveyed() ?? 'timestamps-in-ms'])];
+    : [...new Set([optionOf(args, '--fault') ?? 'search-pages-zero-based', optionOf(args, '--worst-fault') ?? worstSurveyed() ?? 'timestamps-in-ms'])];
   const faulty = [];
   for (const f of faults) {
     const p = await faultPair(f, env);
@@ -611,16 +603,25 @@ async function main() {
       `\nfaulty server (${f}): ${secs(p.faultyWallMs)} against ${secs(p.conformantWallMs)} conformant, back to back: ×${p.ratio}; ${p.failed} failed tests (${p.repeats} of them held), worker processes ${p.workerProcesses.faulty ?? '?'} (conformant ${p.workerProcesses.conformant ?? '?'}), requests ${p.requests.faulty} (conformant ${p.requests.conformant}), time inside tests ${secs(p.testTimeMs.faulty)} (conformant ${secs(p.testTimeMs.conformant)})`,
     );
   }
-  const targets_ = args.includes('--no-hostile') ? [] : (['silent', 'ok-empty'] as HostileKind[]);
-  const hostileRows = [];
-  for (const k of targets_) {
+  return faulty;
+}
+
+/** The dead target and the one answering `200 {}` to everything, each printed. */
+async function hostileRows(args: string[]) {
+  const kinds = args.includes('--no-hostile') ? [] : (['silent', 'ok-empty'] as HostileKind[]);
+  const rows = [];
+  for (const k of kinds) {
     const h = await hostile(k);
-    hostileRows.push(h);
+    rows.push(h);
     console.log(
       `\n${k === 'silent' ? 'dead target (accepts connections, never answers)' : 'target answering 200 {} to everything'}: ${secs(h.wallMs)} wall, verdict ${h.verdict}, exit ${h.exitCode}, ${h.banners} banner(s), ${h.tests} tests (${h.failed} failed, ${h.skipped} skipped, ${h.passed} passed), ${h.requests} requests`,
     );
   }
+  return rows;
+}
 
+/** The slow target, the heavy cap spec, `npm test` and the last every-fault survey, as asked, each printed. */
+async function otherRows(args: string[], env: Record<string, string>) {
   const slow = args.includes('--no-slow') ? undefined : await slowTarget(env);
   if (slow)
     console.log(
@@ -652,8 +653,21 @@ async function main() {
       `\nevery fault (npm run bench:faults, ${surveyed.date.slice(0, 10)}): ${surveyed.faults.length} faults, worst ×${surveyed.faults[0]?.ratio} (${surveyed.faults[0]?.fault}); ${over.length ? `${over.length} over ×1.5: ${over.map((f) => `${f.fault} ×${f.ratio}`).join(', ')}` : 'none over ×1.5'}`,
     );
   } else console.log('\nevery fault: not surveyed (npm run bench:faults)');
+  return { slow, heavyResult, npmTestResult, surveyed };
+}
 
-  const targets = {
+/** The rows of a full bench besides the depths. */
+interface BenchRows {
+  summary: Awaited<ReturnType<typeof defaultRuns>>['summary'];
+  faulty: Awaited<ReturnType<typeof faultyRows>>;
+  hostileRows: Awaited<ReturnType<typeof hostileRows>>;
+  other: Awaited<ReturnType<typeof otherRows>>;
+}
+
+/** Each measure against its target (undefined: not measured). */
+function targetsOf({ summary, faulty, hostileRows, other }: BenchRows) {
+  const { heavyResult, npmTestResult, surveyed } = other;
+  return {
     defaultRunWall: { target: '≤ 10 s', met: summary.medianWallMs <= 10_000 },
     startup: { target: '≤ 2.5 s', met: summary.medianStartupMs <= 2_500 },
     faultyRatio: {
@@ -679,33 +693,17 @@ async function main() {
         : undefined,
     },
   };
-  const depths = args.includes('--no-depths') ? [] : await depthRows(env, depthReps, depthRowNames);
-  const load = { atStart: loadAtStart, atEnd: loadavg().map((x) => Math.round(x * 100) / 100) };
-  const out = {
-    date: new Date().toISOString(),
-    load,
-    machine: { cpus: cpus().length, model: cpus()[0]?.model, node: process.version },
-    summary,
-    targets,
-    runs: results,
-    everyFault: surveyed
-      ? { date: surveyed.date, faults: surveyed.faults.length, worst: surveyed.faults[0], over1_5: surveyed.faults.filter((f) => f.ratio > 1.5) }
-      : undefined,
-    faulty: faulty.map(({ runs: _, ...p }) => p),
-    faultyRuns: faulty.flatMap((p) => p.runs),
-    hostile: hostileRows,
-    slowTarget: slow,
-    heavy: heavyResult,
-    npmTest: npmTestResult ?? { ran: false, reason: 'not timed (--npm-test)' },
-    depths,
-  };
-  mkdirSync(resolve(ROOT, 'reports'), { recursive: true });
-  writeFileSync(resolve(ROOT, BENCH_JSON), JSON.stringify(out, null, 2));
+}
+
+/**
+ * The README's table of a full bench: its rows (returned, for docs/benchmarks.md) and, printed
+ * at once, the rows of the faulty servers, the survey, the hostile and slow targets and `npm test`.
+ */
+function benchTable(rows: BenchRows, targets: ReturnType<typeof targetsOf>, runs: number, mid: RunStats, depths: DepthRow[]): string[] {
+  const { summary, faulty, hostileRows, other } = rows;
+  const { slow, heavyResult, npmTestResult, surveyed } = other;
   const yes = (b: boolean | undefined) => (b === undefined ? 'n/a' : b ? 'met' : 'not met');
   const table: string[] = [];
-  console.log(
-    `\nreports/bench.json written. For the README (${out.date.slice(0, 10)}, load ${load.atStart.join(' ')} at the start, ${load.atEnd.join(' ')} at the end):\n`,
-  );
   table.push(`| Measure (${cpus().length} CPUs, ${runs} runs, median) | Value | Target |`);
   table.push('|---|---|---|');
   table.push(`| Default suite, wall time | ${secs(summary.medianWallMs)} | ≤ 10 s (${yes(targets.defaultRunWall.met)}) |`);
@@ -744,6 +742,56 @@ async function main() {
       `| \`npm test\` | ${secs(npmTestResult.wallMs)} (exit ${npmTestResult.exitCode}${npmTestResult.failed.length ? `; failed: ${npmTestResult.failed.join(' | ')}` : ''}) | ≤ 4 min (${yes(targets.npmTest.met)}) |`,
     );
   for (const r of depths) table.push(depthRowLine(r));
+  return table;
+}
+
+async function main() {
+  const args = process.argv.slice(2);
+  const opt = (name: string) => optionOf(args, name);
+  const runs = Number(opt('--runs') ?? 3);
+  const env: Record<string, string> = {};
+  if (opt('--workers')) env.CRM_WORKERS = opt('--workers')!;
+  const valued = ['--runs', '--workers', '--fault', '--worst-fault', '--depth-runs', '--depth-rows'];
+  const depthReps = Number(opt('--depth-runs') ?? 3);
+  const onlyDepthRows = args.includes('--depth-rows-only');
+  const depthRowNames = opt('--depth-rows')?.split(',');
+  if (onlyDepthRows) return depthRowsOnly(env, depthReps, depthRowNames);
+  const pwArgs = playwrightArgs(args, valued);
+  const loadAtStart = loadavg().map((x) => Math.round(x * 100) / 100);
+  console.log(
+    `bench: ${runs} run(s) of the default suite against the reference server${env.CRM_WORKERS ? ` with ${env.CRM_WORKERS} workers` : ''} (${cpus().length} CPUs, load ${loadavg()[0].toFixed(1)})`,
+  );
+  const { results, mid, summary } = await defaultRuns(runs, env, pwArgs);
+  const rows: BenchRows = { summary, faulty: await faultyRows(args, env), hostileRows: await hostileRows(args), other: await otherRows(args, env) };
+  const { faulty, other } = rows;
+  const { surveyed } = other;
+  const targets = targetsOf(rows);
+  const depths = args.includes('--no-depths') ? [] : await depthRows(env, depthReps, depthRowNames);
+  const load = { atStart: loadAtStart, atEnd: loadavg().map((x) => Math.round(x * 100) / 100) };
+  const out = {
+    date: new Date().toISOString(),
+    load,
+    machine: { cpus: cpus().length, model: cpus()[0]?.model, node: process.version },
+    summary,
+    targets,
+    runs: results,
+    everyFault: surveyed
+      ? { date: surveyed.date, faults: surveyed.faults.length, worst: surveyed.faults[0], over1_5: surveyed.faults.filter((f) => f.ratio > 1.5) }
+      : undefined,
+    faulty: faulty.map(({ runs: _, ...p }) => p),
+    faultyRuns: faulty.flatMap((p) => p.runs),
+    hostile: rows.hostileRows,
+    slowTarget: other.slow,
+    heavy: other.heavyResult,
+    npmTest: other.npmTestResult ?? { ran: false, reason: 'not timed (--npm-test)' },
+    depths,
+  };
+  mkdirSync(resolve(ROOT, 'reports'), { recursive: true });
+  writeFileSync(resolve(ROOT, BENCH_JSON), JSON.stringify(out, null, 2));
+  console.log(
+    `\nreports/bench.json written. For the README (${out.date.slice(0, 10)}, load ${load.atStart.join(' ')} at the start, ${load.atEnd.join(' ')} at the end):\n`,
+  );
+  const table = benchTable(rows, targets, runs, mid, depths);
   console.log(table.join('\n'));
   writeBenchmarks({ ...out, table });
 }

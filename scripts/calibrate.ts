@@ -12,7 +12,9 @@ import { mkdirSync, rmSync, writeFileSync, existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { faultCatalog } from '../reference/server.js';
 import { getRule } from '../rules/index.js';
-import { readJson, readOutcomes, ROOT, runPlaywright } from '../selftest/helpers.js';
+import { ROOT } from '../specs/support/core/config.js';
+import { readJson, runPlaywright } from '../specs/support/core/suite-run.js';
+import { readOutcomes } from '../reporting/outcomes.js';
 import { buildReport, type ConformanceReport, type TestOutcome } from '../reporting/verdict.js';
 import { OUTCOMES_FILE } from '../reporting/conformance-reporter.js';
 import { inPool } from '../specs/support/core/pool.js';
@@ -181,7 +183,8 @@ export async function calibrateMatrix(
         CRM_CALIBRATION_WORKERS: String(workers),
         ...(options.spread ? { CONFORMANCE_MATRIX_SPREAD: '1' } : {}),
       },
-      1_800_000,
+      // Every test against every fault takes far longer than the matrix of the faults' own rules.
+      options.spread ? 14_400_000 : 1_800_000,
     );
   const read = () => readOutcomes(dir);
   let res = await run();

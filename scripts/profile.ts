@@ -21,7 +21,8 @@
 import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import { join, relative, resolve } from 'node:path';
-import { ROOT, runPlaywright } from '../selftest/helpers.js';
+import { ROOT } from '../specs/support/core/config.js';
+import { runPlaywright } from '../specs/support/core/suite-run.js';
 import { REDACTED, replaceSecrets } from '../specs/support/core/redact.js';
 import { isSecretSetting } from './bench-ab.js';
 import { secs } from './bench.js';

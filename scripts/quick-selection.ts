@@ -20,7 +20,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { OutcomeFile } from '../reporting/conformance-reporter.js';
-import { runPlaywright } from '../selftest/helpers.js';
+import { runPlaywright } from '../specs/support/core/suite-run.js';
 import { ROOT } from '../specs/support/core/config.js';
 import { QUICK_SELECTION_FILE } from '../specs/support/core/quick.js';
 /** The properties that always run (the search properties, the upsert model); the bulk property is a test like any other (its calls are paced). */

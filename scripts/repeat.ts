@@ -12,7 +12,9 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { failed } from '../reporting/verdict.js';
-import { readOutcomes, ROOT, runPlaywright } from '../selftest/helpers.js';
+import { readOutcomes } from '../reporting/outcomes.js';
+import { ROOT } from '../specs/support/core/config.js';
+import { runPlaywright } from '../specs/support/core/suite-run.js';
 
 const args = process.argv.slice(2);
 const n = Number(args.find((a) => /^\d+$/.test(a)) ?? 10);

@@ -16,7 +16,7 @@ import { createHash } from 'node:crypto';
 import { mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import writeWholeModule from './write-whole.cjs';
+import writeWholeModule from '../specs/support/core/write-whole.cjs';
 
 const { writeWhole } = writeWholeModule;
 

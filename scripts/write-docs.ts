@@ -1,7 +1,9 @@
 /**
  * `npm run docs`: the reference pages generated from the data they describe, so that they cannot
  * drift: docs/configuration.md from the settings (specs/support/core/settings.ts), and the rules
- * and open choices (rules/write-list.ts). Generated output: git-ignored, rebuilt at `prepack`.
+ * and open choices (rules/write-list.ts). The pages are committed (they are read on the forge, in
+ * a fresh clone and in the package); selftest/generated-docs.unit.test.ts renders them again and
+ * fails when a committed one differs: run `npm run docs` and commit what it wrote.
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
@@ -31,10 +33,12 @@ export function configurationPage(): string {
   return `${lines.join('\n')}\n`;
 }
 
+/** The page of the settings, from the suite's root. */
+export const CONFIGURATION_PAGE = 'docs/configuration.md';
+
 if (resolve(process.argv[1] ?? '') === __filename) {
   mkdirSync(join(ROOT, 'docs'), { recursive: true });
-  const file = join(ROOT, 'docs/configuration.md');
-  writeFileSync(file, configurationPage());
-  console.log(`wrote ${file}`);
+  writeFileSync(join(ROOT, CONFIGURATION_PAGE), configurationPage());
+  console.log(`${CONFIGURATION_PAGE} written`);
   (require('../rules/write-list.js') as typeof import('../rules/write-list.js')).writeList();
 }

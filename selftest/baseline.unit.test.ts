@@ -2,13 +2,14 @@
  * Baselines that expire (specs/support/core/expectations.ts, reporting/verdict.ts): an entry may
  * carry an expiry date and an issue link; past its date it counts as no entry and the report
  * lists it as expired; an entry whose failure no longer happens is stale, reported, and with
- * CRM_EXPECTATIONS_STALE=fail it fails the run (and the merge of its shards).
+ * CRM_EXPECTATIONS_STRICT=1 it fails the run (and the merge of its shards).
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { summaryLines } from '../reporting/conformance-reporter.js';
+import { renderHtml } from '../reporting/html.js';
 import { mergeExitCode } from '../reporting/merge.js';
 import { buildReport } from '../reporting/verdict.js';
 import { ConfigError, parseConfig } from '../specs/support/core/config.js';
@@ -57,13 +58,13 @@ test('a bad expiry date or issue link stops the run naming the entry', () => {
   rejects([{ rule: 'ACCOUNT-2', reason: 'x', issue: 'CRM-12' }], /\[0\]\.issue: must be an http\(s\) URL/);
 });
 
-test('CRM_EXPECTATIONS_STALE is a setting: report (default) or fail', () => {
+test('CRM_EXPECTATIONS_STRICT is a setting: off by default', () => {
   const base = { CRM_BASE_URL: 'http://127.0.0.1:1', CRM_ACCESS_TOKEN: 't0ken-value', CRM_USER_EMAIL: 'a@b.example' };
-  assert.equal(parseConfig(base as NodeJS.ProcessEnv).expectationsStale, 'report');
-  assert.equal(parseConfig({ ...base, CRM_EXPECTATIONS_STALE: 'fail' } as NodeJS.ProcessEnv).expectationsStale, 'fail');
+  assert.equal(parseConfig(base as NodeJS.ProcessEnv).expectationsStrict, false);
+  assert.equal(parseConfig({ ...base, CRM_EXPECTATIONS_STRICT: '1' } as NodeJS.ProcessEnv).expectationsStrict, true);
   assert.throws(
-    () => parseConfig({ ...base, CRM_EXPECTATIONS_STALE: 'yes' } as NodeJS.ProcessEnv),
-    (e: unknown) => e instanceof ConfigError && /CRM_EXPECTATIONS_STALE.*must be report or fail/.test(e.message),
+    () => parseConfig({ ...base, CRM_EXPECTATIONS_STRICT: 'yes' } as NodeJS.ProcessEnv),
+    (e: unknown) => e instanceof ConfigError && /CRM_EXPECTATIONS_STRICT.*must be 1 or 0/.test(e.message),
   );
 });
 
@@ -85,10 +86,15 @@ test('the report lists stale and expired entries; with failOnStale the merge exi
     lines,
     new RegExp(`^Expired baseline entries, counted as no entry: rule ${R.fail.id} \\(expired 2026-01-31, https://tracker\\.example\\.com/CRM-9\\)$`, 'm'),
   );
+  const html = renderHtml(report);
+  assert.match(html, new RegExp(`id="stale-entries"><b>1 stale entry</b>: .*<b>rule ${R.unexpected.id}</b> — fixed\\?`));
+  assert.match(html, new RegExp(`id="expired-entries"><b>1 expired entry</b>, counted as no entry:<ul><li><b>rule ${R.fail.id}</b> expired 2026-01-31`));
+  assert.match(html, /<a href="https:\/\/tracker\.example\.com\/CRM-9">/);
+  assert.match(html, /matched no test of this run: title &quot;a test that no longer exists&quot;/);
   const passing = outcomes.filter((o) => o.rules[0] !== R.fail.id);
   assert.equal(mergeExitCode(buildReport(passing, { target: 't', runId: 'r', expectations }), passing), 0, 'stale entries are reported only');
   const strict = buildReport(passing, { target: 't', runId: 'r', expectations: { ...expectations, failOnStale: true } });
   assert.equal(strict.expectations?.failOnStale, true);
-  assert.match(summaryLines(strict, 'conformance.html').join('\n'), /^STALE BASELINE \(CRM_EXPECTATIONS_STALE=fail fails the run\)/m);
+  assert.match(summaryLines(strict, 'conformance.html').join('\n'), /^STALE BASELINE \(CRM_EXPECTATIONS_STRICT=1 fails the run\)/m);
   assert.equal(mergeExitCode(strict, passing), 1);
 });

@@ -1,5 +1,6 @@
 /**
- * `npm run bench:ab` (scripts/bench-ab.ts): the settings are read as NAME=value words, and a
+ * `npm run bench:ab` (scripts/bench-ab.ts): the settings are read as NAME=value words, a side's
+ * Node is this one or the binary named (a version comes from the npm registry: not tried here), and a
  * comparison counts the pairs B won and takes each side's medians, whichever ran first. Both
  * benches read a run's timeline from its own results.json only, and its bulk calls from its own
  * bulk-schedule.json (scripts/bench.ts).
@@ -8,7 +9,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { compare, parseEnv, shownSettings } from '../scripts/bench-ab.js';
+import { compare, nodeOf, parseEnv, shownSettings } from '../scripts/bench-ab.js';
 import { bulkLine, bulkOf, timeline } from '../scripts/bench.js';
 import { scratchDir } from './helpers.js';
 
@@ -19,6 +20,11 @@ test('bench:ab prints and keeps a secret setting as redacted', () => {
     CRM_CLIENT_SECRET: '«redacted»',
     CRM_LOGIN_PASSWORD: '',
   });
+});
+
+test('bench:ab runs a side on this Node, or on the binary --a-node names, with its version', () => {
+  assert.deepEqual(nodeOf(undefined), { path: process.execPath, version: process.version });
+  assert.deepEqual(nodeOf(process.execPath), { path: process.execPath, version: process.version });
 });
 
 test('bench:ab reads its settings as NAME=value words', () => {

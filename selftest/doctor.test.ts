@@ -80,6 +80,7 @@ describe('crm-conformance doctor against the reference server', { concurrency: 3
       'extension create_task',
       'extension follow',
       'OAuth pages',
+      'OAuth consent texts',
       ...(chromiumPath() ? ['OAuth login'] : []),
       'writes allowed',
     ]) {
@@ -136,6 +137,15 @@ describe('crm-conformance doctor against the reference server', { concurrency: 3
         }),
       }),
       line: /^FAIL\s+custom field text \(299\)\s+POST \/projects\/search filtering on definition 299 answers 422/m,
+    },
+    {
+      what: 'a redirect URI the server has not registered',
+      env: () => ({
+        CRM_PROFILE: profileWith('unregistered-redirect', (p) => {
+          p.oauth.redirect_uris = ['https://unregistered.example/oauth/callback'];
+        }),
+      }),
+      line: /^FAIL\s+OAuth pages\s+GET \S+ \(redirect_uri https:\/\/unregistered\.example\/oauth\/callback: the run's\) answers 400.*\n\s+fix: register https:\/\/unregistered\.example\/oauth\/callback for client reference-client \(the redirect_uri the run sends/m,
     },
     {
       what: 'a missing extension',
@@ -197,11 +207,23 @@ describe('crm-conformance doctor against the reference server', { concurrency: 3
     for (const path of ['fixtures.custom_fields', 'fixtures.attached_file', 'fixtures.lead_match_field', 'fixtures.project_statuses'])
       assert.ok(marked.includes(path), `${path} is marked`);
     for (const path of marked) assert.match(init.out, new RegExp(`- ${path.replace('.', '\\.')}: `), 'each marked field is printed');
+    for (const path of ['oauth.application_name', 'oauth.permission_text', 'oauth.redirect_uris']) assert.ok(marked.includes(path), `${path} is marked`);
+    for (const [path, how] of Object.entries(draft._fill_in)) assert.match(how, /^\S.* — \S/, `${path}: the shape to write, then how to find it`);
+    assert.match(draft._fill_in['fixtures.lead_match_field'], /match\.field_name.*documentation of PUT \/leads\/upsert/, 'how to find the match name');
+    // Where the server shows nothing, the spec's word: bulk calls are limited (3 per second), 10 entries a request.
+    assert.equal(getPath(draft, 'capabilities.bulk_rate_limit'), true);
+    assert.equal(getPath(draft, 'capabilities.bulk_entries_limit'), 10);
 
     // As drafted: usable (warnings for what is missing, no failure).
     const raw = await cli(['doctor'], { ...good, CRM_PROFILE: draftFile });
     assert.equal(raw.code, 0, raw.out);
     assert.deepEqual(failLines(raw.out), [], raw.out);
+    // Each WARN of a member left out says how to find it, as the draft does.
+    assert.match(
+      raw.out,
+      /^WARN\s+fixture lead_match_field\s.*\n\s+fix: add fixtures\.lead_match_field \{ "definition_id", "match_field_name" \} — .*PUT \/leads\/upsert/m,
+    );
+    assert.match(raw.out, /^WARN\s+OAuth consent texts\s+the profile gives no oauth\.application_name.*\n\s+fix: add oauth\.application_name/m);
 
     // The marked fields filled in (with what the reference server's documentation says), nothing else.
     for (const path of marked) setPath(draft, path, getPath(REFERENCE_PROFILE, path));

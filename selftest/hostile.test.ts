@@ -17,7 +17,7 @@ import type { OutcomeFile } from '../reporting/conformance-reporter.js';
 import type { ConformanceReport } from '../reporting/verdict.js';
 import type { TargetState } from '../specs/support/core/preflight.js';
 import { readJson, ROOT, runPlaywright } from './helpers.js';
-import { startHostile, type HostileKind } from './hostile-servers.js';
+import { startHostile, type HostileKind } from '../scripts/hostile-servers.js';
 
 const SPECS = ['specs/account', 'specs/pipelines'];
 /** A short request deadline keeps the self-test quick; the messages name it. */

@@ -1,23 +1,26 @@
 /**
  * The rules catalog: rules/rules.json is valid against its schema (rules/schema.ts) and loads
- * as written; ids unique and well formed; every rule quotes the spec sentence it reads; every
- * test names a known rule; every rule is tested or untestable; the generated list
- * (docs/conformance/, `npm run rules:list`) renders every rule on its area's page.
+ * as written; ids unique and well formed; every rule's section is a heading of the spec
+ * (rules/spec-headings.json) and, where the spec is at hand (selftest/spec.ts), its quote is found
+ * verbatim in that section and the headings are the spec's; every test names a known rule; every
+ * rule is tested or untestable; the generated list (docs/conformance/, `npm run rules:list`)
+ * renders every rule on its area's page, its row anchored for the reports' links.
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { AREAS, RULES, normaliseSpecText, ruleIdOfTitle } from '../rules/index.js';
+import { AREAS, RULES, normaliseSpecText, ruleIdOfTitle, ruleLink, SPEC_HEADINGS } from '../rules/index.js';
 import { areaPage, CHOICES_PAGE, INDEX_PAGE, renderConformancePages } from '../rules/list.js';
 import { CatalogError, parseRules, RuleRecord } from '../rules/schema.js';
-import { gatherListInput, SPEC_PATH, writeConformancePages } from '../rules/write-list.js';
+import { ruleAnchor } from '../rules/spec-text.js';
+import { gatherListInput, writeConformancePages } from '../rules/write-list.js';
 import { assertCatalogFile, ROOT, readJson } from './helpers.js';
+import { headingsOf, SPEC_MISSING, SPEC_TEXT } from './spec.js';
 
 const input = gatherListInput();
 const tests = input.tests;
-const spec = readFileSync(SPEC_PATH, 'utf8');
 
 /** Heading → the text under it (up to the next heading), normalised as quotes are. Two sections may share a heading. */
 function sections(): Map<string, string[]> {
@@ -27,7 +30,7 @@ function sections(): Map<string, string[]> {
   const flush = () => {
     if (heading) out.set(heading, [...(out.get(heading) ?? []), normaliseSpecText(body.join('\n'))]);
   };
-  for (const line of spec.split('\n')) {
+  for (const line of (SPEC_TEXT ?? '').split('\n')) {
     const m = /^#+\s+(.+)$/.exec(line);
     if (m) {
       flush();
@@ -94,22 +97,33 @@ test('the catalog covers the whole spec (more than 100 rules)', () => {
   assert.ok(RULES.length > 100, `${RULES.length} rules`);
 });
 
-test('every rule has a source: a heading of the spec and a quote found, verbatim, in that section', () => {
-  const bySection = sections();
+test('every rule has a source: a heading of the spec (rules/spec-headings.json) and a quote', () => {
+  const headings = new Set(SPEC_HEADINGS);
   for (const r of RULES) {
-    assert.ok(bySection.has(r.section), `${r.id}: section "${r.section}" is not a heading of the spec`);
+    assert.ok(headings.has(r.section), `${r.id}: section "${r.section}" is not a heading of the spec (rules/spec-headings.json)`);
     assert.ok(r.quote.trim().length >= 10, `${r.id} quotes the spec`);
-    assert.ok(
-      quoted(r.quote, bySection.get(r.section)!),
-      `${r.id}: the quote is not in § ${r.section} (whitespace-normalised, table rows as "cell | cell"): "${r.quote}"`,
-    );
     if (r.item) assert.match(r.item, /\S/, `${r.id}: an empty item`);
     if (r.rfc) assert.match(r.rfc, /^RFC \d+( §\d+(\.\d+)*)?(, §\d+(\.\d+)*)*$/, `${r.id}: rfc "${r.rfc}" is of the form "RFC 6749 §4.1.2"`);
     if (r.rfc) assert.ok(r.reading, `${r.id}: a rule that follows an RFC says how it reads the spec`);
   }
 });
 
-test('a rule that reads a numbered list item names it as "rule N" or "step N", and that item exists in its section', () => {
+test("rules/spec-headings.json is the spec's headings, in order", { skip: SPEC_MISSING }, () => {
+  assert.deepEqual(SPEC_HEADINGS, headingsOf(SPEC_TEXT!), 'rules/spec-headings.json: write the headings of the spec, in order');
+});
+
+test("every rule's quote is found, verbatim, in its section of the spec", { skip: SPEC_MISSING }, () => {
+  const bySection = sections();
+  for (const r of RULES) {
+    assert.ok(bySection.has(r.section), `${r.id}: section "${r.section}" is not a heading of the spec`);
+    assert.ok(
+      quoted(r.quote, bySection.get(r.section)!),
+      `${r.id}: the quote is not in § ${r.section} (whitespace-normalised, table rows as "cell | cell"): "${r.quote}"`,
+    );
+  }
+});
+
+test('a rule that reads a numbered list item names it as "rule N" or "step N", and that item exists in its section', { skip: SPEC_MISSING }, () => {
   const bySection = sections();
   for (const r of RULES) {
     const m = /^(rule|step) (\d+)\b/.exec(r.item ?? '');
@@ -179,7 +193,7 @@ test('the generated list (docs/conformance/, npm run rules:list): an index, a pa
   assert.deepEqual([...pages.keys()].sort(), [INDEX_PAGE, CHOICES_PAGE, ...areas.filter((a) => RULES.some((r) => r.area === a)).map(areaPage)].sort());
   for (const r of RULES) {
     const page = pages.get(areaPage(r.area))!;
-    const row = page.split('\n').find((l) => l.startsWith(`| ${r.id} | ${r.level} | ${r.since} |`));
+    const row = page.split('\n').find((l) => l.startsWith(`| <a id="${ruleAnchor(r.id)}"></a>${r.id} | ${r.level} | ${r.since} |`));
     assert.ok(row, `${r.id} has its row on ${areaPage(r.area)}`);
     for (const t of tests.filter((x) => x.rules.includes(r.id)))
       assert.ok(row.includes(`\`${t.file}:${t.line}\``), `${r.id}: its row names its test ${t.file}:${t.line}`);
@@ -198,5 +212,16 @@ test('the generated list (docs/conformance/, npm run rules:list): an index, a pa
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
-  assert.ok(!existsSync(resolve(ROOT, 'rules/CONFORMANCE.md')), 'the list is generated into docs/conformance/ (git-ignored), not checked in');
+  assert.ok(!existsSync(resolve(ROOT, 'rules/CONFORMANCE.md')), 'the list is generated into docs/conformance/, not rules/');
+});
+
+test('a report links a rule to its row on the rule pages, or to its section of the spec at CRM_SPEC_URL', () => {
+  const rule = RULES.find((r) => r.id === 'UPSERT-4')!;
+  assert.equal(
+    ruleLink('file:///p/node_modules/crm-conformance/docs/conformance/', rule),
+    'file:///p/node_modules/crm-conformance/docs/conformance/upsert.md#upsert-4',
+  );
+  assert.equal(ruleLink('https://example.com/crm-developer-api.md', rule), 'https://example.com/crm-developer-api.md#lead-upsert');
+  const page = renderConformancePages(input).get(areaPage(rule.area))!;
+  assert.ok(page.includes(`<a id="${ruleAnchor(rule.id)}"></a>`), 'the row carries the anchor the link names');
 });

@@ -109,6 +109,12 @@ export const SEARCH_FAULTS: Fault[] = [
     at: criterion('followed', (v) => (rec) => !!rec._followed === (v !== 1)),
   },
   {
+    name: 'search-followed-2-includes-followed',
+    rules: ['SEARCH-9'],
+    description: 'followed 2 selects every record, the followed ones too, instead of the others only',
+    at: criterion('followed', (v, pred) => (v === 2 ? () => true : pred)),
+  },
+  {
     name: 'search-max-bound-exclusive',
     rules: ['SEARCH-10', 'TSEARCH-6'],
     description: 'maximum_* date bounds are exclusive (a record at the bound is left out)',

@@ -248,12 +248,6 @@ export const WEBHOOKS_FAULTS: Fault[] = [
     at: { 'webhook.targets': () => [] },
   },
   {
-    name: 'webhook-convert-no-delete',
-    rules: ['EVENT-8'],
-    description: 'a converted Lead sends no delete notification',
-    at: { 'webhook.targets': (found, { type, event }) => (event === 'delete' && type === 'lead' ? [] : found) },
-  },
-  {
     name: 'webhook-delivery-blocking',
     rules: ['EVENT-9'],
     description: 'notifications are delivered inside the API call, which waits for the receiver',

@@ -13,7 +13,7 @@
  */
 import type { App, AreaModule } from '../app.js';
 import { C, present, type Rec } from '../model.js';
-import { idParam, invalid, missing } from './common.js';
+import { idParam, invalid, lenient, missing } from './common.js';
 import { FIXTURES } from '../profile.js';
 import { nowSeconds } from '../store.js';
 
@@ -95,7 +95,9 @@ export const activities: AreaModule = {
       const rec = c.get(idParam(ctx.params.activity_id, 'activity_id')) ?? missing(app, 'activity');
       const b = ctx.body;
       if (!b || typeof b !== 'object' || Array.isArray(b)) return invalid(app, 'the body must be a JSON object');
-      const { activity_date: date, details } = b as Record<string, unknown>;
+      let { activity_date: date, details } = b as Record<string, unknown>;
+      if (lenient(app) && typeof date === 'number' && Number.isFinite(date)) date = Math.floor(date);
+      if (lenient(app) && typeof details === 'number') details = String(details);
       if (date !== undefined && !(typeof date === 'number' && Number.isInteger(date)))
         invalid(app, 'activity_date must be a Unix timestamp in seconds', 'activity_date');
       if (details !== undefined && typeof details !== 'string') invalid(app, 'details must be a string', 'details');

@@ -55,6 +55,13 @@ export function refusal(
   return new HttpError(status, body, headers);
 }
 
+/**
+ * The open choice `errors.ill-typed-input`: under `lenient`, a member of the wrong type that has a
+ * valid reading (a number given as text, a fractional timestamp) is taken so, and a page number
+ * below 1 or an unknown sort field as the default; under `refused` (the default) it is refused.
+ */
+export const lenient = (app: App): boolean => app.choice('errors.ill-typed-input') === 'lenient';
+
 /** An ill-formed request: status `errors.validation-status`, body `errors.body`. */
 export function invalid(app: App, message: string, field?: string): never {
   throw refusal(app, Number(app.choice('errors.validation-status')), message, { field });

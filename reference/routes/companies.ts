@@ -16,7 +16,7 @@ import type { AreaModule } from '../app.js';
 import { C, created, makeCompany, present, type Rec } from '../model.js';
 import { NEIGHBOUR_COMPANY_ID, presentActivity } from './activities.js';
 import { FIXTURES } from '../profile.js';
-import { idParam, invalid, missing } from './common.js';
+import { idParam, invalid, lenient, missing } from './common.js';
 import { checkRecordBody, requireName, type BodyShape } from './people.js';
 
 export const COMPANY_SHAPE: BodyShape = {
@@ -62,6 +62,9 @@ export const companies: AreaModule = {
       const kinds = (b as { activity_types?: unknown }).activity_types ?? [];
       if (!Array.isArray(kinds)) return invalid(app, 'activity_types must be a list', 'activity_types');
       for (const k of kinds) {
+        if (lenient(app) && k && typeof k === 'object' && typeof (k as Record<string, unknown>).category === 'number') {
+          (k as Record<string, unknown>).category = String((k as Record<string, unknown>).category);
+        }
         if (!k || typeof k !== 'object' || !isId((k as Record<string, unknown>).id) || typeof (k as Record<string, unknown>).category !== 'string') {
           invalid(app, 'every entry of activity_types is { id, category }', 'activity_types');
         }

@@ -36,7 +36,8 @@ import type { App, AreaModule } from '../app.js';
 import { definition, normalizeCustomFields, type CustomFieldValue } from '../custom-fields.js';
 import { C, LEAD_STATUSES, firstStage, makeCompany, makeLead, makeOpportunity, makePerson, NESTED_EXTRA, present, type Rec } from '../model.js';
 import type { PipelineRecord } from './pipelines.js';
-import { HttpError } from '../http.js';
+import { HttpError, type RequestContext } from '../http.js';
+import type { Collection } from '../store.js';
 import { idParam, invalid, refusal } from './common.js';
 import { FIXTURES } from '../profile.js';
 
@@ -185,212 +186,274 @@ export interface OpportunityPlan {
   stageId?: number;
 }
 
+/** What the Lead routes read of the server once: the stores and the open choices of text matching. */
+interface LeadArea {
+  app: App;
+  leads: Collection<Rec>;
+  people: Collection<Rec>;
+  companies: Collection<Rec>;
+  opportunities: Collection<Rec>;
+  /** A record as answered (computed custom-field values by default) or as announced (`computed` false). */
+  out: (rec: Rec, computed?: boolean) => Record<string, unknown>;
+  matchIgnoresCase: boolean;
+  companyIgnoresCase: boolean;
+}
+
+/** `PUT /leads/upsert`. Under `upsert.contention` = conflict, a match is held for a storage round trip: 409 to another upsert of it. */
+function upsertRoute(a: LeadArea) {
+  const { app } = a;
+  /** Matches with an upsert in progress (`upsert.contention` = conflict). */
+  const held = new Set<string>();
+  return async (ctx: RequestContext) => {
+    const { properties, fieldName, fieldValue } = checkUpsert(app, ctx.body);
+    const read =
+      matcher(fieldName) ??
+      invalid(app, `match.field_name "${fieldName}" is not a supported criterion (name, email, custom_field_<id> of a Lead custom field)`, 'match.field_name');
+    if (app.choice('upsert.contention') === 'serialized') return upsertNow(a, properties, fieldName, fieldValue, read);
+    // The match is held for a storage round trip; the check and the write after it stay atomic.
+    const key = `${fieldName}\u0000${a.matchIgnoresCase ? JSON.stringify(fieldValue).toLowerCase() : JSON.stringify(fieldValue)}`;
+    if (held.has(key)) throw refusal(app, 409, 'another upsert of this match is in progress: try again', { code: 'conflict' });
+    held.add(key);
+    try {
+      await new Promise((r) => setTimeout(r, CONTENTION_HOLD_MS));
+      return upsertNow(a, properties, fieldName, fieldValue, read);
+    } finally {
+      held.delete(key);
+    }
+  };
+}
+
+/** The check, then the update or create, of an upsert: no `await` between them. */
+function upsertNow(a: LeadArea, properties: Record<string, unknown>, fieldName: string, fieldValue: unknown, read: (l: Rec) => unknown) {
+  const { app, leads, out } = a;
+  // ---- check ----
+  const found = leads.filter((l) => valueMatches(a.matchIgnoresCase, read(l), fieldValue));
+  const matches = app.at('upsert.matches', found, { fieldName, properties });
+  if (matches.length > 1) {
+    const ids = app.at('upsert.ambiguous-ids', matches.length > UPSERT_MAX_IDS ? undefined : matches.map((l) => l.id), { matches, properties });
+    ambiguous(app, ids, matches.length);
+  }
+  // ---- write (create) ----
+  if (matches.length === 0) {
+    return app.seam('upsert.create', { properties }, () => {
+      const rec = leads.insert(app.at('upsert.new-lead', makeLead(app, createdProperties(app, properties, fieldName, fieldValue)), undefined));
+      app.emit('lead', 'new', out(rec, false));
+      // `upsert.create-status`: a create may answer 201, an update answers 200.
+      return { status: Number(app.choice('upsert.create-status')), body: out(rec) };
+    });
+  }
+  // ---- write (update) ----
+  const target = matches[0];
+  const patch = leadPatch(app, target, properties);
+  return app.seam('upsert.update', { lead: target, patch }, () => {
+    const before = out(leads.get(target.id) ?? target, false);
+    const rec = leads.update(target.id, patch)!;
+    app.emit('lead', 'update', out(rec, false), before);
+    return out(rec);
+  });
+}
+
+/** The parts of a conversion's `details`, checked: the Person's, the Company's and the Opportunity's. */
+interface ConvertDetails {
+  person: Record<string, unknown>;
+  company: Record<string, unknown> | undefined | null;
+  opp: Record<string, unknown> | undefined | null;
+}
+
+/** Checks a conversion's body and its `details.person`. */
+function checkConvertBody(app: App, raw: unknown): ConvertDetails {
+  const body = raw === undefined ? {} : raw;
+  if (!isObj(body)) invalid(app, 'the body must be a JSON object { details }');
+  const details = (body as Record<string, unknown>).details ?? {};
+  if (!isObj(details)) invalid(app, 'details must be an object { person?, company?, opportunity? }', 'details');
+  const d = details as Record<string, unknown>;
+  for (const k of ['person', 'company', 'opportunity'])
+    if (d[k] !== undefined && d[k] !== null && !isObj(d[k])) invalid(app, `details.${k} must be an object`, k);
+  const person = (d.person ?? {}) as Record<string, unknown>;
+  if (person.name !== undefined && person.name !== null && typeof person.name !== 'string') invalid(app, 'details.person.name must be a string', 'person.name');
+  for (const k of ['contact_type_id', 'assignee_id'])
+    if (person[k] !== undefined && person[k] !== null && !isId(person[k])) invalid(app, `details.person.${k} must be an identifier`, `person.${k}`);
+  if (person.contact_type_id !== undefined && person.contact_type_id !== null && !CONTACT_TYPES.some((c) => c.id === Number(person.contact_type_id)))
+    invalid(app, `contact type ${String(person.contact_type_id)} does not exist`, 'person.contact_type_id');
+  return { person, company: d.company as ConvertDetails['company'], opp: d.opportunity as ConvertDetails['opp'] };
+}
+
+/** The Company of that name (`convert.company-name-match`). */
+const companyNamed = (a: LeadArea, name: string) => a.companies.all().find((c) => sameText(a.companyIgnoresCase, c.name, name));
+
+/** Checks `details.company`: the plan (join or create), and the fuzzy candidates when `exact_match` is not true. */
+function companyPlanOf(a: LeadArea, company: Record<string, unknown>): { plan: CompanyPlan; candidates: Rec[] } {
+  const { app, companies } = a;
+  const hasId = company.id !== undefined && company.id !== null;
+  const hasName = company.name !== undefined && company.name !== null;
+  if (hasId && hasName) invalid(app, 'details.company takes id or name, not both', 'company');
+  if (company.exact_match !== undefined && typeof company.exact_match !== 'boolean')
+    invalid(app, 'details.company.exact_match must be a boolean', 'company.exact_match');
+  if (hasId && (!isId(company.id) || !companies.get(company.id as number))) invalid(app, `company ${String(company.id)} does not exist`, 'company.id');
+  if (hasName && typeof company.name !== 'string') invalid(app, 'details.company.name must be a string', 'company.name');
+  const name = hasName ? (company.name as string) : undefined;
+  const existing = name ? companyNamed(a, name) : undefined;
+  const given: CompanyPlan = hasId ? { joinId: Number(company.id) } : existing ? { joinId: existing.id } : name ? { newName: name } : {};
+  const plan = app.at('convert.company-plan', given, { company, existing });
+  if (!name || company.exact_match === true) return { plan, candidates: [] };
+  const lower = name.toLowerCase();
+  const candidates = companies.filter(
+    (c) =>
+      c.id !== existing?.id && typeof c.name === 'string' && c.name !== '' && (c.name.toLowerCase().includes(lower) || lower.includes(c.name.toLowerCase())),
+  );
+  return { plan, candidates };
+}
+
+/** Checks `details.opportunity`: where the new Opportunity goes (none without `details.opportunity`). */
+function opportunityPlanOf(app: App, opp: ConvertDetails['opp']): OpportunityPlan {
+  let oppPlan: OpportunityPlan = {};
+  const pipelines = opportunityPipelines(app);
+  if (opp) {
+    if (opp.name !== undefined && opp.name !== null && typeof opp.name !== 'string')
+      invalid(app, 'details.opportunity.name must be a string', 'opportunity.name');
+    if (opp.monetary_value !== undefined && opp.monetary_value !== null && typeof opp.monetary_value !== 'number')
+      invalid(app, 'details.opportunity.monetary_value must be a number', 'opportunity.monetary_value');
+    if (opp.assignee_id !== undefined && opp.assignee_id !== null && !isId(opp.assignee_id))
+      invalid(app, 'details.opportunity.assignee_id must be an identifier', 'opportunity.assignee_id');
+    const pipeline = opp.pipeline_id === undefined || opp.pipeline_id === null ? pipelines[0] : pipelines.find((p) => p.id === Number(opp.pipeline_id));
+    if (!pipeline) invalid(app, `pipeline ${String(opp.pipeline_id)} is not an opportunity pipeline`, 'opportunity.pipeline_id');
+    const givenStage = opp.pipeline_stage_id !== undefined && opp.pipeline_stage_id !== null;
+    const stage = givenStage ? pipeline!.stages.find((s) => s.id === Number(opp.pipeline_stage_id)) : undefined;
+    if (givenStage && !stage)
+      invalid(app, `stage ${String(opp.pipeline_stage_id)} is not a stage of pipeline ${pipeline!.id}`, 'opportunity.pipeline_stage_id');
+    oppPlan = { pipelineId: pipeline!.id, stageId: stage?.id ?? firstStage(pipeline!.id) ?? pipeline!.stages[0]?.id };
+  }
+  return app.at('convert.opportunity-plan', oppPlan, { opportunity: opp ?? undefined, pipelines });
+}
+
+/** What a conversion wrote. */
+interface Converted {
+  personRec: Rec;
+  companyRec?: Rec;
+  createdCompany: boolean;
+  oppRec?: Rec;
+}
+
+/** The writes of a conversion: the Company joined or created, the new Person and Opportunity; the Lead deleted; each announced. */
+function writeConversion(a: LeadArea, lead: Rec, d: ConvertDetails, plan: CompanyPlan, oppPlan: OpportunityPlan): Converted {
+  const { app, companies, out } = a;
+  let companyRec: Rec | undefined;
+  let createdCompany = false;
+  if (plan.joinId !== undefined) companyRec = companies.get(plan.joinId);
+  else if (plan.newName !== undefined) {
+    companyRec = companies.insert(makeCompany(app, { name: plan.newName, assignee_id: lead.assignee_id, address: lead.address }));
+    createdCompany = true;
+  }
+  const joined = app.at('convert.joined-company', companyRec, { created: createdCompany });
+  const personRec = newPerson(a, lead, d.person, joined);
+  if (createdCompany && companyRec) companyRec = companies.update(companyRec.id, { primary_contact_id: personRec.id } as Partial<Rec>);
+  const oppRec = oppPlan.pipelineId === undefined ? undefined : newOpportunity(a, lead, d, oppPlan, personRec, joined);
+  a.leads.delete(lead.id);
+
+  // Whether a conversion is a delete event is not stated (open choice webhook.convert-delete).
+  if (app.choice('webhook.convert-delete') === 'announced') app.emit('lead', 'delete', out(lead, false));
+  app.emit('person', 'new', out(personRec, false));
+  if (createdCompany && companyRec) app.emit('company', 'new', out(companyRec, false));
+  if (oppRec) app.emit('opportunity', 'new', out(oppRec, false));
+  return { personRec, companyRec, createdCompany, oppRec };
+}
+
+/** The Person a Lead becomes: `details.person`'s name, contact type and assignee, the rest from the Lead. */
+function newPerson(a: LeadArea, lead: Rec, person: Record<string, unknown>, joined: Rec | undefined): Rec {
+  const { app } = a;
+  const personCustom = (lead.custom_fields as CustomFieldValue[]).filter((c) => definition(c.custom_field_definition_id)?.available_on.includes('person'));
+  const personName = app.at('convert.person-name', typeof person.name === 'string' && person.name !== '' ? person.name : lead.name, { lead });
+  return a.people.insert(
+    makePerson(app, {
+      ...lead,
+      name: personName,
+      contact_type_id: person.contact_type_id ?? null,
+      assignee_id: person.assignee_id ?? lead.assignee_id,
+      company_id: joined?.id ?? null,
+      company_name: joined?.name ?? null,
+      emails: lead.email ? [lead.email] : [],
+      custom_fields: personCustom,
+    }),
+  );
+}
+
+/** The Opportunity of a conversion: `details.opportunity`, else the Lead's name and value. */
+function newOpportunity(a: LeadArea, lead: Rec, d: ConvertDetails, oppPlan: OpportunityPlan, personRec: Rec, joined: Rec | undefined): Rec {
+  const { app } = a;
+  const o = d.opp ?? {};
+  return a.opportunities.insert(
+    app.at(
+      'convert.new-opportunity',
+      makeOpportunity(app, {
+        name: typeof o.name === 'string' && o.name !== '' ? o.name : lead.name,
+        pipeline_id: oppPlan.pipelineId,
+        pipeline_stage_id: oppPlan.stageId,
+        monetary_value: o.monetary_value ?? lead.monetary_value,
+        assignee_id: o.assignee_id ?? d.person.assignee_id ?? lead.assignee_id,
+        primary_contact_id: personRec.id,
+        company_id: joined?.id ?? null,
+        company_name: joined?.name ?? null,
+        customer_source_id: lead.customer_source_id,
+        tags: lead.tags,
+      }),
+      undefined,
+    ),
+  );
+}
+
+/** The answer of a conversion (`convert.no-company`, `convert.no-opportunity`, `convert.fuzzy-candidates`). */
+function conversionAnswer(a: LeadArea, c: Converted, candidates: Rec[]): Record<string, unknown> {
+  const { app, out } = a;
+  const answer: Record<string, unknown> = { person: out(c.personRec) };
+  if (c.companyRec) answer.company = out(c.companyRec);
+  else if (app.choice('convert.no-company') === 'null') answer.company = null;
+  if (c.oppRec) answer.opportunity = out(c.oppRec);
+  else if (app.choice('convert.no-opportunity') === 'null') answer.opportunity = null;
+  if (candidates.length) {
+    if (app.choice('convert.fuzzy-candidates') === 'fuzzy-company-matches') answer.fuzzy_company_matches = candidates.map((x) => ({ id: x.id, name: x.name }));
+    else answer.company_candidates = candidates.map((x) => out(x));
+  }
+  if (app.choice('general.extra-fields') === 'nested-members') answer[NESTED_EXTRA] = true;
+  return answer;
+}
+
+/** `POST /leads/{lead_id}/convert`: every check first, then the writes, with no `await` between them. */
+function convert(a: LeadArea, ctx: RequestContext) {
+  const { app } = a;
+  const leadId = idParam(ctx.params.lead_id, 'lead_id');
+  // ---- checks: nothing is written before all of them pass ----
+  const d = checkConvertBody(app, ctx.body);
+  const company = d.company ? companyPlanOf(a, d.company) : { plan: {}, candidates: [] };
+  let plan: CompanyPlan = company.plan;
+  const oppPlan = opportunityPlanOf(app, d.opp);
+  const lead =
+    app.at('convert.lead', a.leads.get(leadId), { id: leadId, person: d.person }) ??
+    (() => {
+      throw refusal(app, Number(app.choice('convert.missing-lead')), `lead ${leadId} not found`, { code: 'lead_unknown' });
+    })();
+  if (!d.company && app.choice('convert.company-default') === 'from-lead' && typeof lead.company_name === 'string' && lead.company_name !== '') {
+    const existing = companyNamed(a, lead.company_name);
+    plan = existing ? { joinId: existing.id } : { newName: lead.company_name };
+  }
+  // ---- writes ----
+  const converted = writeConversion(a, lead, d, plan, oppPlan);
+  return { status: Number(app.choice('convert.status')), body: conversionAnswer(a, converted, company.candidates) };
+}
+
 export const leads: AreaModule = {
   name: 'leads',
   api(router, app) {
-    const leadsC = app.store.collection<Rec>(C.leads);
-    const people = app.store.collection<Rec>(C.people);
-    const companies = app.store.collection<Rec>(C.companies);
-    const opportunities = app.store.collection<Rec>(C.opportunities);
-    const out = (rec: Rec, computed = true) => present(app, rec, { computed });
-    const matchIgnoresCase = app.choice('upsert.text-match') === 'case-insensitive';
-    const companyIgnoresCase = app.choice('convert.company-name-match') === 'case-insensitive';
-
-    /** Matches with an upsert in progress (`upsert.contention` = conflict). */
-    const held = new Set<string>();
-    router.add('PUT', '/leads/upsert', async (ctx) => {
-      const { properties, fieldName, fieldValue } = checkUpsert(app, ctx.body);
-      const read =
-        matcher(fieldName) ??
-        invalid(
-          app,
-          `match.field_name "${fieldName}" is not a supported criterion (name, email, custom_field_<id> of a Lead custom field)`,
-          'match.field_name',
-        );
-      if (app.choice('upsert.contention') === 'serialized') return upsertNow(properties, fieldName, fieldValue, read);
-      // The match is held for a storage round trip; the check and the write after it stay atomic.
-      const key = `${fieldName}\u0000${matchIgnoresCase ? JSON.stringify(fieldValue).toLowerCase() : JSON.stringify(fieldValue)}`;
-      if (held.has(key)) throw refusal(app, 409, 'another upsert of this match is in progress: try again', { code: 'conflict' });
-      held.add(key);
-      try {
-        await new Promise((r) => setTimeout(r, CONTENTION_HOLD_MS));
-        return upsertNow(properties, fieldName, fieldValue, read);
-      } finally {
-        held.delete(key);
-      }
-    });
-
-    /** The check, then the update or create, of an upsert: no `await` between them. */
-    function upsertNow(properties: Record<string, unknown>, fieldName: string, fieldValue: unknown, read: (l: Rec) => unknown) {
-      // ---- check ----
-      const found = leadsC.filter((l) => valueMatches(matchIgnoresCase, read(l), fieldValue));
-      const matches = app.at('upsert.matches', found, { fieldName, properties });
-      if (matches.length > 1) {
-        const ids = app.at('upsert.ambiguous-ids', matches.length > UPSERT_MAX_IDS ? undefined : matches.map((l) => l.id), { matches, properties });
-        ambiguous(app, ids, matches.length);
-      }
-      // ---- write (create) ----
-      if (matches.length === 0) {
-        return app.seam('upsert.create', { properties }, () => {
-          const rec = leadsC.insert(app.at('upsert.new-lead', makeLead(app, createdProperties(app, properties, fieldName, fieldValue)), undefined));
-          app.emit('lead', 'new', out(rec, false));
-          // `upsert.create-status`: a create may answer 201, an update answers 200.
-          return { status: Number(app.choice('upsert.create-status')), body: out(rec) };
-        });
-      }
-      // ---- write (update) ----
-      const target = matches[0];
-      const patch = leadPatch(app, target, properties);
-      return app.seam('upsert.update', { lead: target, patch }, () => {
-        const before = out(leadsC.get(target.id) ?? target, false);
-        const rec = leadsC.update(target.id, patch)!;
-        app.emit('lead', 'update', out(rec, false), before);
-        return out(rec);
-      });
-    }
-
-    router.add('POST', '/leads/{lead_id}/convert', (ctx) => {
-      const leadId = idParam(ctx.params.lead_id, 'lead_id');
-      // ---- checks: nothing is written before all of them pass ----
-      const body = ctx.body === undefined ? {} : ctx.body;
-      if (!isObj(body)) invalid(app, 'the body must be a JSON object { details }');
-      const details = (body as Record<string, unknown>).details ?? {};
-      if (!isObj(details)) invalid(app, 'details must be an object { person?, company?, opportunity? }', 'details');
-      const d = details as Record<string, unknown>;
-      for (const k of ['person', 'company', 'opportunity'])
-        if (d[k] !== undefined && d[k] !== null && !isObj(d[k])) invalid(app, `details.${k} must be an object`, k);
-      const person = (d.person ?? {}) as Record<string, unknown>;
-      const company = d.company as Record<string, unknown> | undefined | null;
-      const opp = d.opportunity as Record<string, unknown> | undefined | null;
-
-      if (person.name !== undefined && person.name !== null && typeof person.name !== 'string')
-        invalid(app, 'details.person.name must be a string', 'person.name');
-      for (const k of ['contact_type_id', 'assignee_id'])
-        if (person[k] !== undefined && person[k] !== null && !isId(person[k])) invalid(app, `details.person.${k} must be an identifier`, `person.${k}`);
-      if (person.contact_type_id !== undefined && person.contact_type_id !== null && !CONTACT_TYPES.some((c) => c.id === Number(person.contact_type_id)))
-        invalid(app, `contact type ${String(person.contact_type_id)} does not exist`, 'person.contact_type_id');
-
-      const byName = (name: string) => companies.all().find((c) => sameText(companyIgnoresCase, c.name, name));
-      let plan: CompanyPlan = {};
-      let candidates: Rec[] = [];
-      if (company) {
-        const hasId = company.id !== undefined && company.id !== null;
-        const hasName = company.name !== undefined && company.name !== null;
-        if (hasId && hasName) invalid(app, 'details.company takes id or name, not both', 'company');
-        if (company.exact_match !== undefined && typeof company.exact_match !== 'boolean')
-          invalid(app, 'details.company.exact_match must be a boolean', 'company.exact_match');
-        if (hasId && (!isId(company.id) || !companies.get(company.id as number))) invalid(app, `company ${String(company.id)} does not exist`, 'company.id');
-        if (hasName && typeof company.name !== 'string') invalid(app, 'details.company.name must be a string', 'company.name');
-        const name = hasName ? (company.name as string) : undefined;
-        const existing = name ? byName(name) : undefined;
-        plan = hasId ? { joinId: Number(company.id) } : existing ? { joinId: existing.id } : name ? { newName: name } : {};
-        plan = app.at('convert.company-plan', plan, { company, existing });
-        if (name && company.exact_match !== true) {
-          const lower = name.toLowerCase();
-          candidates = companies.filter(
-            (c) =>
-              c.id !== existing?.id &&
-              typeof c.name === 'string' &&
-              c.name !== '' &&
-              (c.name.toLowerCase().includes(lower) || lower.includes(c.name.toLowerCase())),
-          );
-        }
-      }
-
-      let oppPlan: OpportunityPlan = {};
-      const pipelines = opportunityPipelines(app);
-      if (opp) {
-        if (opp.name !== undefined && opp.name !== null && typeof opp.name !== 'string')
-          invalid(app, 'details.opportunity.name must be a string', 'opportunity.name');
-        if (opp.monetary_value !== undefined && opp.monetary_value !== null && typeof opp.monetary_value !== 'number')
-          invalid(app, 'details.opportunity.monetary_value must be a number', 'opportunity.monetary_value');
-        if (opp.assignee_id !== undefined && opp.assignee_id !== null && !isId(opp.assignee_id))
-          invalid(app, 'details.opportunity.assignee_id must be an identifier', 'opportunity.assignee_id');
-        const pipeline = opp.pipeline_id === undefined || opp.pipeline_id === null ? pipelines[0] : pipelines.find((p) => p.id === Number(opp.pipeline_id));
-        if (!pipeline) invalid(app, `pipeline ${String(opp.pipeline_id)} is not an opportunity pipeline`, 'opportunity.pipeline_id');
-        const givenStage = opp.pipeline_stage_id !== undefined && opp.pipeline_stage_id !== null;
-        const stage = givenStage ? pipeline!.stages.find((s) => s.id === Number(opp.pipeline_stage_id)) : undefined;
-        if (givenStage && !stage)
-          invalid(app, `stage ${String(opp.pipeline_stage_id)} is not a stage of pipeline ${pipeline!.id}`, 'opportunity.pipeline_stage_id');
-        oppPlan = { pipelineId: pipeline!.id, stageId: stage?.id ?? firstStage(pipeline!.id) ?? pipeline!.stages[0]?.id };
-      }
-      oppPlan = app.at('convert.opportunity-plan', oppPlan, { opportunity: opp ?? undefined, pipelines });
-
-      const lead =
-        app.at('convert.lead', leadsC.get(leadId), { id: leadId, person }) ??
-        (() => {
-          throw refusal(app, Number(app.choice('convert.missing-lead')), `lead ${leadId} not found`, { code: 'lead_unknown' });
-        })();
-      if (!company && app.choice('convert.company-default') === 'from-lead' && typeof lead.company_name === 'string' && lead.company_name !== '') {
-        const existing = byName(lead.company_name);
-        plan = existing ? { joinId: existing.id } : { newName: lead.company_name };
-      }
-
-      // ---- writes ----
-      let companyRec: Rec | undefined;
-      let createdCompany = false;
-      if (plan.joinId !== undefined) companyRec = companies.get(plan.joinId);
-      else if (plan.newName !== undefined) {
-        companyRec = companies.insert(makeCompany(app, { name: plan.newName, assignee_id: lead.assignee_id, address: lead.address }));
-        createdCompany = true;
-      }
-      const joined = app.at('convert.joined-company', companyRec, { created: createdCompany });
-      const personCustom = (lead.custom_fields as CustomFieldValue[]).filter((c) => definition(c.custom_field_definition_id)?.available_on.includes('person'));
-      const personName = app.at('convert.person-name', typeof person.name === 'string' && person.name !== '' ? person.name : lead.name, { lead });
-      const personRec = people.insert(
-        makePerson(app, {
-          ...lead,
-          name: personName,
-          contact_type_id: person.contact_type_id ?? null,
-          assignee_id: person.assignee_id ?? lead.assignee_id,
-          company_id: joined?.id ?? null,
-          company_name: joined?.name ?? null,
-          emails: lead.email ? [lead.email] : [],
-          custom_fields: personCustom,
-        }),
-      );
-      if (createdCompany && companyRec) companyRec = companies.update(companyRec.id, { primary_contact_id: personRec.id } as Partial<Rec>);
-      let oppRec: Rec | undefined;
-      if (oppPlan.pipelineId !== undefined) {
-        const o = opp ?? {};
-        oppRec = opportunities.insert(
-          app.at(
-            'convert.new-opportunity',
-            makeOpportunity(app, {
-              name: typeof o.name === 'string' && o.name !== '' ? o.name : lead.name,
-              pipeline_id: oppPlan.pipelineId,
-              pipeline_stage_id: oppPlan.stageId,
-              monetary_value: o.monetary_value ?? lead.monetary_value,
-              assignee_id: o.assignee_id ?? person.assignee_id ?? lead.assignee_id,
-              primary_contact_id: personRec.id,
-              company_id: joined?.id ?? null,
-              company_name: joined?.name ?? null,
-              customer_source_id: lead.customer_source_id,
-              tags: lead.tags,
-            }),
-            undefined,
-          ),
-        );
-      }
-      leadsC.delete(lead.id);
-
-      app.emit('lead', 'delete', out(lead, false));
-      app.emit('person', 'new', out(personRec, false));
-      if (createdCompany && companyRec) app.emit('company', 'new', out(companyRec, false));
-      if (oppRec) app.emit('opportunity', 'new', out(oppRec, false));
-
-      const answer: Record<string, unknown> = { person: out(personRec) };
-      if (companyRec) answer.company = out(companyRec);
-      else if (app.choice('convert.no-company') === 'null') answer.company = null;
-      if (oppRec) answer.opportunity = out(oppRec);
-      else if (app.choice('convert.no-opportunity') === 'null') answer.opportunity = null;
-      if (candidates.length) {
-        if (app.choice('convert.fuzzy-candidates') === 'fuzzy-company-matches')
-          answer.fuzzy_company_matches = candidates.map((c) => ({ id: c.id, name: c.name }));
-        else answer.company_candidates = candidates.map((c) => out(c));
-      }
-      if (app.choice('general.extra-fields') === 'nested-members') answer[NESTED_EXTRA] = true;
-      return { status: Number(app.choice('convert.status')), body: answer };
-    });
+    const area: LeadArea = {
+      app,
+      leads: app.store.collection<Rec>(C.leads),
+      people: app.store.collection<Rec>(C.people),
+      companies: app.store.collection<Rec>(C.companies),
+      opportunities: app.store.collection<Rec>(C.opportunities),
+      out: (rec: Rec, computed = true) => present(app, rec, { computed }),
+      matchIgnoresCase: app.choice('upsert.text-match') === 'case-insensitive',
+      companyIgnoresCase: app.choice('convert.company-name-match') === 'case-insensitive',
+    };
+    router.add('PUT', '/leads/upsert', upsertRoute(area));
+    router.add('POST', '/leads/{lead_id}/convert', (ctx) => convert(area, ctx));
   },
 };

@@ -41,7 +41,7 @@
  */
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
-import type { App, AreaModule } from '../app.js';
+import type { App, AreaModule, Credentials } from '../app.js';
 import { HttpError, type Reply, type RequestContext } from '../http.js';
 
 export const OAUTH_SCOPE = 'developer/v1/all';
@@ -188,94 +188,114 @@ export function loginWording(name: string | undefined): LoginWording {
   }
 }
 
-export const oauth: AreaModule = {
-  name: 'oauth',
-  auth(router, app) {
-    const { credentials } = app.options;
-    const sessions = new Map<string, { email: string }>();
-    const txns = new Map<string, Txn>();
-    const codes = new Map<string, CodeGrant>();
-    const opaque = app.choice('oauth.formats') === 'opaque';
-    const cookieName = opaque ? '__ref_auth' : 'ref_oauth_session';
-    const accepts = (param: OAuthParam, ok: boolean) => app.at('oauth.accepts', ok, { param });
+/** What the authorization host keeps between requests, and what it reads of the server once. */
+interface OAuthHost {
+  app: App;
+  credentials: Credentials;
+  sessions: Map<string, { email: string }>;
+  txns: Map<string, Txn>;
+  codes: Map<string, CodeGrant>;
+  /** `oauth.formats` = opaque: codes, tokens and the cookie's name look like no other server's. */
+  opaque: boolean;
+  cookieName: string;
+  wording: LoginWording;
+}
 
-    const knownClient = (id: string | undefined) => !!id && app.at('oauth.known-client', id === credentials.clientId, { id });
-    const newCode = () => (opaque ? randomBytes(24).toString('base64url') : `ref-code-${randomBytes(16).toString('hex')}`);
-    const newToken = () => (opaque ? `rt_${randomBytes(32).toString('base64url')}` : `ref-oauth-token-${randomBytes(20).toString('hex')}`);
+const accepts = (h: OAuthHost, param: OAuthParam, ok: boolean) => h.app.at('oauth.accepts', ok, { param });
+const knownClient = (h: OAuthHost, id: string | undefined) => !!id && h.app.at('oauth.known-client', id === h.credentials.clientId, { id });
+const newCode = (h: OAuthHost) => (h.opaque ? randomBytes(24).toString('base64url') : `ref-code-${randomBytes(16).toString('hex')}`);
+const newToken = (h: OAuthHost) => (h.opaque ? `rt_${randomBytes(32).toString('base64url')}` : `ref-oauth-token-${randomBytes(20).toString('hex')}`);
 
-    /** The session of an authorization request. */
-    const sessionOf = (ctx: RequestContext): string | undefined => {
-      const sid = cookies(ctx.req)[cookieName];
-      return app.at('oauth.session', sid && sessions.has(sid) ? sid : undefined, undefined);
-    };
+/** The session of an authorization request. */
+function sessionOf(h: OAuthHost, ctx: RequestContext): string | undefined {
+  const sid = cookies(ctx.req)[h.cookieName];
+  return h.app.at('oauth.session', sid && h.sessions.has(sid) ? sid : undefined, undefined);
+}
 
-    /** The page that returns the user to redirect_uri by a POST. */
-    const backToClient = (redirectUri: string, fields: Record<string, string | undefined>, ctx: RequestContext): Reply => {
-      // `oauth.callback-iss` = present: the issuer identifier rides along (RFC 9207 §2), the origin of this host.
-      const iss = app.choice('oauth.callback-iss') === 'present' ? `http://${String(ctx.req.headers.host ?? 'localhost')}` : undefined;
-      const entries = app.at(
-        'oauth.callback-fields',
-        Object.entries({ ...fields, iss }).filter((e): e is [string, string] => e[1] !== undefined),
-        undefined,
-      );
-      return app.at('oauth.back-to-client', formPost(redirectUri, entries), { redirectUri, entries });
-    };
-    const formPost = (redirectUri: string, entries: [string, string][]): Reply => {
-      // `oauth.state-place` = query: state rides in the query of the URL posted to, not in the form.
-      const inQuery = app.choice('oauth.state-place') === 'query' ? entries.filter(([k]) => k === 'state') : [];
-      const action = inQuery.length ? `${redirectUri}${redirectUri.includes('?') ? '&' : '?'}${new URLSearchParams(inQuery).toString()}` : redirectUri;
-      const inputs = entries
-        .filter((e) => !inQuery.includes(e))
-        .map(([k, val]) => `<input type="hidden" name="${esc(k)}" value="${esc(val)}">`)
-        .join('\n  ');
-      return page(
-        'Returning to the application',
-        `<main><p>Returning to the application…</p>
+/** The request or code of that id, unless it has expired (then it is forgotten). */
+function fresh<T extends { expires: number }>(m: Map<string, T>, id: string | undefined): T | undefined {
+  const x = id ? m.get(id) : undefined;
+  if (x && x.expires < Date.now()) {
+    m.delete(id!);
+    return undefined;
+  }
+  return x;
+}
+
+/** The page that returns the user to redirect_uri by a POST. */
+function backToClient(h: OAuthHost, redirectUri: string, fields: Record<string, string | undefined>, ctx: RequestContext): Reply {
+  const { app } = h;
+  // `oauth.callback-iss` = present: the issuer identifier rides along (RFC 9207 §2), the origin of this host.
+  const iss = app.choice('oauth.callback-iss') === 'present' ? `http://${String(ctx.req.headers.host ?? 'localhost')}` : undefined;
+  const entries = app.at(
+    'oauth.callback-fields',
+    Object.entries({ ...fields, iss }).filter((e): e is [string, string] => e[1] !== undefined),
+    undefined,
+  );
+  return app.at('oauth.back-to-client', formPost(app, redirectUri, entries), { redirectUri, entries });
+}
+
+/** A page whose form posts `entries` to redirect_uri and submits itself. */
+function formPost(app: App, redirectUri: string, entries: [string, string][]): Reply {
+  // `oauth.state-place` = query: state rides in the query of the URL posted to, not in the form.
+  const inQuery = app.choice('oauth.state-place') === 'query' ? entries.filter(([k]) => k === 'state') : [];
+  const action = inQuery.length ? `${redirectUri}${redirectUri.includes('?') ? '&' : '?'}${new URLSearchParams(inQuery).toString()}` : redirectUri;
+  const inputs = entries
+    .filter((e) => !inQuery.includes(e))
+    .map(([k, val]) => `<input type="hidden" name="${esc(k)}" value="${esc(val)}">`)
+    .join('\n  ');
+  return page(
+    'Returning to the application',
+    `<main><p>Returning to the application…</p>
 <form method="post" action="${esc(action)}">
   ${inputs}
   <noscript><button type="submit">Continue</button></noscript>
 </form>
 <script>document.forms[0].submit();</script></main>`,
-      );
-    };
+  );
+}
 
-    // `oauth.login-page`; REFERENCE_LOGIN_PAGE (also `ambiguous`, which needs a label the catalog does not declare) overrides it.
-    const wording = loginWording(process.env.REFERENCE_LOGIN_PAGE || app.choice('oauth.login-page'));
-    const EMAIL_FIELD = wording.user;
-    const PASSWORD_FIELD = wording.password;
-    /** A login page: its heading, fields and button, an error above the form (401 or 200: `oauth.login-failure-status`). */
-    const loginForm = (txnId: string, heading: string, fields: string, button: string, error?: string): Reply =>
-      page(
-        'Log in',
-        `<main>
+/** A login page: its heading, fields and button, an error above the form (401 or 200: `oauth.login-failure-status`). */
+function loginForm(h: OAuthHost, txnId: string, heading: string, fields: string, button: string, error?: string): Reply {
+  return page(
+    'Log in',
+    `<main>
 <h1>${esc(heading)}</h1>
 ${error ? `<p class="error" role="alert">${esc(error)}</p>` : ''}
 <form method="post" action="/oauth/login">
   <input type="hidden" name="txn" value="${esc(txnId)}">
   ${fields}
-  ${wording.button(button)}
+  ${h.wording.button(button)}
 </form></main>`,
-        error && app.choice('oauth.login-failure-status') === '401' ? 401 : 200,
-      );
-    // `oauth.login-steps` = email-first: the e-mail alone with Next, then the password on a page of its own.
-    const emailFirst = () => app.choice('oauth.login-steps') === 'email-first';
-    const emailStep = (txnId: string, error?: string): Reply => loginForm(txnId, 'Log in to your CRM account', EMAIL_FIELD, wording.next, error);
-    const passwordStep = (txnId: string, email: string, error?: string): Reply =>
-      loginForm(
-        txnId,
-        `Log in as ${email}`,
-        `<input type="hidden" name="${esc(wording.userName)}" value="${esc(email)}">\n  ${PASSWORD_FIELD}`,
-        wording.login,
-        error,
-      );
-    const loginPage = (txnId: string, error?: string): Reply =>
-      emailFirst() ? emailStep(txnId, error) : loginForm(txnId, 'Log in to your CRM account', `${EMAIL_FIELD}\n  ${PASSWORD_FIELD}`, wording.login, error);
+    error && h.app.choice('oauth.login-failure-status') === '401' ? 401 : 200,
+  );
+}
 
-    const consentPage = (txnId: string, txn: Txn): Reply => {
-      const name = app.at('oauth.application-name', APPLICATION_NAME, undefined);
-      return page(
-        `Authorize ${name}`,
-        `<main>
+// `oauth.login-steps` = email-first: the e-mail alone with Next, then the password on a page of its own.
+const emailFirst = (h: OAuthHost) => h.app.choice('oauth.login-steps') === 'email-first';
+const emailStep = (h: OAuthHost, txnId: string, error?: string): Reply =>
+  loginForm(h, txnId, 'Log in to your CRM account', h.wording.user, h.wording.next, error);
+const passwordStep = (h: OAuthHost, txnId: string, email: string, error?: string): Reply =>
+  loginForm(
+    h,
+    txnId,
+    `Log in as ${email}`,
+    `<input type="hidden" name="${esc(h.wording.userName)}" value="${esc(email)}">\n  ${h.wording.password}`,
+    h.wording.login,
+    error,
+  );
+/** The login screen: the e-mail and password on one page, or the e-mail step first. */
+const loginPage = (h: OAuthHost, txnId: string, error?: string): Reply =>
+  emailFirst(h)
+    ? emailStep(h, txnId, error)
+    : loginForm(h, txnId, 'Log in to your CRM account', `${h.wording.user}\n  ${h.wording.password}`, h.wording.login, error);
+
+/** The consent screen: the application, the permission, Authorize and Deny. */
+function consentPage(app: App, txnId: string, txn: Txn): Reply {
+  const name = app.at('oauth.application-name', APPLICATION_NAME, undefined);
+  return page(
+    `Authorize ${name}`,
+    `<main>
 <h1>${esc(name)} wants to access your CRM account</h1>
 <p>${esc(name)} asks for these permissions:</p>
 <ul><li><code>${esc(txn.scope)}</code>: read and write every record of the CRM Developer API (version 1) on your behalf</li></ul>
@@ -284,141 +304,141 @@ ${error ? `<p class="error" role="alert">${esc(error)}</p>` : ''}
   <button type="submit" name="decision" value="authorize">Authorize</button>
   <button type="submit" name="decision" value="deny">Deny</button>
 </form></main>`,
-      );
+  );
+}
+
+/** `GET /oauth/authorize`: checks the request, then the login screen, or the consent screen for a session. */
+function authorize(h: OAuthHost, ctx: RequestContext): Reply {
+  const { app } = h;
+  const q = ctx.query;
+  const clientId = one(q, 'client_id');
+  const redirectUri = one(q, 'redirect_uri');
+  if (!knownClient(h, clientId)) return errorPage(400, 'Unknown application (client_id).');
+  if (!redirectUri || !isRegisteredRedirect(redirectUri)) return errorPage(400, 'The redirect_uri is not registered for this application.');
+  const state = one(q, 'state');
+  const fail = (error: string, description: string) =>
+    app.choice('oauth.request-error') === 'error-page'
+      ? errorPage(400, description)
+      : backToClient(h, redirectUri, { error, error_description: description, state }, ctx);
+  if (!accepts(h, 'response_type', one(q, 'response_type') === 'code')) return fail('unsupported_response_type', 'response_type must be code');
+  if (!accepts(h, 'scope', one(q, 'scope') === OAUTH_SCOPE)) return fail('invalid_scope', `scope must be ${OAUTH_SCOPE}`);
+  const txnId = randomBytes(16).toString('hex');
+  const sid = sessionOf(h, ctx);
+  const txn: Txn = { clientId: clientId!, redirectUri, scope: OAUTH_SCOPE, state, query: q.toString(), sessionId: sid, expires: Date.now() + TXN_TTL_MS };
+  h.txns.set(txnId, txn);
+  return sid ? consentPage(app, txnId, txn) : loginPage(h, txnId);
+}
+
+/** `POST /oauth/login`: the e-mail step, or the login; then the consent screen at once or back to the request (`oauth.after-login`). */
+function login(h: OAuthHost, ctx: RequestContext): Reply {
+  const { app, credentials, wording } = h;
+  const form = (ctx.body ?? {}) as Record<string, string>;
+  const txnId = String(form.txn ?? '');
+  const txn = fresh(h.txns, txnId);
+  if (!txn) return errorPage(400, 'This authorization request has expired. Start again from the application.');
+  const email = String(form[wording.userName] ?? '');
+  const emailOk = email.toLowerCase() === credentials.loginEmail.toLowerCase();
+  if (emailFirst(h) && form[wording.passwordName] === undefined)
+    return emailOk ? passwordStep(h, txnId, email) : emailStep(h, txnId, 'No account with that e-mail.');
+  const passwordOk = safeEqual(String(form[wording.passwordName] ?? ''), credentials.loginPassword);
+  if (emailFirst(h) && emailOk && !passwordOk) return passwordStep(h, txnId, email, 'Wrong password.');
+  if (!emailOk || !passwordOk) return loginPage(h, txnId, 'Wrong e-mail or password.');
+  const sid = randomBytes(24).toString('hex');
+  h.sessions.set(sid, { email: credentials.loginEmail });
+  const cookie = `${h.cookieName}=${sid}; Path=/oauth; HttpOnly; SameSite=Lax`;
+  if (app.at('oauth.after-login', app.choice('oauth.after-login'), undefined) === 'consent-at-once') {
+    // The consent screen right away, on the login's answer.
+    txn.sessionId = sid;
+    const r = consentPage(app, txnId, txn);
+    return { ...r, headers: { ...r.headers, 'set-cookie': cookie } };
+  }
+  // Back to the authorization request, which now finds the session.
+  h.txns.delete(txnId);
+  return { status: 303, raw: '', headers: { location: `/oauth/authorize?${txn.query}`, 'set-cookie': cookie, 'cache-control': 'no-store' } };
+}
+
+/** `POST /oauth/decision`: Authorize (a code) or Deny (`oauth.denial-error`), back to the client. */
+function decision(h: OAuthHost, ctx: RequestContext): Reply {
+  const { app, sessions } = h;
+  const form = (ctx.body ?? {}) as Record<string, string>;
+  const txnId = String(form.txn ?? '');
+  const txn = fresh(h.txns, txnId);
+  if (!txn) return errorPage(400, 'This authorization request has expired. Start again from the application.');
+  const sid = cookies(ctx.req)[h.cookieName];
+  if (!sid || !sessions.has(sid) || (txn.sessionId && txn.sessionId !== sid)) return loginPage(h, txnId);
+  h.txns.delete(txnId);
+  const authorized = app.at('oauth.authorized', form.decision === 'authorize', undefined);
+  if (!authorized) return backToClient(h, txn.redirectUri, { error: app.choice('oauth.denial-error'), state: txn.state }, ctx);
+  const code = newCode(h);
+  h.codes.set(code, {
+    clientId: txn.clientId,
+    redirectUri: txn.redirectUri,
+    scope: txn.scope,
+    user: sessions.get(sid)!.email,
+    expires: Date.now() + CODE_TTL_MS,
+    used: false,
+  });
+  return backToClient(h, txn.redirectUri, { code, state: txn.state }, ctx);
+}
+
+/** A refused token request (`oauth.token-error`). */
+function tokenError(app: App, status: number, error: string, description: string): never {
+  if (app.choice('oauth.token-error') === 'errors-list')
+    throw new HttpError(status === 401 ? 403 : 400, { errors: [{ code: error, detail: description }] }, { 'cache-control': 'no-store' });
+  throw new HttpError(status, { error, error_description: description }, { 'cache-control': 'no-store', pragma: 'no-cache' });
+}
+
+/** `POST /oauth/token`: a code exchanged, once, for an access token. */
+function token(h: OAuthHost, ctx: RequestContext): Reply {
+  const { app, credentials } = h;
+  if (
+    !String(ctx.headers['content-type'] ?? '')
+      .toLowerCase()
+      .startsWith('application/x-www-form-urlencoded')
+  ) {
+    tokenError(app, 400, 'invalid_request', 'the token request must be application/x-www-form-urlencoded');
+  }
+  const form = new URLSearchParams(ctx.rawBody.toString('utf8'));
+  const p = (name: string) => one(form, name);
+  const clientId = p('client_id');
+  if (!clientId || clientId !== credentials.clientId) tokenError(app, 401, 'invalid_client', 'unknown client');
+  if (!accepts(h, 'client_secret', safeEqual(p('client_secret') ?? '', credentials.clientSecret)))
+    tokenError(app, 401, 'invalid_client', 'client authentication failed');
+  if (!accepts(h, 'grant_type', p('grant_type') === 'authorization_code'))
+    tokenError(app, 400, 'unsupported_grant_type', 'grant_type must be authorization_code');
+  const code = p('code') ?? '';
+  const grant = fresh(h.codes, code);
+  if (!grant || grant.clientId !== clientId || app.at('oauth.code-spent', grant.used, undefined))
+    tokenError(app, 400, 'invalid_grant', 'the authorization code is invalid, expired or already used');
+  if (!accepts(h, 'redirect_uri', p('redirect_uri') === grant!.redirectUri))
+    tokenError(app, 400, 'invalid_grant', 'redirect_uri differs from the authorization request');
+  // Read-check-write without await: a code is exchanged at most once even under concurrency.
+  grant!.used = true;
+  const accessToken = newToken(h);
+  app.seam('oauth.register-token', { token: accessToken }, () => app.issuedTokens.add(accessToken));
+  const answer: Record<string, unknown> = { access_token: accessToken, token_type: 'Bearer', scope: grant!.scope };
+  if (app.choice('general.extra-fields') !== 'none') answer.created_at = Math.floor(Date.now() / 1000);
+  return { status: 200, body: answer, headers: { 'cache-control': 'no-store', pragma: 'no-cache' } };
+}
+
+export const oauth: AreaModule = {
+  name: 'oauth',
+  auth(router, app) {
+    const opaque = app.choice('oauth.formats') === 'opaque';
+    const host: OAuthHost = {
+      app,
+      credentials: app.options.credentials,
+      sessions: new Map(),
+      txns: new Map(),
+      codes: new Map(),
+      opaque,
+      cookieName: opaque ? '__ref_auth' : 'ref_oauth_session',
+      // `oauth.login-page`; REFERENCE_LOGIN_PAGE (also `ambiguous`, which needs a label the catalog does not declare) overrides it.
+      wording: loginWording(process.env.REFERENCE_LOGIN_PAGE || app.choice('oauth.login-page')),
     };
-
-    const fresh = <T extends { expires: number }>(m: Map<string, T>, id: string | undefined): T | undefined => {
-      const x = id ? m.get(id) : undefined;
-      if (x && x.expires < Date.now()) {
-        m.delete(id!);
-        return undefined;
-      }
-      return x;
-    };
-
-    router.add(
-      'GET',
-      '/oauth/authorize',
-      (ctx) => {
-        const q = ctx.query;
-        const clientId = one(q, 'client_id');
-        const redirectUri = one(q, 'redirect_uri');
-        if (!knownClient(clientId)) return errorPage(400, 'Unknown application (client_id).');
-        if (!redirectUri || !isRegisteredRedirect(redirectUri)) return errorPage(400, 'The redirect_uri is not registered for this application.');
-        const state = one(q, 'state');
-        const fail = (error: string, description: string) =>
-          app.choice('oauth.request-error') === 'error-page'
-            ? errorPage(400, description)
-            : backToClient(redirectUri, { error, error_description: description, state }, ctx);
-        if (!accepts('response_type', one(q, 'response_type') === 'code')) return fail('unsupported_response_type', 'response_type must be code');
-        if (!accepts('scope', one(q, 'scope') === OAUTH_SCOPE)) return fail('invalid_scope', `scope must be ${OAUTH_SCOPE}`);
-        const txnId = randomBytes(16).toString('hex');
-        const sid = sessionOf(ctx);
-        const txn: Txn = { clientId: clientId!, redirectUri, scope: OAUTH_SCOPE, state, query: q.toString(), sessionId: sid, expires: Date.now() + TXN_TTL_MS };
-        txns.set(txnId, txn);
-        return sid ? consentPage(txnId, txn) : loginPage(txnId);
-      },
-      { auth: false },
-    );
-
-    router.add(
-      'POST',
-      '/oauth/login',
-      (ctx) => {
-        const form = (ctx.body ?? {}) as Record<string, string>;
-        const txnId = String(form.txn ?? '');
-        const txn = fresh(txns, txnId);
-        if (!txn) return errorPage(400, 'This authorization request has expired. Start again from the application.');
-        const email = String(form[wording.userName] ?? '');
-        const emailOk = email.toLowerCase() === credentials.loginEmail.toLowerCase();
-        if (emailFirst() && form[wording.passwordName] === undefined)
-          return emailOk ? passwordStep(txnId, email) : emailStep(txnId, 'No account with that e-mail.');
-        const passwordOk = safeEqual(String(form[wording.passwordName] ?? ''), credentials.loginPassword);
-        if (emailFirst() && emailOk && !passwordOk) return passwordStep(txnId, email, 'Wrong password.');
-        if (!emailOk || !passwordOk) return loginPage(txnId, 'Wrong e-mail or password.');
-        const sid = randomBytes(24).toString('hex');
-        sessions.set(sid, { email: credentials.loginEmail });
-        const cookie = `${cookieName}=${sid}; Path=/oauth; HttpOnly; SameSite=Lax`;
-        if (app.at('oauth.after-login', app.choice('oauth.after-login'), undefined) === 'consent-at-once') {
-          // The consent screen right away, on the login's answer.
-          txn.sessionId = sid;
-          const r = consentPage(txnId, txn);
-          return { ...r, headers: { ...r.headers, 'set-cookie': cookie } };
-        }
-        // Back to the authorization request, which now finds the session.
-        txns.delete(txnId);
-        return { status: 303, raw: '', headers: { location: `/oauth/authorize?${txn.query}`, 'set-cookie': cookie, 'cache-control': 'no-store' } };
-      },
-      { auth: false },
-    );
-
-    router.add(
-      'POST',
-      '/oauth/decision',
-      (ctx) => {
-        const form = (ctx.body ?? {}) as Record<string, string>;
-        const txnId = String(form.txn ?? '');
-        const txn = fresh(txns, txnId);
-        if (!txn) return errorPage(400, 'This authorization request has expired. Start again from the application.');
-        const sid = cookies(ctx.req)[cookieName];
-        if (!sid || !sessions.has(sid) || (txn.sessionId && txn.sessionId !== sid)) return loginPage(txnId);
-        txns.delete(txnId);
-        const authorize = app.at('oauth.authorized', form.decision === 'authorize', undefined);
-        if (!authorize) return backToClient(txn.redirectUri, { error: app.choice('oauth.denial-error'), state: txn.state }, ctx);
-        const code = newCode();
-        codes.set(code, {
-          clientId: txn.clientId,
-          redirectUri: txn.redirectUri,
-          scope: txn.scope,
-          user: sessions.get(sid)!.email,
-          expires: Date.now() + CODE_TTL_MS,
-          used: false,
-        });
-        return backToClient(txn.redirectUri, { code, state: txn.state }, ctx);
-      },
-      { auth: false },
-    );
-
-    const tokenError = (status: number, error: string, description: string): never => {
-      if (app.choice('oauth.token-error') === 'errors-list')
-        throw new HttpError(status === 401 ? 403 : 400, { errors: [{ code: error, detail: description }] }, { 'cache-control': 'no-store' });
-      throw new HttpError(status, { error, error_description: description }, { 'cache-control': 'no-store', pragma: 'no-cache' });
-    };
-
-    router.add(
-      'POST',
-      '/oauth/token',
-      (ctx) => {
-        if (
-          !String(ctx.headers['content-type'] ?? '')
-            .toLowerCase()
-            .startsWith('application/x-www-form-urlencoded')
-        ) {
-          tokenError(400, 'invalid_request', 'the token request must be application/x-www-form-urlencoded');
-        }
-        const form = new URLSearchParams(ctx.rawBody.toString('utf8'));
-        const p = (name: string) => one(form, name);
-        const clientId = p('client_id');
-        if (!clientId || clientId !== credentials.clientId) tokenError(401, 'invalid_client', 'unknown client');
-        if (!accepts('client_secret', safeEqual(p('client_secret') ?? '', credentials.clientSecret)))
-          tokenError(401, 'invalid_client', 'client authentication failed');
-        if (!accepts('grant_type', p('grant_type') === 'authorization_code'))
-          tokenError(400, 'unsupported_grant_type', 'grant_type must be authorization_code');
-        const code = p('code') ?? '';
-        const grant = fresh(codes, code);
-        if (!grant || grant.clientId !== clientId || app.at('oauth.code-spent', grant.used, undefined))
-          tokenError(400, 'invalid_grant', 'the authorization code is invalid, expired or already used');
-        if (!accepts('redirect_uri', p('redirect_uri') === grant!.redirectUri))
-          tokenError(400, 'invalid_grant', 'redirect_uri differs from the authorization request');
-        // Read-check-write without await: a code is exchanged at most once even under concurrency.
-        grant!.used = true;
-        const accessToken = newToken();
-        app.seam('oauth.register-token', { token: accessToken }, () => app.issuedTokens.add(accessToken));
-        const answer: Record<string, unknown> = { access_token: accessToken, token_type: 'Bearer', scope: grant!.scope };
-        if (app.choice('general.extra-fields') !== 'none') answer.created_at = Math.floor(Date.now() / 1000);
-        return { status: 200, body: answer, headers: { 'cache-control': 'no-store', pragma: 'no-cache' } };
-      },
-      { auth: false },
-    );
+    router.add('GET', '/oauth/authorize', (ctx) => authorize(host, ctx), { auth: false });
+    router.add('POST', '/oauth/login', (ctx) => login(host, ctx), { auth: false });
+    router.add('POST', '/oauth/decision', (ctx) => decision(host, ctx), { auth: false });
+    router.add('POST', '/oauth/token', (ctx) => token(host, ctx), { auth: false });
   },
 };

@@ -20,6 +20,7 @@
 import type { App, AreaModule } from '../app.js';
 import { HttpError } from '../http.js';
 import { C, NESTED_EXTRA, firstStage, makeOpportunity, present, type Rec } from '../model.js';
+import type { Collection } from '../store.js';
 import type { PipelineRecord } from './pipelines.js';
 import { invalid } from './common.js';
 import { FIXTURES } from '../profile.js';
@@ -98,6 +99,80 @@ function rateLimitBody(app: App): unknown {
       : { success: false, status: 429, message };
 }
 
+/** What a bulk create reads of the server once: the stores and the open choices of its answers. */
+interface Bulk {
+  app: App;
+  store: Collection<Rec>;
+  pipelines: Collection<PipelineRecord>;
+  /** The codes of a missing and of an ill-typed member (`bulk.error-codes`). */
+  required: string;
+  wrongType: string;
+  closeDate: (d: { y: number; m: number; d: number }) => string;
+  monetaryUnit: string;
+}
+
+/** Checks one entry: the failure map, or undefined when it can be created. */
+function check(b: Bulk, entry: unknown): Failure | undefined {
+  const { app, pipelines, required, wrongType } = b;
+  const fail: Failure = {};
+  const add = (field: string, code: string) => {
+    (fail[field] ??= []).push({ error: code });
+  };
+  if (!isObj(entry)) return { opportunity: [{ error: wrongType }] };
+  const e = entry;
+  if (e.name === undefined || e.name === null || e.name === '') add('name', required);
+  else if (typeof e.name !== 'string' || e.name.trim() === '') add('name', wrongType);
+  let pipeline: PipelineRecord | undefined;
+  if (e.pipeline_id !== undefined && e.pipeline_id !== null) {
+    pipeline = isId(e.pipeline_id) ? pipelines.get(e.pipeline_id as number) : undefined;
+    if (!pipeline || pipeline.type !== 'opportunity') add('pipeline_id', 'invalid');
+  }
+  if (e.pipeline_stage_id !== undefined && e.pipeline_stage_id !== null) {
+    const p = pipeline ?? pipelines.all().find((x) => x.type === 'opportunity');
+    if (!isId(e.pipeline_stage_id) || !p?.stages.some((s) => s.id === Number(e.pipeline_stage_id))) add('pipeline_stage_id', 'invalid');
+  }
+  for (const k of ['details', 'priority', 'status']) if (e[k] !== undefined && e[k] !== null && typeof e[k] !== 'string') add(k, wrongType);
+  for (const k of ['monetary_value', 'win_probability'])
+    if (e[k] !== undefined && e[k] !== null && (typeof e[k] !== 'number' || !Number.isFinite(e[k]))) add(k, wrongType);
+  for (const k of ['assignee_id', 'primary_contact_id', 'customer_source_id']) if (e[k] !== undefined && e[k] !== null && !isId(e[k])) add(k, 'invalid');
+  if (e.tags !== undefined && e.tags !== null && (!Array.isArray(e.tags) || e.tags.some((t) => typeof t !== 'string'))) add('tags', 'invalid');
+  if (
+    e.custom_fields !== undefined &&
+    e.custom_fields !== null &&
+    (!Array.isArray(e.custom_fields) || e.custom_fields.some((c) => !isObj(c) || !isId(c.custom_field_definition_id)))
+  )
+    add('custom_fields', 'invalid');
+  if (e.close_date !== undefined && e.close_date !== null && !parseCloseDate(e.close_date, app.choice('bulk.close-date-input'))) add('close_date', 'invalid');
+  return Object.keys(fail).length ? fail : undefined;
+}
+
+/** Creates the Opportunity of a valid entry: its answer. */
+function create(b: Bulk, entry: Record<string, unknown>): Record<string, unknown> {
+  const { app, pipelines } = b;
+  const e = app.at('bulk.entry', entry, undefined);
+  const pipelineId = e.pipeline_id ?? pipelines.all().find((p) => p.type === 'opportunity')!.id;
+  const pipeline = pipelines.get(pipelineId as number)!;
+  const stage = e.pipeline_stage_id ?? app.at('bulk.default-stage', firstStage(pipeline.id) ?? pipeline.stages[0]?.id, { pipeline });
+  const date = parseCloseDate(e.close_date, app.choice('bulk.close-date-input'));
+  const rec = b.store.insert({
+    ...makeOpportunity(app, { ...e, pipeline_id: pipeline.id, pipeline_stage_id: stage }),
+    close_date: date ? b.closeDate(date) : null,
+  });
+  app.emit('opportunity', 'new', present(app, rec));
+  return {
+    ...present(app, rec, { computed: true }),
+    pipeline_is_revenue: pipeline.is_revenue,
+    pipeline_type: pipeline.type,
+    monetary_unit: b.monetaryUnit,
+    converted_unit: null,
+    converted_value: null,
+    date_stage_changed: app.now(),
+    date_last_contacted: null,
+    leads_converted_from: [],
+    date_lead_created: null,
+  };
+}
+
 export const opportunities: AreaModule = {
   name: 'opportunities',
   // The profile's fixture opportunities (reference/profile.json): records to relate tasks and files to.
@@ -106,74 +181,17 @@ export const opportunities: AreaModule = {
     FIXTURES.opportunities.forEach(({ id }, i) => store.insert({ ...makeOpportunity(app, { name: `Seeded Opportunity ${String.fromCharCode(65 + i)}` }), id }));
   },
   api(router, app) {
-    const store = app.store.collection<Rec>(C.opportunities);
-    const pipelines = app.store.collection<PipelineRecord>('pipelines');
     const limiter = new RateLimiter(WINDOWS[app.choice('bulk.rate-window')]);
     const specific = app.choice('bulk.error-codes') === 'specific';
-    const required = specific ? 'required' : 'invalid';
-    const wrongType = specific ? 'invalid_type' : 'invalid';
-    const closeDate = CLOSE_DATE[app.choice('bulk.close-date')];
-    const monetaryUnit = app.choice('bulk.monetary-unit');
-
-    /** Checks one entry: the failure map, or undefined when it can be created. */
-    function check(entry: unknown): Failure | undefined {
-      const fail: Failure = {};
-      const add = (field: string, code: string) => {
-        (fail[field] ??= []).push({ error: code });
-      };
-      if (!isObj(entry)) return { opportunity: [{ error: wrongType }] };
-      const e = entry;
-      if (e.name === undefined || e.name === null || e.name === '') add('name', required);
-      else if (typeof e.name !== 'string' || e.name.trim() === '') add('name', wrongType);
-      let pipeline: PipelineRecord | undefined;
-      if (e.pipeline_id !== undefined && e.pipeline_id !== null) {
-        pipeline = isId(e.pipeline_id) ? pipelines.get(e.pipeline_id as number) : undefined;
-        if (!pipeline || pipeline.type !== 'opportunity') add('pipeline_id', 'invalid');
-      }
-      if (e.pipeline_stage_id !== undefined && e.pipeline_stage_id !== null) {
-        const p = pipeline ?? pipelines.all().find((x) => x.type === 'opportunity');
-        if (!isId(e.pipeline_stage_id) || !p?.stages.some((s) => s.id === Number(e.pipeline_stage_id))) add('pipeline_stage_id', 'invalid');
-      }
-      for (const k of ['details', 'priority', 'status']) if (e[k] !== undefined && e[k] !== null && typeof e[k] !== 'string') add(k, wrongType);
-      for (const k of ['monetary_value', 'win_probability'])
-        if (e[k] !== undefined && e[k] !== null && (typeof e[k] !== 'number' || !Number.isFinite(e[k]))) add(k, wrongType);
-      for (const k of ['assignee_id', 'primary_contact_id', 'customer_source_id']) if (e[k] !== undefined && e[k] !== null && !isId(e[k])) add(k, 'invalid');
-      if (e.tags !== undefined && e.tags !== null && (!Array.isArray(e.tags) || e.tags.some((t) => typeof t !== 'string'))) add('tags', 'invalid');
-      if (
-        e.custom_fields !== undefined &&
-        e.custom_fields !== null &&
-        (!Array.isArray(e.custom_fields) || e.custom_fields.some((c) => !isObj(c) || !isId(c.custom_field_definition_id)))
-      )
-        add('custom_fields', 'invalid');
-      if (e.close_date !== undefined && e.close_date !== null && !parseCloseDate(e.close_date, app.choice('bulk.close-date-input')))
-        add('close_date', 'invalid');
-      return Object.keys(fail).length ? fail : undefined;
-    }
-
-    function create(entry: Record<string, unknown>): Record<string, unknown> {
-      const e = app.at('bulk.entry', entry, undefined);
-      const pipelineId = e.pipeline_id ?? pipelines.all().find((p) => p.type === 'opportunity')!.id;
-      const pipeline = pipelines.get(pipelineId as number)!;
-      const stage = e.pipeline_stage_id ?? app.at('bulk.default-stage', firstStage(pipeline.id) ?? pipeline.stages[0]?.id, { pipeline });
-      const date = parseCloseDate(e.close_date, app.choice('bulk.close-date-input'));
-      const rec = store.insert({
-        ...makeOpportunity(app, { ...e, pipeline_id: pipeline.id, pipeline_stage_id: stage }),
-        close_date: date ? closeDate(date) : null,
-      });
-      app.emit('opportunity', 'new', present(app, rec));
-      return {
-        ...present(app, rec, { computed: true }),
-        pipeline_is_revenue: pipeline.is_revenue,
-        pipeline_type: pipeline.type,
-        monetary_unit: monetaryUnit,
-        converted_unit: null,
-        converted_value: null,
-        date_stage_changed: app.now(),
-        date_last_contacted: null,
-        leads_converted_from: [],
-        date_lead_created: null,
-      };
-    }
+    const bulk: Bulk = {
+      app,
+      store: app.store.collection<Rec>(C.opportunities),
+      pipelines: app.store.collection<PipelineRecord>('pipelines'),
+      required: specific ? 'required' : 'invalid',
+      wrongType: specific ? 'invalid_type' : 'invalid',
+      closeDate: CLOSE_DATE[app.choice('bulk.close-date')],
+      monetaryUnit: app.choice('bulk.monetary-unit'),
+    };
 
     router.add('POST', '/opportunities/bulk_create', (ctx) => {
       const wait = limiter.check(credentialKey(ctx.headers));
@@ -189,11 +207,15 @@ export const opportunities: AreaModule = {
             : `Request too large: the limit is ${limit} entries per request`;
         throw new HttpError(422, { error });
       }
-      const checks = app.at('bulk.checks', entries.map(check), undefined);
+      const checks = app.at(
+        'bulk.checks',
+        entries.map((e) => check(bulk, e)),
+        undefined,
+      );
       const failureExtra = app.choice('general.extra-fields') === 'nested-members' ? { [NESTED_EXTRA]: true } : {};
       return entries.map((e, i) => {
         const failure = checks[i];
-        return failure ? { success: false, message: failure, ...failureExtra } : create(e as Record<string, unknown>);
+        return failure ? { success: false, message: failure, ...failureExtra } : create(bulk, e as Record<string, unknown>);
       });
     });
   },

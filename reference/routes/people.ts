@@ -12,7 +12,7 @@
  */
 import type { App, AreaModule } from '../app.js';
 import { C, created, makePerson, present, type Rec } from '../model.js';
-import { asObject, invalid } from './common.js';
+import { asObject, invalid, lenient } from './common.js';
 
 const isId = (v: unknown) => (typeof v === 'number' && Number.isInteger(v)) || (typeof v === 'string' && v !== '');
 const isObj = (v: unknown): v is Record<string, unknown> => !!v && typeof v === 'object' && !Array.isArray(v);
@@ -38,7 +38,10 @@ export function requireName(app: App, b: Record<string, unknown>): void {
 export function checkRecordBody(app: App, body: unknown, shape: BodyShape, skip: string[] = []): Record<string, unknown> {
   if (body === undefined || !isObj(body)) invalid(app, 'the body must be a JSON object');
   const b = asObject(body);
-  for (const k of shape.strings) if (b[k] !== undefined && b[k] !== null && typeof b[k] !== 'string') invalid(app, `${k} must be a string`, k);
+  for (const k of shape.strings) {
+    if (typeof b[k] === 'number' && lenient(app)) b[k] = String(b[k]);
+    if (b[k] !== undefined && b[k] !== null && typeof b[k] !== 'string') invalid(app, `${k} must be a string`, k);
+  }
   for (const k of shape.ids) if (b[k] !== undefined && b[k] !== null && !isId(b[k])) invalid(app, `${k} must be an identifier`, k);
   for (const [k, member] of Object.entries(shape.entries)) {
     if (skip.includes(k) || b[k] === undefined || b[k] === null) continue;

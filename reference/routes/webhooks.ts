@@ -20,6 +20,7 @@
 import type { App, AreaModule, RecordEvent } from '../app.js';
 import { HttpError } from '../http.js';
 import { C, present, type Rec } from '../model.js';
+import type { Collection } from '../store.js';
 import { asObject, idParam, invalid, notFound } from './common.js';
 
 export const WEBHOOK_TYPES = ['lead', 'person', 'company', 'opportunity', 'project', 'task'] as const;
@@ -215,50 +216,146 @@ function notificationHeaders(app: App, s: Subscription): Record<string, string> 
   return { 'x-webhook-secret': JSON.stringify(secretOf(app, s)).replace(/[\u007f-\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`) };
 }
 
+/**
+ * The delivery of notifications: a queue served at most MAX_CONCURRENT at a time, each POST with a
+ * time-out (and one retry under `webhook.delivery` = retry), one in LAG_EVERY late under
+ * `webhook.timing` = lagging. Also the envelope's own ids (nested-envelope): deliveries and events
+ * counted from 1.
+ */
+class Deliveries {
+  deliveries = 0;
+  events = 0;
+  private readonly queue: DeliveryJob[] = [];
+  private active = 0;
+  private sent = 0;
+  private readonly attempts: number;
+
+  constructor(private readonly app: App) {
+    this.attempts = app.choice('webhook.delivery') === 'retry' ? 2 : 1;
+  }
+
+  /** Ids of a new delivery of an event (`event` when the event already has one). */
+  ids(event = ++this.events): EnvelopeIds {
+    return { delivery: ++this.deliveries, event };
+  }
+
+  enqueue(job: DeliveryJob): void {
+    if (this.queue.length >= MAX_QUEUED) this.queue.shift();
+    if (this.app.choice('webhook.timing') === 'lagging' && ++this.sent % LAG_EVERY === 0) {
+      setTimeout(() => {
+        this.queue.push(job);
+        this.pump();
+      }, LAG_MS).unref();
+      return;
+    }
+    this.queue.push(job);
+    this.pump();
+  }
+
+  private pump(): void {
+    while (this.active < MAX_CONCURRENT && this.queue.length) {
+      const job = this.queue.shift()!;
+      this.active++;
+      void this.deliver(job).finally(() => {
+        this.active--;
+        this.pump();
+      });
+    }
+  }
+
+  private async deliver(job: DeliveryJob): Promise<void> {
+    for (let attempt = 1; attempt <= this.attempts; attempt++) {
+      try {
+        const res = await fetch(job.target, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', 'user-agent': 'reference-hooks/1', ...job.headers },
+          body: job.body,
+          redirect: 'manual',
+          signal: AbortSignal.timeout(DELIVERY_TIMEOUT_MS),
+        });
+        await res.arrayBuffer();
+        if (res.status < 500) return;
+      } catch {
+        /* no answer: tried again under `webhook.delivery` = retry, else dropped */
+      }
+      if (attempt < this.attempts) await new Promise((r) => setTimeout(r, RETRY_AFTER_MS));
+    }
+  }
+}
+
+/** The subscriptions by `type event`, for delivery (kept up to date by create and delete). */
+class SubscriptionIndex {
+  private readonly byKey = new Map<string, Map<number, Subscription>>();
+  private key = (type: string, event: string) => `${type} ${event}`;
+  /** The subscriptions to a type and event. */
+  readonly lookup = (type: string, event: string): Subscription[] => [...(this.byKey.get(this.key(type, event))?.values() ?? [])];
+  add(s: Subscription): void {
+    const k = this.key(s.type, s.event);
+    if (!this.byKey.has(k)) this.byKey.set(k, new Map());
+    this.byKey.get(k)!.set(s.id, s);
+  }
+  remove(s: Subscription): void {
+    this.byKey.get(this.key(s.type, s.event))?.delete(s.id);
+  }
+}
+
+/** Checks a subscription's body and stores it (`POST /webhooks`); a ping follows under `webhook.ping` = at-subscribe. */
+function subscribe(app: App, subs: Collection<Subscription>, index: SubscriptionIndex, out: Deliveries, body: unknown) {
+  const accepts = (member: 'target' | 'type' | 'event', ok: boolean) => app.at('webhook.accepts', ok, { member });
+  const b = app.at('webhook.create-body', asObject(body), undefined);
+  const { target, type, event } = b;
+  if (target === undefined || target === null) invalid(app, 'target is required', 'target');
+  if (type === undefined || type === null) invalid(app, 'type is required', 'type');
+  if (event === undefined || event === null) invalid(app, 'event is required', 'event');
+  if (!accepts('target', validTarget(target))) invalidTarget(app, 'target must be a valid URL');
+  if (!accepts('type', (WEBHOOK_TYPES as readonly unknown[]).includes(type))) invalid(app, `type must be one of ${WEBHOOK_TYPES.join(', ')}`, 'type');
+  if (!accepts('event', (WEBHOOK_EVENTS as readonly unknown[]).includes(event))) invalid(app, `event must be one of ${WEBHOOK_EVENTS.join(', ')}`, 'event');
+  const secret = b.secret;
+  if (secret !== undefined && secret !== null && (typeof secret !== 'object' || Array.isArray(secret))) invalid(app, 'secret must be a JSON object', 'secret');
+  const computed = b.custom_field_computed_values;
+  if (computed !== undefined && computed !== null && typeof computed !== 'boolean')
+    invalid(app, 'custom_field_computed_values must be a boolean', 'custom_field_computed_values');
+  const s = subs.insert({
+    target: String(target),
+    type: String(type),
+    event: String(event),
+    secret: secret ? structuredClone(secret as Record<string, unknown>) : app.choice('webhook.no-secret') === 'empty-object' ? {} : null,
+    custom_field_computed_values: computed === true,
+    created_at: app.now(),
+  });
+  index.add(s);
+  if (app.choice('webhook.ping') === 'at-subscribe')
+    out.enqueue({ target: s.target, body: JSON.stringify(pingBody(app, s, out.ids())), headers: notificationHeaders(app, s) });
+  return { status: Number(app.choice('general.create-status')), body: subscriptionOut(app, s) };
+}
+
+/** A record change: a notification to every subscription of its type and event. */
+function notify(app: App, index: SubscriptionIndex, out: Deliveries, ev: RecordEvent): void {
+  const { lookup } = index;
+  const targets = app.at('webhook.targets', lookup(ev.type, ev.event), { type: ev.type, event: ev.event, lookup }).sort((a, b) => a.id - b.id);
+  if (!targets.length) return;
+  if (app.choice('webhook.no-op-update') === 'skipped' && changesNothing(ev)) return;
+  const eventId = ++out.events;
+  // The record as stored now (raw option ids), so that computed values are applied per subscription.
+  const stored = ev.event !== 'delete' && COLLECTION[ev.type] ? app.store.collection<Rec>(COLLECTION[ev.type]).get(Number(ev.record.id)) : undefined;
+  for (const s of targets) {
+    const job: DeliveryJob = {
+      target: s.target,
+      body: JSON.stringify(payload(app, s, ev, stored, out.ids(eventId))),
+      headers: notificationHeaders(app, s),
+    };
+    app.seam('webhook.deliver', { job }, () => out.enqueue(job));
+  }
+}
+
 export const webhooks: AreaModule = {
   name: 'webhooks',
   api(router, app) {
     const subs = app.store.collection<Subscription>(C.webhooks);
-    /** Delivery index by `type event` (kept up to date by create and delete). */
-    const index = new Map<string, Map<number, Subscription>>();
-    const key = (type: string, event: string) => `${type} ${event}`;
-    const lookup = (type: string, event: string) => [...(index.get(key(type, event))?.values() ?? [])];
-    const accepts = (member: 'target' | 'type' | 'event', ok: boolean) => app.at('webhook.accepts', ok, { member });
+    const index = new SubscriptionIndex();
+    const out = new Deliveries(app);
 
-    router.add('POST', '/webhooks', (ctx) => {
-      const b = app.at('webhook.create-body', asObject(ctx.body), undefined);
-      const { target, type, event } = b;
-      if (target === undefined || target === null) invalid(app, 'target is required', 'target');
-      if (type === undefined || type === null) invalid(app, 'type is required', 'type');
-      if (event === undefined || event === null) invalid(app, 'event is required', 'event');
-      if (!accepts('target', validTarget(target))) invalidTarget(app, 'target must be a valid URL');
-      if (!accepts('type', (WEBHOOK_TYPES as readonly unknown[]).includes(type))) invalid(app, `type must be one of ${WEBHOOK_TYPES.join(', ')}`, 'type');
-      if (!accepts('event', (WEBHOOK_EVENTS as readonly unknown[]).includes(event))) invalid(app, `event must be one of ${WEBHOOK_EVENTS.join(', ')}`, 'event');
-      const secret = b.secret;
-      if (secret !== undefined && secret !== null && (typeof secret !== 'object' || Array.isArray(secret)))
-        invalid(app, 'secret must be a JSON object', 'secret');
-      const computed = b.custom_field_computed_values;
-      if (computed !== undefined && computed !== null && typeof computed !== 'boolean')
-        invalid(app, 'custom_field_computed_values must be a boolean', 'custom_field_computed_values');
-      const s = subs.insert({
-        target: String(target),
-        type: String(type),
-        event: String(event),
-        secret: secret ? structuredClone(secret as Record<string, unknown>) : app.choice('webhook.no-secret') === 'empty-object' ? {} : null,
-        custom_field_computed_values: computed === true,
-        created_at: app.now(),
-      });
-      const k = key(s.type, s.event);
-      if (!index.has(k)) index.set(k, new Map());
-      index.get(k)!.set(s.id, s);
-      if (app.choice('webhook.ping') === 'at-subscribe')
-        enqueue({
-          target: s.target,
-          body: JSON.stringify(pingBody(app, s, { delivery: ++deliveries, event: ++events })),
-          headers: notificationHeaders(app, s),
-        });
-      return { status: Number(app.choice('general.create-status')), body: subscriptionOut(app, s) };
-    });
+    router.add('POST', '/webhooks', (ctx) => subscribe(app, subs, index, out, ctx.body));
 
     const live = (id: number): Subscription => subs.get(id) ?? notFound('webhook subscription');
 
@@ -275,73 +372,10 @@ export const webhooks: AreaModule = {
     router.add('DELETE', '/webhooks/{webhook_id}', (ctx) => {
       const s = live(idParam(ctx.params.webhook_id, 'webhook_id'));
       subs.delete(s.id);
-      app.seam('webhook.unindex', { id: s.id }, () => index.get(key(s.type, s.event))?.delete(s.id));
+      app.seam('webhook.unindex', { id: s.id }, () => index.remove(s));
       return app.choice('webhook.delete-body') === 'id-deleted' ? { id: s.id, deleted: true } : { id: s.id };
     });
 
-    // Delivery. The envelope's own ids (nested-envelope) count deliveries and events from 1.
-    let deliveries = 0;
-    let events = 0;
-    const queue: DeliveryJob[] = [];
-    let active = 0;
-    const pump = () => {
-      while (active < MAX_CONCURRENT && queue.length) {
-        const job = queue.shift()!;
-        active++;
-        void deliver(job).finally(() => {
-          active--;
-          pump();
-        });
-      }
-    };
-    const attempts = app.choice('webhook.delivery') === 'retry' ? 2 : 1;
-    const deliver = async (job: DeliveryJob) => {
-      for (let attempt = 1; attempt <= attempts; attempt++) {
-        try {
-          const res = await fetch(job.target, {
-            method: 'POST',
-            headers: { 'content-type': 'application/json', 'user-agent': 'reference-hooks/1', ...job.headers },
-            body: job.body,
-            redirect: 'manual',
-            signal: AbortSignal.timeout(DELIVERY_TIMEOUT_MS),
-          });
-          await res.arrayBuffer();
-          if (res.status < 500) return;
-        } catch {
-          /* no answer: tried again under `webhook.delivery` = retry, else dropped */
-        }
-        if (attempt < attempts) await new Promise((r) => setTimeout(r, RETRY_AFTER_MS));
-      }
-    };
-    let sent = 0;
-    const enqueue = (job: DeliveryJob) => {
-      if (queue.length >= MAX_QUEUED) queue.shift();
-      if (app.choice('webhook.timing') === 'lagging' && ++sent % LAG_EVERY === 0) {
-        setTimeout(() => {
-          queue.push(job);
-          pump();
-        }, LAG_MS).unref();
-        return;
-      }
-      queue.push(job);
-      pump();
-    };
-
-    app.events.on('record', (ev: RecordEvent) => {
-      const targets = app.at('webhook.targets', lookup(ev.type, ev.event), { type: ev.type, event: ev.event, lookup }).sort((a, b) => a.id - b.id);
-      if (!targets.length) return;
-      if (app.choice('webhook.no-op-update') === 'skipped' && changesNothing(ev)) return;
-      const eventId = ++events;
-      // The record as stored now (raw option ids), so that computed values are applied per subscription.
-      const stored = ev.event !== 'delete' && COLLECTION[ev.type] ? app.store.collection<Rec>(COLLECTION[ev.type]).get(Number(ev.record.id)) : undefined;
-      for (const s of targets) {
-        const job: DeliveryJob = {
-          target: s.target,
-          body: JSON.stringify(payload(app, s, ev, stored, { delivery: ++deliveries, event: eventId })),
-          headers: notificationHeaders(app, s),
-        };
-        app.seam('webhook.deliver', { job }, () => enqueue(job));
-      }
-    });
+    app.events.on('record', (ev: RecordEvent) => notify(app, index, out, ev));
   },
 };

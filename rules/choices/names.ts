@@ -19,6 +19,7 @@ export interface ChoiceNames {
   'errors.credentials-status': '401' | '403';
   'errors.malformed-json-status': '400' | '422' | '415';
   'errors.unsupported-method': '405' | '404';
+  'errors.ill-typed-input': 'refused' | 'lenient';
   'account.other-settings': 'none' | 'other-key';
   'pipelines.order': 'by-id' | 'reversed';
   'records.empty-strings': 'kept' | 'null';
@@ -89,6 +90,7 @@ export interface ChoiceNames {
   'webhook.listing': 'none' | 'list';
   'webhook.no-op-update': 'notified' | 'skipped';
   'webhook.ping': 'none' | 'at-subscribe';
+  'webhook.convert-delete': 'announced' | 'silent';
   'oauth.login-steps': 'one-page' | 'email-first';
   'oauth.login-page': 'default' | 'email' | 'username';
   'oauth.state-place': 'form' | 'query';

@@ -27,7 +27,7 @@ test(
     async ({ api, ns }) => {
       const sent = { name: ns.name('Harbour Works'), ...fullCompany(ns.id) };
       const res = await post.company({ api, ns }, sent);
-      expectCreated(res, 'Company');
+      expectCreated(res, 'Company', 'COMPANY-1');
       expectJson(res);
       expect(res).toMatchContract(Company);
       const c = res.body;
@@ -63,7 +63,7 @@ test(
 test(
   ...rule('COMPANY-3', 'primary_contact_id is present on the create and fetch answers of a Company created without one', async ({ api, ns }) => {
     const res = await post.company({ api, ns });
-    expectCreated(res, 'Company');
+    expectCreated(res, 'Company', 'COMPANY-1');
     expect('primary_contact_id' in (res.body as object), 'primary_contact_id is present on the create answer').toBe(true);
     const fetched = await api.get<Company>(`/companies/${encodeURIComponent(String(res.body.id))}`);
     expect(fetched).toHaveStatus(200);
@@ -76,7 +76,7 @@ test(
   ...rule('COMPANY-3', 'a primary_contact_id sent on create comes back on the create and fetch answers', async ({ api, ns }) => {
     const person = await make.person({ api, ns });
     const res = await post.company({ api, ns }, { primary_contact_id: person.id });
-    expectCreated(res, 'Company');
+    expectCreated(res, 'Company', 'COMPANY-1');
     expect(
       sameId(res.body.primary_contact_id, person.id),
       `create answer: primary_contact_id ${String(person.id)}, got ${JSON.stringify(res.body.primary_contact_id)}`,
@@ -97,7 +97,7 @@ test(
     'on company create, fields not sent come back as null and lists as []',
     async ({ api, ns }) => {
       const res = await post.company({ api, ns });
-      expectCreated(res, 'Company');
+      expectCreated(res, 'Company', 'COMPANY-1');
       const c = res.body as unknown as Record<string, unknown>;
       // assignee and contact type may get account defaults; what has no possible source must be null.
       for (const field of ['address', 'details', 'email_domain']) {

@@ -16,7 +16,7 @@ const entries = (list: unknown, key: string) =>
 test(
   ...rule('PEOPLE-1', 'POST /people answers a Person', async ({ api, ns }) => {
     const res = await post.person({ api, ns }, { emails: [{ email: `${ns.id}@example.com`, category: 'work' }] });
-    expectCreated(res, 'Person');
+    expectCreated(res, 'Person', 'PEOPLE-1');
     expectJson(res);
     expect(res).toMatchContract(Person);
   }),
@@ -37,7 +37,7 @@ test(
       ],
     };
     const res = await post.person({ api, ns }, sent);
-    expectCreated(res, 'Person');
+    expectCreated(res, 'Person', 'PEOPLE-1');
     expect(res).toMatchContract(Person);
     const p = res.body;
     expect(p.name, 'name').toBe(sent.name);
@@ -54,7 +54,7 @@ test(
     'fields not sent come back as null and lists as []',
     async ({ api, ns }) => {
       const res = await post.person({ api, ns });
-      expectCreated(res, 'Person');
+      expectCreated(res, 'Person', 'PEOPLE-1');
       const p = res.body as unknown as Record<string, unknown>;
       // Name parts are left out: a server may derive first/last name from `name`; assignee and
       // contact type may get account defaults. What has no possible source must be null.

@@ -122,12 +122,9 @@ for (const kind of KINDS) {
         if (kind === 'tasks') {
           targets = (await Promise.all([make.project({ api, ns }), make.project({ api, ns })])).map((p) => ({ id: p.id, type: 'project' }));
         } else {
+          // The factory fails the test on a refused create, naming COMPANY-1 (this test is then blocked by it).
           const companies = [await make.company({ api, ns }), await make.company({ api, ns })];
-          test.skip(
-            companies.some((c) => !c),
-            'POST /companies did not create the two companies to relate projects to',
-          );
-          targets = companies.map((c) => ({ id: c!.id, type: 'company' }));
+          targets = companies.map((c) => ({ id: c.id, type: 'company' }));
         }
         const [g1, g2] = targets;
         await createInOrder(

@@ -8,6 +8,7 @@ import { Lead, idsInBody, leakedIds, namesId } from '../../contracts/index.js';
 import type { CustomFieldFixture, TargetProfile } from '../../contracts/profile.js';
 import { retryAfterMs, type ApiClient, type ApiResponse } from './core/http.js';
 import { inPool } from './core/pool.js';
+import { breaks } from './core/attribution.js';
 import { describeExchange } from './core/recorder.js';
 import { conforms, expect, isAccepted } from './fixtures/matchers.js';
 import type { Namespace } from './fixtures/namespace.js';
@@ -21,6 +22,16 @@ type Body = Record<string, unknown>;
 
 export const byName = (name: string): Match => ({ field_name: 'name', field_value: name });
 export const byEmail = (email: string): Match => ({ field_name: 'email', field_value: email });
+
+/** The rule that makes a match criterion of `match`: name UPSERT-7, e-mail UPSERT-8, a custom field UPSERT-9. */
+export const criterionRule = (match: Match): string => (match.field_name === 'name' ? 'UPSERT-7' : match.field_name === 'email' ? 'UPSERT-8' : 'UPSERT-9');
+
+/**
+ * The rules an upsert matching one Lead rests on: one match updates that Lead (UPSERT-3), and its
+ * criterion matches (UPSERT-7/8/9). A test of another rule that needs such an update names them
+ * when it does not happen ([breaks …]): it is then blocked by them (reporting/blame.ts).
+ */
+export const updateRules = (match: Match): string[] => ['UPSERT-3', criterionRule(match)];
 
 /**
  * Creates `count` Leads sharing `name` (each matched on its own unique e-mail so that it is
@@ -49,30 +60,48 @@ export function upsert(api: ApiClient, properties: Body, match: Match): Promise<
   return api.put<Lead>(UPSERT_PATH, { properties, match });
 }
 
-/** Checks a successful upsert: 2xx (the spec shows no status) and a Lead. */
-export function expectLead(res: ApiResponse, what: string): Lead {
+/**
+ * Checks a successful upsert: 2xx (the spec shows no status) and a Lead. `rules`: the rules the
+ * step rests on when it is a step of another rule's test (a create: UPSERT-2; an update:
+ * {@link updateRules}), named by its failure.
+ */
+export function expectLead(res: ApiResponse, what: string, rules: string[] = []): Lead {
   // Quick checks first (see conforms in fixtures/matchers.ts): tests create dozens of Leads.
   if (!isAccepted(res) || !conforms(res, Lead)) {
-    expect(res, `${what}: the upsert succeeds`).not.toBeRefused();
-    expect(res).toMatchContract(Lead);
+    expect(res, `${what}: the upsert succeeds${breaks(rules)}`).not.toBeRefused();
+    expect(res, `${what}: the upsert answers a Lead${breaks(rules)}`).toMatchContract(Lead);
   }
   return res.body as Lead;
 }
 
-/** Reads a Lead through the spec's endpoints: an upsert with empty properties that matches it. */
-export async function readLead(api: ApiClient, match: Match): Promise<Lead> {
-  return expectLead(
-    await upsert(api, {}, match),
-    `reading the Lead matching ${match.field_name} = ${JSON.stringify(match.field_value)} (upsert with empty properties)`,
-  );
+/** Checks that an upsert matching one Lead answered that Lead (a step resting on {@link updateRules}). */
+export function expectSameLead(got: Lead, expected: unknown, match: Match, what: string): void {
+  expect(
+    sameId(got.id, expected),
+    `${what}: the upsert matching ${match.field_name} = ${JSON.stringify(match.field_value)} answers Lead ${String(expected)}, got ${String(got.id)}${breaks(updateRules(match))}`,
+  ).toBe(true);
 }
 
-/** 422 naming every id of `ids` (anywhere in the body: its shape is not shown). */
-export function expectAmbiguous(res: ApiResponse, ids: unknown[]): void {
-  expect(res).toHaveStatus(422);
+/**
+ * Reads a Lead through the spec's endpoints: an upsert with empty properties that matches it. With
+ * `expected`, checks it is that Lead; a failure names the rules the read rests on ({@link updateRules}).
+ */
+export async function readLead(api: ApiClient, match: Match, expected?: unknown): Promise<Lead> {
+  const what = `reading the Lead matching ${match.field_name} = ${JSON.stringify(match.field_value)} (upsert with empty properties)`;
+  const lead = expectLead(await upsert(api, {}, match), what, updateRules(match));
+  if (expected !== undefined) expectSameLead(lead, expected, match, what);
+  return lead;
+}
+
+/**
+ * 422 naming every id of `ids` (anywhere in the body: its shape is not shown). `rules`: named by a
+ * failure when the 422 is a step of another rule's test (UPSERT-4 and the criterion's rule).
+ */
+export function expectAmbiguous(res: ApiResponse, ids: unknown[], rules: string[] = []): void {
+  expect(res, `${ids.length} matching Leads answer 422${breaks(rules)}`).toHaveStatus(422);
   const found = idsInBody(res.body);
   const missing = ids.map(String).filter((id) => !namesId(res.body, id, found));
-  expect(missing, `the 422 carries the ids of all ${ids.length} matching Leads\n${describeExchange(res.exchange)}`).toEqual([]);
+  expect(missing, `the 422 carries the ids of all ${ids.length} matching Leads${breaks(rules)}\n${describeExchange(res.exchange)}`).toEqual([]);
 }
 
 /** 422 naming none of `ids`. */

@@ -6,7 +6,7 @@
  * precedence. `classify` says what a page is (login, consent, a page that submits itself, one the
  * suite cannot answer); `describePage` names a page's fields and buttons for a message, never a
  * value; `refusal` and `refusalFix` say why a login was refused, as far as the page says, and what
- * to set. The driver that acts on them is oauth-page.ts.
+ * to set. The driver that acts on them is oauth-page.ts (each screen: oauth-screens.ts).
  */
 import type { Locator, Page } from '@playwright/test';
 import type { TargetProfile } from '../../contracts/profile.js';

@@ -1,5 +1,6 @@
 /** spec § What the service does (wire format), § Versioning. */
-import { expect, expectJson, rule, test } from '../support/fixtures/test.js';
+import { ProjectList } from '../../contracts/index.js';
+import { breaks, expect, expectJson, expectRefusedOrTaken, rule, test } from '../support/fixtures/test.js';
 
 test(
   ...rule('WIRE-1', 'GET /account and GET /pipelines answer JSON with Content-Type application/json', async ({ api }) => {
@@ -19,9 +20,11 @@ test(
 );
 
 test(
-  ...rule('WIRE-5', 'a malformed JSON body is refused with a 4xx status, not a 5xx', async ({ api }) => {
+  ...rule('WIRE-5', 'a malformed JSON body is refused with a 4xx status, never a 5xx (or answered as a search)', async ({ api }) => {
     const res = await api.send({ method: 'POST', path: '/projects/search', rawBody: '{"page_size": 2,', headers: { 'Content-Type': 'application/json' } });
-    expect(res).toBeClientError();
+    await expectRefusedOrTaken(res, (taken) =>
+      expect(taken, `the answer to a malformed search that was taken${breaks(['SEARCH-1'])}`).toMatchContract(ProjectList),
+    );
   }),
 );
 

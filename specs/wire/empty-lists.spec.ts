@@ -17,7 +17,7 @@
  */
 import type { Identifier } from '../../contracts/index.js';
 import { bulkCreate, expectCreated, extension, opportunityPipeline, sameId } from '../support/make.js';
-import { expect, rule, test, type ApiClient, type ApiResponse, type Namespace } from '../support/fixtures/test.js';
+import { breaks, expect, isAccepted, notJudged, rule, test, type ApiClient, type ApiResponse, type Namespace } from '../support/fixtures/test.js';
 import { judgeLists } from './observe.js';
 
 const NO_WRITES =
@@ -30,7 +30,7 @@ const idOf = (res: ApiResponse) => (res.body as { id: Identifier }).id;
 async function untaggedLead(api: ApiClient, ns: Namespace, label: string): Promise<ApiResponse> {
   const name = ns.name(label);
   const res = await api.put('/leads/upsert', { properties: { name }, match: { field_name: 'name', field_value: name } });
-  expectCreated(res, 'Lead (upsert matching no Lead)');
+  expectCreated(res, 'Lead (upsert matching no Lead)', 'UPSERT-2');
   return res;
 }
 
@@ -41,7 +41,7 @@ test(
     async ({ api, ns, target }, testInfo) => {
       test.skip(!target.allowWrites, NO_WRITES);
       const res = await api.post('/projects', { name: ns.name('untagged project') });
-      expectCreated(res, 'Project');
+      expectCreated(res, 'Project', 'PROJ-1');
       judgeLists(testInfo, res, ['Project']);
       const found = await api.post<unknown[]>('/projects/search', { ids: [idOf(res)] });
       expect(found).toHaveStatus(200);
@@ -58,7 +58,7 @@ test(
   ...rule('WIRE-3', 'a Person created with its name only answers its empty lists as []', async ({ api, ns, target }, testInfo) => {
     test.skip(!target.allowWrites, NO_WRITES);
     const res = await api.post('/people', { name: ns.name('untagged person') });
-    expectCreated(res, 'Person');
+    expectCreated(res, 'Person', 'PEOPLE-1');
     judgeLists(testInfo, res, ['Person']);
   }),
 );
@@ -70,7 +70,7 @@ test(
     async ({ api, ns, target, profile }, testInfo) => {
       test.skip(!target.allowWrites, NO_WRITES);
       const res = await api.post('/companies', { name: ns.name('untagged company') });
-      expectCreated(res, 'Company');
+      expectCreated(res, 'Company', 'COMPANY-1');
       judgeLists(testInfo, res, ['Company']);
       const id = encodeURIComponent(String(idOf(res)));
       const fetched = await api.get(`/companies/${id}`);
@@ -97,8 +97,10 @@ test(
       judgeLists(testInfo, res, ['Lead']);
       const name = (res.body as { name: string }).name;
       const again = await api.put('/leads/upsert', { properties: {}, match: { field_name: 'name', field_value: name } });
-      expect(again, 'the upsert with empty properties matching the Lead by name succeeds').not.toBeRefused();
-      expect(sameId(idOf(again), idOf(res)), `the upsert matched Lead ${String(idOf(res))}`).toBe(true);
+      // A step of the upsert's rules (one match by name updates that Lead): WIRE-3 is blocked by them when it fails.
+      const step = breaks(['UPSERT-3', 'UPSERT-7']);
+      expect(again, `the upsert with empty properties matching the Lead by name succeeds${step}`).not.toBeRefused();
+      expect(sameId(idOf(again), idOf(res)), `the upsert matched Lead ${String(idOf(res))}${step}`).toBe(true);
       judgeLists(testInfo, again, ['Lead']);
     },
   ),
@@ -135,6 +137,9 @@ test(
       const ext = extension(profile, 'create_task');
       test.skip(!ext, 'the spec gives no way to create a Task and the profile documents no create_task extension');
       const res = await api.send({ method: ext!.method, path: ext!.path, body: { name: ns.name('untagged task') } });
+      // The extension is the profile's, not the spec's: its failure is no verdict on the server.
+      if (!isAccepted(res))
+        notJudged(`the task-create extension (${ext!.method} ${ext!.path}) answered ${res.status}: no Task to judge; check capabilities.extensions`);
       expectCreated(res, `Task (${ext!.method} ${ext!.path})`);
       judgeLists(testInfo, res, ['Task']);
       const found = await api.post<unknown[]>('/tasks/search', { ids: [idOf(res)] });

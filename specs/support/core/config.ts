@@ -5,12 +5,14 @@
  * writes nothing); `loadConfig()` is it for this process, kept.
  */
 import { existsSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { z } from 'zod';
 import { TargetProfile } from '../../../contracts/profile.js';
+import { RULE_PAGES } from '../../../rules/spec-text.js';
 import { ConfigError, readSettingJson } from './config-file.js';
 import { loadExpectations, type Expectation } from './expectations.js';
+import { suiteFile, suiteHome } from './installed.js';
 import { didYouMean, EnvSchema, shownValue, unknownSettings } from './settings.js';
 
 export const ROOT = resolve(__dirname, '../../..');
@@ -69,7 +71,7 @@ export interface TargetConfig {
   chromiumPath?: string;
   /**
    * The OAuth callback receiver: HTTPS with a self-signed certificate (CRM_CALLBACK_HTTPS=1), and
-   * the local port it listens on when CRM_PUBLIC_URL is set (CRM_CALLBACK_PORT).
+   * the local port it listens on (CRM_CALLBACK_PORT; with CRM_PUBLIC_URL, else its port).
    */
   callback: { https: boolean; port?: number };
   /** Per-request deadline of the API client (CRM_REQUEST_TIMEOUT_MS, default 15 s). */
@@ -88,11 +90,18 @@ export interface TargetConfig {
   /** Entries of the baseline past their expiry date: they count as no entry, and the reports list them. */
   expectationsExpired: Expectation[];
   expectationsSource?: string;
-  /** CRM_EXPECTATIONS_STALE: `fail` fails the run when a baseline entry's failure no longer happens (default `report`). */
-  expectationsStale: 'report' | 'fail';
-  /** Where the specification is published (CRM_SPEC_URL); reports link rule sections to it. */
+  /** CRM_EXPECTATIONS_STRICT: a baseline entry whose failure no longer happens (stale) fails the run. */
+  expectationsStrict: boolean;
+  /**
+   * Where reports link a rule (rules/spec-text.ts, `ruleLink`): the specification's address
+   * (CRM_SPEC_URL), or by default the rule pages the suite carries (docs/conformance/, each rule
+   * quoting the spec's sentence), in the installed package or the checkout.
+   */
   specUrl: string;
-  /** With CRM_PUBLIC_URL: the local ports of the webhook receiver (CRM_RECEIVER_PORT) and of the OAuth callback receiver (CRM_CALLBACK_PORT). */
+  /**
+   * The local ports of the webhook receiver (CRM_RECEIVER_PORT) and of the OAuth callback receiver
+   * (CRM_CALLBACK_PORT), with CRM_PUBLIC_URL or on loopback; undefined ⇒ a free port (loopback only).
+   */
   receivers: { webhookPort?: number; callbackPort?: number };
 }
 
@@ -139,7 +148,7 @@ export function assertKnownSettings(env: NodeJS.ProcessEnv): void {
     const meant = didYouMean(k);
     return `${k} is not a setting of crm-conformance${meant ? ` (did you mean ${meant}?)` : ''}`;
   });
-  throw new ConfigError(`${lines.join('; ')}. Every setting: docs/configuration.md (npm run docs).`);
+  throw new ConfigError(`${lines.join('; ')}. Every setting: ${suiteFile('docs/configuration.md', ROOT)}.`);
 }
 
 /** The API's path, as servers often print it at the end of their base URL: taken off, the suite adds it. */
@@ -213,8 +222,8 @@ export function parseConfig(env: NodeJS.ProcessEnv, cwd: string = process.cwd())
     expectations: baseline?.expectations ?? [],
     expectationsExpired: baseline?.expired ?? [],
     expectationsSource: baseline?.source,
-    expectationsStale: e.CRM_EXPECTATIONS_STALE ?? 'report',
-    specUrl: e.CRM_SPEC_URL ?? pathToFileURL(resolve(ROOT, '../shared/spec/crm-developer-api.md')).href,
+    expectationsStrict: e.CRM_EXPECTATIONS_STRICT ?? false,
+    specUrl: e.CRM_SPEC_URL ?? `${pathToFileURL(join(suiteHome(ROOT).dir, RULE_PAGES)).href}/`,
   };
 }
 
@@ -225,7 +234,7 @@ interface SettingValues {
   CRM_PUBLIC_URL?: string;
   CRM_PROFILE?: string;
   CRM_EXPECTATIONS?: string;
-  CRM_EXPECTATIONS_STALE?: 'report' | 'fail';
+  CRM_EXPECTATIONS_STRICT?: boolean;
   CRM_SPEC_URL?: string;
   CRM_ACCESS_TOKEN?: string;
   CRM_USER_EMAIL?: string;
@@ -257,21 +266,25 @@ interface SettingValues {
 }
 
 /**
- * Under CRM_PUBLIC_URL the target reaches two receivers of this machine: the webhook receiver
- * (CRM_RECEIVER_PORT, else the public URL's port, else 8123) and, when the OAuth handshake runs,
- * the OAuth callback receiver (CRM_CALLBACK_PORT, else the public URL's port). They cannot share
- * one local port: one would take the other's requests.
+ * The target reaches two receivers of this machine: the webhook receiver and, when the OAuth
+ * handshake runs, the OAuth callback receiver. Under CRM_PUBLIC_URL they listen on CRM_RECEIVER_PORT
+ * (else the public URL's port, else 8123) and CRM_CALLBACK_PORT (else the public URL's port); on
+ * loopback on those two settings where they are set (a server that registers exact redirect URIs,
+ * a firewall), else on free ports (undefined). They cannot share one local port: one would take
+ * the other's requests.
  */
 function receiverPorts(e: SettingValues, oauth: boolean): TargetConfig['receivers'] {
-  if (!e.CRM_PUBLIC_URL) return { callbackPort: e.CRM_CALLBACK_PORT };
-  const own = new URL(e.CRM_PUBLIC_URL).port;
-  const webhookPort = e.CRM_RECEIVER_PORT ?? (own ? Number(own) : 8123);
+  const own = e.CRM_PUBLIC_URL ? new URL(e.CRM_PUBLIC_URL).port : '';
+  const webhookPort = e.CRM_RECEIVER_PORT ?? (own ? Number(own) : e.CRM_PUBLIC_URL ? 8123 : undefined);
   const callbackPort = e.CRM_CALLBACK_PORT ?? (own ? Number(own) : undefined);
-  if (oauth && callbackPort === webhookPort) {
+  if (oauth && webhookPort !== undefined && callbackPort === webhookPort) {
     const from = (name: string, set: number | undefined) => (set !== undefined ? `${name}=${set}` : `${name} unset (the port of CRM_PUBLIC_URL)`);
+    const where = e.CRM_PUBLIC_URL ? `CRM_PUBLIC_URL=${shownValue('CRM_PUBLIC_URL', e.CRM_PUBLIC_URL)}` : 'on loopback';
     throw new ConfigError(
-      `CRM_PUBLIC_URL=${shownValue('CRM_PUBLIC_URL', e.CRM_PUBLIC_URL)}: the webhook receiver (${from('CRM_RECEIVER_PORT', e.CRM_RECEIVER_PORT)}) and the OAuth callback receiver (${from('CRM_CALLBACK_PORT', e.CRM_CALLBACK_PORT)}) would both listen on local port ${webhookPort}. ` +
-        "Set CRM_RECEIVER_PORT and CRM_CALLBACK_PORT to two different local ports, each forwarded from the target (the callback is reached at CRM_PUBLIC_URL's callback path).",
+      `${where}: the webhook receiver (${from('CRM_RECEIVER_PORT', e.CRM_RECEIVER_PORT)}) and the OAuth callback receiver (${from('CRM_CALLBACK_PORT', e.CRM_CALLBACK_PORT)}) would both listen on local port ${webhookPort}. ` +
+        (e.CRM_PUBLIC_URL
+          ? "Set CRM_RECEIVER_PORT and CRM_CALLBACK_PORT to two different local ports, each forwarded from the target (the callback is reached at CRM_PUBLIC_URL's callback path)."
+          : 'Set CRM_RECEIVER_PORT and CRM_CALLBACK_PORT to two different free local ports (or unset either: it then takes a free port).'),
     );
   }
   return { webhookPort, callbackPort };

@@ -73,6 +73,55 @@ function dispatcher(): Agent {
   return pool;
 }
 
+/** A request as it goes out: its URL (and host), headers and body. */
+interface Outgoing {
+  url: string;
+  host: string;
+  headers: Record<string, string>;
+  data: string | Buffer | undefined;
+}
+
+/** How far an answer came: the status line and headers, then the body's bytes. */
+interface Progress {
+  phase: 'headers' | 'body';
+  received: number;
+  status: number;
+}
+
+/**
+ * When the target answered none of the last SILENT_LIMIT requests of the run, a request is not
+ * sent (`fail`), but one probe every PROBE_EVERY_MS.
+ */
+function holdIfSilent(fail: (problem: string) => never): void {
+  const quiet = silence.current();
+  if (quiet.count < SILENT_LIMIT) return;
+  if (Date.now() - quiet.lastProbe < PROBE_EVERY_MS) {
+    fail(
+      `no answer within ${seconds(quiet.timeoutMs)}: the target answered none of the last ${quiet.count} requests of this run, so this one was not sent (one probe goes out every ${PROBE_EVERY_MS / 1000} s)`,
+    );
+  }
+  silence.save({ ...quiet, lastProbe: Date.now() });
+}
+
+/** The body's chunks, read up to `maxBytes` (declared or received): larger is `fail`. */
+async function readBounded(raw: Dispatcher.ResponseData, maxBytes: number, got: Progress, fail: (problem: string) => never): Promise<Buffer[]> {
+  const declared = Number(raw.headers['content-length']);
+  if (Number.isFinite(declared) && declared > maxBytes) {
+    raw.body.destroy();
+    fail(`body larger than ${maxBytes} bytes (Content-Length: ${declared}); not read (CRM_MAX_RESPONSE_BYTES)`);
+  }
+  const chunks: Buffer[] = [];
+  for await (const chunk of raw.body as AsyncIterable<Buffer>) {
+    got.received += chunk.length;
+    if (got.received > maxBytes) {
+      raw.body.destroy();
+      fail(`body larger than ${maxBytes} bytes: stopped reading after ${got.received} bytes (CRM_MAX_RESPONSE_BYTES)`);
+    }
+    chunks.push(chunk);
+  }
+  return chunks;
+}
+
 export class ApiClient {
   readonly cfg: TargetConfig;
   private readonly defaults: { auth: Auth; honour429: boolean; timeout: number };
@@ -132,6 +181,21 @@ export class ApiClient {
 
   private async once<T>(o: SendOptions): Promise<ApiResponse<T>> {
     const url = this.url(o.path);
+    const { headers, data } = this.outgoing(o);
+    const started = Date.now();
+    const exchange = this.record(o, url, headers, data);
+    const fail = (problem: string): never => {
+      exchange.error = redactText(problem);
+      exchange.durationMs = Date.now() - started;
+      throw new TransportError(`${o.method} ${redactText(url)}: ${exchange.error}\n  replay: ${exchange.curl}`, exchange);
+    };
+    const parsedUrl = new URL(url);
+    holdIfSilent(fail);
+    return this.transfer<T>(o, { url, host: parsedUrl.host, headers, data }, exchange, started, fail);
+  }
+
+  /** The headers and the body a request sends: JSON (the default), a form, or a raw body. */
+  private outgoing(o: SendOptions): { headers: Record<string, string>; data: string | Buffer | undefined } {
     const headers: Record<string, string> = { Accept: 'application/json', ...this.authHeaders(o.auth ?? this.defaults.auth), ...o.headers };
     let data: string | Buffer | undefined;
     if (o.rawBody !== undefined) data = o.rawBody;
@@ -140,7 +204,11 @@ export class ApiClient {
       headers['Content-Type'] ??= 'application/x-www-form-urlencoded';
     } else if (o.body !== undefined) data = JSON.stringify(o.body);
     if (data !== undefined && !Object.keys(headers).some((k) => k.toLowerCase() === 'content-type')) headers['Content-Type'] = 'application/json';
-    const started = Date.now();
+    return { headers, data };
+  }
+
+  /** The exchange of a request (redacted), in the test's evidence unless `unrecorded`. */
+  private record(o: SendOptions, url: string, headers: Record<string, string>, data: string | Buffer | undefined): Exchange {
     const requestBody = o.form
       ? redactValue(o.form)
       : o.body !== undefined
@@ -159,81 +227,54 @@ export class ApiClient {
       curl: curlLine(o.method, url, headers, typeof data === 'string' ? data : data?.toString('utf8')),
     };
     if (!o.unrecorded) this.recorder.exchanges.push(exchange);
+    return exchange;
+  }
+
+  /**
+   * Sends the request and reads the answer, within the deadline and the size bound: the answer, or
+   * `fail` naming the problem (no answer, a stalled body, too large, a network error).
+   */
+  private async transfer<T>(o: SendOptions, req: Outgoing, exchange: Exchange, started: number, fail: (problem: string) => never): Promise<ApiResponse<T>> {
     const timeout = o.timeout ?? this.defaults.timeout;
-    const maxBytes = this.cfg.maxResponseBytes;
-    const fail = (problem: string): never => {
-      exchange.error = redactText(problem);
-      exchange.durationMs = Date.now() - started;
-      throw new TransportError(`${o.method} ${redactText(url)}: ${exchange.error}\n  replay: ${exchange.curl}`, exchange);
-    };
-
-    const parsedUrl = new URL(url);
-    const quiet = silence.current();
-    if (quiet.count >= SILENT_LIMIT) {
-      if (Date.now() - quiet.lastProbe < PROBE_EVERY_MS) {
-        fail(
-          `no answer within ${seconds(quiet.timeoutMs)}: the target answered none of the last ${quiet.count} requests of this run, so this one was not sent (one probe goes out every ${PROBE_EVERY_MS / 1000} s)`,
-        );
-      }
-      silence.save({ ...quiet, lastProbe: Date.now() });
-    }
-
     const abort = new AbortController();
     let timedOut = false;
     const timer = setTimeout(() => {
       timedOut = true;
       abort.abort(new Error('deadline'));
     }, timeout);
-    let phase: 'headers' | 'body' = 'headers';
-    let received = 0;
-    let status = 0;
-    let raw: Dispatcher.ResponseData | undefined;
+    const got: Progress = { phase: 'headers', received: 0, status: 0 };
     try {
       try {
         // Redirects are not followed (undici's request never does): the answer is judged as is.
-        const wire = Object.keys(headers).some((k) => k.toLowerCase() === 'user-agent') ? headers : { ...headers, 'User-Agent': 'crm-conformance' };
-        raw = await request(url, {
+        const raw = await request(req.url, {
           method: o.method as Dispatcher.HttpMethod,
-          headers: wire,
-          body: data,
+          headers: Object.keys(req.headers).some((k) => k.toLowerCase() === 'user-agent') ? req.headers : { ...req.headers, 'User-Agent': 'crm-conformance' },
+          body: req.data,
           signal: abort.signal,
           dispatcher: o.dispatcher ?? dispatcher(),
         });
-        phase = 'body';
-        status = raw.statusCode;
-        const declared = Number(raw.headers['content-length']);
-        if (Number.isFinite(declared) && declared > maxBytes) {
-          raw.body.destroy();
-          fail(`body larger than ${maxBytes} bytes (Content-Length: ${declared}); not read (CRM_MAX_RESPONSE_BYTES)`);
-        }
-        const chunks: Buffer[] = [];
-        for await (const chunk of raw.body as AsyncIterable<Buffer>) {
-          received += chunk.length;
-          if (received > maxBytes) {
-            raw.body.destroy();
-            fail(`body larger than ${maxBytes} bytes: stopped reading after ${received} bytes (CRM_MAX_RESPONSE_BYTES)`);
-          }
-          chunks.push(chunk);
-        }
+        got.phase = 'body';
+        got.status = raw.statusCode;
+        const chunks = await readBounded(raw, this.cfg.maxResponseBytes, got, fail);
         clearTimeout(timer);
         const headersOut = flattenHeaders(raw.headers);
-        const bytes = decode(Buffer.concat(chunks), headersOut['content-encoding'], maxBytes, fail);
+        const bytes = decode(Buffer.concat(chunks), headersOut['content-encoding'], this.cfg.maxResponseBytes, fail);
         silence.answered();
-        return this.answer<T>(o, url, exchange, started, status, headersOut, bytes);
+        return this.answer<T>(o, req.url, exchange, started, got.status, headersOut, bytes);
       } catch (err) {
         if (err instanceof TransportError) throw err;
         if (timedOut) {
-          if (phase === 'headers') {
+          if (got.phase === 'headers') {
             const problem = `no answer within ${seconds(timeout)} (no status line and headers received)`;
-            silence.noAnswer(timeout, redactText(`${o.method} ${url}: ${problem}`));
+            silence.noAnswer(timeout, redactText(`${o.method} ${req.url}: ${problem}`));
             fail(problem);
           }
           fail(
-            `answer incomplete after ${seconds(timeout)}: status ${status}, then only ${received} byte${received === 1 ? '' : 's'} of the body (a stalled or very slow body)`,
+            `answer incomplete after ${seconds(timeout)}: status ${got.status}, then only ${got.received} byte${got.received === 1 ? '' : 's'} of the body (a stalled or very slow body)`,
           );
         }
         silence.answered();
-        fail(networkProblem(err, parsedUrl.host));
+        fail(networkProblem(err, req.host));
       }
     } finally {
       clearTimeout(timer);

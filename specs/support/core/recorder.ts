@@ -37,6 +37,11 @@ const owners = new WeakMap<Exchange, Recorder>();
 export class Recorder {
   readonly exchanges: Exchange[] = [];
   readonly created: { path: string; id: unknown }[] = [];
+  /**
+   * Where the test's replay script is written when it fails (core/replay-script.ts), as the run's
+   * working directory names it: a failure message names it.
+   */
+  replayScript?: string;
   private slimmed = 0;
   private owned = 0;
 
@@ -187,15 +192,22 @@ export function dependenciesOf(x: Exchange, limit = 8): { exchange: Exchange; id
   return [...found.entries()].sort((a, b) => a[0] - b[0]).map(([i, d]) => ({ exchange: rec.exchanges[i], ...d }));
 }
 
-/** What the replay of `x` needs first: the requests of its test that made (or since changed) the records it names. */
+/**
+ * What the replay of `x` needs first: the requests of its test that made (or since changed) the
+ * records it names, and the script that sends them all with the ids the server gives now.
+ */
 function dependencyLines(x: Exchange): string {
   const deps = dependenciesOf(x);
   if (!deps.length) return '';
   const made = deps
     .map((d) => `${d.ids.join(', ')} ${d.made ? 'made' : 'changed'} by ${d.exchange.method} ${d.exchange.url} → ${d.exchange.status}`)
     .join('; ');
-  const lines = deps.map((d) => `    ${d.exchange.curl || `(${d.exchange.method} ${d.exchange.url}: its replay line was not kept)`}`).join('\n');
-  return `\n  depends on records made earlier in this test: ${made}. Replay these first; they make the records anew, with new ids to put in the lines after them:\n${lines}`;
+  const script = owners.get(x)?.replayScript;
+  return `\n  depends on records made earlier in this test: ${made}.${
+    script
+      ? ` The replay script sends them first, taking the ids from their answers as the server gives them now, and says whether the failure shows: bash ${script}`
+      : ''
+  }`;
 }
 
 /** One-line summary of an exchange for failure messages; a request naming records made earlier in its test carries their requests. */

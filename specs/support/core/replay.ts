@@ -1,22 +1,47 @@
 /**
- * Replay lines of properties (specs/support/property.ts prints them): the command that runs one
- * test where the line is printed, the line itself, and the form of a model's command sequences
- * whose counterexamples replay from their seed and path alone.
+ * Replay lines of properties (specs/support/property.ts prints them) and the commands the suite's
+ * messages name, each as its reader can run it where it is printed; the form of a model's command
+ * sequences whose counterexamples replay from their seed and path alone.
  */
-import { existsSync } from 'node:fs';
-import { join, relative, sep } from 'node:path';
+import { relative, sep } from 'node:path';
 import fc from 'fast-check';
 import { ROOT } from './config.js';
+import { suiteHome, type SuiteHome } from './installed.js';
 
 /**
- * The command that runs one test where the replay line is printed: `npx playwright test` in a
- * checkout of the suite; from an installed package, whose suite runs from a copy outside
- * node_modules (cli/materialize.ts marks it with `.crm-conformance-complete`), `npx crm-conformance
- * run`, which runs the packaged configuration from the user's working directory.
+ * Every command a message of the suite names, in the two places it may be printed: a checkout of
+ * the repository (its npm scripts, `npx playwright test`) and an installed package, whose user has
+ * the `crm-conformance` command and none of the repository's scripts. A message names a command
+ * through {@link command}: selftest/commands.unit.test.ts finds each repository form in the
+ * checkout (and no literal `npm run` in a message of the package), selftest/package.test.ts runs
+ * each package form from an installed tarball.
  */
+export const COMMANDS = {
+  /** The suite; Playwright's arguments follow (a file:line, --shard=i/n, --list). */
+  run: { repository: 'npx playwright test', package: 'npx crm-conformance run' },
+  /** One report from the report directories of a sharded run. */
+  merge: { repository: 'npm run merge --', package: 'npx crm-conformance merge' },
+  /** The Allure report of a report directory as one HTML file. */
+  report: { repository: 'npm run report --', package: 'npx crm-conformance report' },
+  doctor: { repository: 'npx crm-conformance doctor', package: 'npx crm-conformance doctor' },
+  profileInit: { repository: 'npx crm-conformance profile init', package: 'npx crm-conformance profile init' },
+  installChromium: { repository: 'npx playwright install --only-shell chromium', package: 'npx playwright install --only-shell chromium' },
+} as const satisfies Record<string, Record<SuiteHome['place'], string>>;
+export type CommandName = keyof typeof COMMANDS;
+
+/**
+ * The command `name` with its arguments, as the reader of the message can run it: from the suite
+ * at `root` (a checkout, or an installed package: cli/materialize.ts marks its runnable copy). An
+ * npm script's arguments follow `--`, which is left out when there are none.
+ */
+export function command(name: CommandName, args = '', root: string = ROOT): string {
+  const base = COMMANDS[name][suiteHome(root).place];
+  return args ? `${base} ${args}` : base.replace(/ --$/, '');
+}
+
+/** The command that runs one test (or the suite) where the line is printed: {@link command} `run`. */
 export function runCommand(root: string = ROOT): string {
-  const installed = existsSync(join(root, '.crm-conformance-complete')) || root.split(sep).includes('node_modules');
-  return installed ? 'npx crm-conformance run' : 'npx playwright test';
+  return command('run', '', root);
 }
 
 /**

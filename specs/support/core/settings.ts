@@ -90,19 +90,14 @@ export const SETTINGS: readonly Setting[] = [
     schema: z.string().min(1, 'must name a JSON file'),
     description: 'A known-failure baseline: a JSON list of `{ "rule" | "title", "reason", "expires"?, "issue"? }`; those failures do not fail the run.',
   },
-  {
-    name: 'CRM_EXPECTATIONS_STALE',
-    group: 'target',
-    schema: z.enum(['report', 'fail'], { error: 'must be report or fail' }),
-    default: '`report`',
-    description: 'A baseline entry whose failure no longer happens is stale: `report` lists it, `fail` also fails the run.',
-  },
+  { name: 'CRM_EXPECTATIONS_STRICT', group: 'target', schema: flag, default: 'off', description: 'A stale baseline entry (its failure gone) fails the run.' },
   {
     name: 'CRM_SPEC_URL',
     group: 'target',
     schema: z.url({ protocol: /^(https?|file)$/, error: 'must be an http(s):// or file:// URL' }),
-    default: 'the spec beside the suite',
-    description: 'Where the specification is published; reports link rule sections to it.',
+    default: "the suite's rule pages (docs/conformance/)",
+    description:
+      "Where the specification is published (its file's address): reports link each rule to its section there. Unset, they link each rule to its row on the rule pages the suite carries, which quote the spec.",
   },
   // Credentials
   {
@@ -148,15 +143,17 @@ export const SETTINGS: readonly Setting[] = [
     name: 'CRM_RECEIVER_PORT',
     group: 'receivers',
     schema: port,
-    default: 'the port of `CRM_PUBLIC_URL`, else 8123',
-    description: 'The local port of the webhook receiver that `CRM_PUBLIC_URL` forwards to.',
+    default: 'with `CRM_PUBLIC_URL`: its port, else 8123; on loopback: a free port for each worker',
+    description:
+      "The local port of the webhook receiver: the one `CRM_PUBLIC_URL` forwards to, or on loopback one port the run's workers share (subscriptions then name `http://127.0.0.1:<port>/…`).",
   },
   {
     name: 'CRM_CALLBACK_PORT',
     group: 'receivers',
     schema: port,
-    default: 'the port of `CRM_PUBLIC_URL`',
-    description: "The local port of the OAuth callback receiver under `CRM_PUBLIC_URL`; it must differ from the webhook receiver's.",
+    default: 'with `CRM_PUBLIC_URL`: its port; on loopback: a free port',
+    description:
+      "The local port of the OAuth callback receiver: the one `CRM_PUBLIC_URL` forwards to, or on loopback the port of the redirect URI the run sends (`http://127.0.0.1:<port>/oauth/callback`: for a server that accepts only the exact URI registered; `crm-conformance doctor` prints it). It must differ from the webhook receiver's.",
   },
   {
     name: 'CRM_CALLBACK_HTTPS',

@@ -1,7 +1,7 @@
 /**
- * The run's shared webhook receiver behind CRM_PUBLIC_URL: one receiver listens on a fixed local
- * port (CRM_RECEIVER_PORT, else the port of CRM_PUBLIC_URL, else 8123) that the tunnel or proxy
- * forwards to. It is a small detached process, started by the first worker that needs it (this
+ * The run's shared webhook receiver on a fixed local port (`target.receivers.webhookPort`:
+ * CRM_RECEIVER_PORT, else the port of CRM_PUBLIC_URL, else 8123 under CRM_PUBLIC_URL), the one the
+ * tunnel or proxy forwards to, or on loopback the one CRM_RECEIVER_PORT names. It is a small detached process, started by the first worker that needs it (this
  * file run with {@link HUB_FLAG}), so that it outlives any worker Playwright restarts; it ends
  * when the test runner ends, or after ten idle minutes. Workers read what arrived through its
  * loopback-only, keyed control endpoints ({@link HubClient}).
@@ -9,25 +9,13 @@
 import { spawn } from 'node:child_process';
 import { createServer } from 'node:http';
 import { resolve as resolvePath } from 'node:path';
-import { ConfigError, ROOT } from '../core/config.js';
+import { ROOT } from '../core/config.js';
 import { CONTROL, listen, Recording, type ReceivedRequest } from './webhook-recording.js';
-
-/** The local port to bind when the target reaches the suite through CRM_PUBLIC_URL. */
-export function fixedPort(publicUrl: string): number {
-  const raw = process.env.CRM_RECEIVER_PORT;
-  if (raw !== undefined && raw !== '') {
-    if (!/^\d+$/.test(raw) || Number(raw) < 1 || Number(raw) > 65535)
-      throw new ConfigError(`CRM_RECEIVER_PORT=${JSON.stringify(raw)}: must be a port number (1-65535)`);
-    return Number(raw);
-  }
-  const explicit = new URL(publicUrl).port;
-  return explicit ? Number(explicit) : 8123;
-}
 
 const HUB_FLAG = '--crm-webhook-hub';
 
 /**
- * The shared receiver behind CRM_PUBLIC_URL: a small detached process (started by the first
+ * The shared receiver on the fixed port: a small detached process (started by the first
  * worker that needs it) so that it outlives any worker Playwright restarts. It ends when the
  * test runner ends, or after ten idle minutes.
  */
@@ -96,7 +84,7 @@ export class HubClient {
       await new Promise((r) => setTimeout(r, 200));
     }
     throw new Error(
-      `webhook receiver: no receiver of this run answers on 127.0.0.1:${this.port} (${lastError}); is the port used by another program? Set CRM_RECEIVER_PORT to the local port CRM_PUBLIC_URL forwards to`,
+      `webhook receiver: no receiver of this run answers on 127.0.0.1:${this.port} (${lastError}); is the port used by another program? Set CRM_RECEIVER_PORT to a free local port (with CRM_PUBLIC_URL, the one it forwards to)`,
     );
   }
 

@@ -5,9 +5,10 @@
  * matchers of payloads.
  *
  * Where the target reaches the receiver: `target.publicUrl` (CRM_PUBLIC_URL) when set, else
- * the loopback address (each worker its own ephemeral port). With CRM_PUBLIC_URL the run shares
- * one receiver on a fixed local port (resources/webhook-hub.ts). Any path is recorded, so other
- * receivers of the suite (an OAuth callback) could share it.
+ * the loopback address (each worker its own ephemeral port, or with CRM_RECEIVER_PORT that port).
+ * On a fixed port (CRM_PUBLIC_URL or CRM_RECEIVER_PORT) the run shares one receiver
+ * (resources/webhook-hub.ts). Any path is recorded, so other receivers of the suite (an OAuth
+ * callback) could share it.
  *
  * The payload of a notification is "not shown" by the spec: nothing here assumes a shape.
  * A notification is tied to a record by its unique name anywhere in it, or by its id where the
@@ -20,7 +21,7 @@ import { createServer, type Server } from 'node:http';
 import type { WebhookCreate } from '../../../contracts/index.js';
 import type { TargetConfig } from '../core/config.js';
 import { notificationArrived, notificationDeadline, notificationMissed } from '../core/latency.js';
-import { fixedPort, HubClient } from './webhook-hub.js';
+import { HubClient } from './webhook-hub.js';
 import { listen, Recording, type ReceivedRequest } from './webhook-recording.js';
 
 export type { ReceivedRequest };
@@ -37,8 +38,8 @@ export {
 } from './webhook-payload.js';
 
 /**
- * The worker's receiver. Loopback (no CRM_PUBLIC_URL): its own server on an ephemeral port.
- * CRM_PUBLIC_URL: the run's shared hub on the fixed port, read through its control endpoints.
+ * The worker's receiver. No fixed port (loopback without CRM_RECEIVER_PORT): its own server on an
+ * ephemeral port. A fixed port: the run's shared hub on it, read through its control endpoints.
  */
 export class WebhookReceiver {
   private server?: Server;
@@ -50,18 +51,18 @@ export class WebhookReceiver {
     const key = createHash('sha256')
       .update(`crm-conformance-receiver:${cfg.runId}:${cfg.credentials.accessToken ?? cfg.credentials.bearerToken ?? ''}`)
       .digest('hex');
-    if (!cfg.publicUrl) {
+    const port = cfg.receivers.webhookPort;
+    if (port === undefined) {
       const recording = new Recording(key);
       const server = createServer(recording.handle);
       server.keepAliveTimeout = 5_000;
-      const port = await listen(server, 0);
-      const r = new WebhookReceiver(`http://127.0.0.1:${port}`);
+      const r = new WebhookReceiver(`http://127.0.0.1:${await listen(server, 0)}`);
       r.server = server;
       r.recording = recording;
       return r;
     }
-    const r = new WebhookReceiver(cfg.publicUrl);
-    r.hub = new HubClient(fixedPort(cfg.publicUrl), key);
+    const r = new WebhookReceiver(cfg.publicUrl ?? `http://127.0.0.1:${port}`);
+    r.hub = new HubClient(port, key);
     await r.hub.join();
     return r;
   }

@@ -1,4 +1,7 @@
-/** Small hostile or broken HTTP targets on 127.0.0.1 for the hostile self-test. */
+/**
+ * Small hostile or broken HTTP targets on 127.0.0.1: the targets of the hostile self-test
+ * (selftest/hostile.test.ts) and of the bench's dead and `200 {}` rows (scripts/bench.ts).
+ */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { createServer as createNetServer, type Socket } from 'node:net';
 import type { AddressInfo } from 'node:net';
@@ -29,6 +32,45 @@ const ANSWER = JSON.stringify({
   settings: { setting_team_permissions_enabled: false, setting_enable_leads: true },
 });
 
+/** `slow-body`: status and headers at once, then the body one byte a second. */
+function slowBody(res: ServerResponse, timers: Set<NodeJS.Timeout>): void {
+  const body = Buffer.from(ANSWER);
+  res.writeHead(200, { 'content-type': 'application/json', 'content-length': body.length });
+  let i = 0;
+  const t = setInterval(() => {
+    if (i >= body.length || res.destroyed) {
+      clearInterval(t);
+      timers.delete(t);
+      res.end();
+      return;
+    }
+    res.write(body.subarray(i, ++i));
+  }, 1000);
+  timers.add(t);
+}
+
+/** `huge`: a 10 MB body (Content-Length on /account, chunked elsewhere). */
+function huge(req: IncomingMessage, res: ServerResponse): void {
+  const chunk = Buffer.alloc(64 * 1024, 'x');
+  const total = 10 * 1024 * 1024;
+  const head: Record<string, string | number> = { 'content-type': 'application/json' };
+  if (req.url?.endsWith('/account')) head['content-length'] = total;
+  res.writeHead(200, head);
+  let sent = 0;
+  const pump = () => {
+    while (sent < total) {
+      sent += chunk.length;
+      if (!res.write(chunk)) {
+        res.once('drain', pump);
+        return;
+      }
+    }
+    res.end();
+  };
+  res.on('error', () => undefined);
+  pump();
+}
+
 function httpHandler(kind: HostileKind, timers: Set<NodeJS.Timeout>) {
   let served = 0;
   return (req: IncomingMessage, res: ServerResponse) => {
@@ -42,43 +84,10 @@ function httpHandler(kind: HostileKind, timers: Set<NodeJS.Timeout>) {
           res.end(authorized ? ANSWER : JSON.stringify({ message: 'unauthorized' }));
           return;
         }
-        case 'slow-body': {
-          const body = Buffer.from(ANSWER);
-          res.writeHead(200, { 'content-type': 'application/json', 'content-length': body.length });
-          let i = 0;
-          const t = setInterval(() => {
-            if (i >= body.length || res.destroyed) {
-              clearInterval(t);
-              timers.delete(t);
-              res.end();
-              return;
-            }
-            res.write(body.subarray(i, ++i));
-          }, 1000);
-          timers.add(t);
-          return;
-        }
-        case 'huge': {
-          const chunk = Buffer.alloc(64 * 1024, 'x');
-          const total = 10 * 1024 * 1024;
-          const head: Record<string, string | number> = { 'content-type': 'application/json' };
-          if (req.url?.endsWith('/account')) head['content-length'] = total;
-          res.writeHead(200, head);
-          let sent = 0;
-          const pump = () => {
-            while (sent < total) {
-              sent += chunk.length;
-              if (!res.write(chunk)) {
-                res.once('drain', pump);
-                return;
-              }
-            }
-            res.end();
-          };
-          res.on('error', () => undefined);
-          pump();
-          return;
-        }
+        case 'slow-body':
+          return slowBody(res, timers);
+        case 'huge':
+          return huge(req, res);
         case 'invalid-json':
           res.writeHead(200, { 'content-type': 'application/json' });
           res.end(ANSWER.slice(0, 40));

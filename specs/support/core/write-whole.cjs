@@ -3,7 +3,8 @@
  * renamed over it, so that a reader in parallel (another run, another worker, Allure) sees the old
  * file or the new one, never a part. On failure the temporary file is removed and the error thrown.
  * Plain CommonJS with no imports of the project's own: used by the scripts run by plain Node
- * (scripts/start-reference.mjs) and by the reporters.
+ * (scripts/start-reference.mjs) and by the reporters (reporting/allure-reporter.ts), so it lives in
+ * the core layer both import.
  */
 'use strict';
 const { randomBytes } = require('node:crypto');

@@ -1,0 +1,75 @@
+/**
+ * Blame (reporting/blame.ts): a failure counts against the rule whose own check failed; a test
+ * that stopped at a step of another rule is blocked by it. The scenarios are the upsert faults of
+ * the reference, in the shape their tests fail: one broken rule beneath many failures is blamed once.
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { RULES } from '../rules/index.js';
+import { blame, type Blamable } from '../reporting/blame.js';
+
+const known = new Set(RULES.map((r) => r.id));
+const t = (title: string, status: 'passed' | 'failed', breaks: string[] = [], rules = [title.split(' ')[0]]): Blamable => ({
+  title,
+  rules,
+  status,
+  expectedStatus: 'passed',
+  warnings: [],
+  ...(breaks.length ? { brokenRules: breaks } : {}),
+});
+const credited = (outcomes: Blamable[]) => {
+  const c = blame(outcomes, known);
+  return Object.fromEntries(outcomes.filter((o) => c.has(o)).map((o) => [o.title, c.get(o) ?? o.rules]));
+};
+
+test('one match creating a new Lead: every failure that rests on the update counts against UPSERT-3 alone', () => {
+  const got = credited([
+    t('UPSERT-3 by name', 'failed', ['UPSERT-3', 'UPSERT-7']),
+    t('UPSERT-7 name matches', 'passed'),
+    t('UPSERT-8 by e-mail', 'failed', ['UPSERT-3', 'UPSERT-8']),
+    t('UPSERT-9 by custom field', 'failed', ['UPSERT-3', 'UPSERT-9']),
+    t('UPSERT-1 racing', 'failed', ['UPSERT-1', 'UPSERT-3', 'UPSERT-7']),
+    t('UPSERT-1 racing updates', 'failed', ['UPSERT-1', 'UPSERT-3', 'UPSERT-8']),
+    t('EVENT-2 update notification', 'failed', ['UPSERT-3', 'UPSERT-7']),
+    t('WIRE-3 lead lists', 'failed', ['UPSERT-3', 'UPSERT-7']),
+  ]);
+  for (const [title, rules] of Object.entries(got)) assert.deepEqual(rules, ['UPSERT-3'], title);
+});
+
+test('e-mail ignored as a criterion: the e-mail checks count against UPSERT-8, the update by name clears UPSERT-3', () => {
+  const got = credited([
+    t('UPSERT-3 by name', 'passed'),
+    t('UPSERT-8 by e-mail', 'failed', ['UPSERT-3', 'UPSERT-8']),
+    t('UPSERT-13 read by e-mail', 'failed', ['UPSERT-3', 'UPSERT-8']),
+  ]);
+  assert.deepEqual(got, { 'UPSERT-8 by e-mail': ['UPSERT-8'], 'UPSERT-13 read by e-mail': ['UPSERT-8'] });
+});
+
+test('an upsert that is not atomic: the races count against UPSERT-1, the sequential update is fine', () => {
+  const got = credited([
+    t('UPSERT-3 by name', 'passed'),
+    t('UPSERT-7 name matches', 'passed'),
+    t('UPSERT-8 by e-mail', 'passed'),
+    t('UPSERT-1 racing', 'failed', ['UPSERT-1', 'UPSERT-3', 'UPSERT-7']),
+    t('UPSERT-1 racing updates', 'failed', ['UPSERT-1', 'UPSERT-3', 'UPSERT-8']),
+  ]);
+  assert.deepEqual(got, { 'UPSERT-1 racing': ['UPSERT-1'], 'UPSERT-1 racing updates': ['UPSERT-1'] });
+});
+
+test('name ignored as a criterion: the rule every failure names is the one blamed', () => {
+  const got = credited([
+    t('UPSERT-7 name matches', 'failed', ['UPSERT-7', 'UPSERT-4']),
+    t('UPSERT-4 two by name', 'failed', ['UPSERT-4', 'UPSERT-7']),
+    t('UPSERT-4 two by e-mail', 'passed'),
+    t('UPSERT-3 by name', 'failed', ['UPSERT-3', 'UPSERT-7']),
+    t('EVENT-2 update notification', 'failed', ['UPSERT-3', 'UPSERT-7']),
+  ]);
+  for (const [title, rules] of Object.entries(got)) assert.deepEqual(rules, ['UPSERT-7'], title);
+});
+
+test('a failure that names no rule counts against every rule of its test; one naming rules the run cannot tell apart counts against all of them', () => {
+  const plain = t('UPSERT-3 model', 'failed', [], ['UPSERT-3', 'UPSERT-8']);
+  assert.equal(blame([plain], known).get(plain), undefined);
+  const alone = t('UPSERT-3 model', 'failed', ['UPSERT-3', 'UPSERT-8'], ['UPSERT-3', 'UPSERT-8']);
+  assert.deepEqual(blame([alone], known).get(alone), ['UPSERT-3', 'UPSERT-8']);
+});
