@@ -12,6 +12,7 @@ import { test } from 'node:test';
 import fc from 'fast-check';
 import { describeExchange, Recorder, type Exchange } from '../specs/support/core/recorder.js';
 import { commandList, replayLine, runCommand } from '../specs/support/core/replay.js';
+import { replayScript } from '../specs/support/core/replay-script.js';
 import { ROOT, scratchDir } from './helpers.js';
 
 test('the replay command is the one that runs a test where it is printed: a checkout, or an installed package', () => {
@@ -75,7 +76,7 @@ test('a request naming records made earlier in its test says so and carries thei
     responseHeaders: {},
     responseBody,
     durationMs: 1,
-    curl: `curl -sS -X ${method} "${url}"`,
+    curl: `curl -sS -X ${method} "${url}" -H "Content-Type: application/json"${requestBody === undefined ? '' : ` --data-raw '${JSON.stringify(requestBody)}'`}`,
   });
   const api = 'http://127.0.0.1:9/developer_api/v1';
   rec.exchanges.push(x('POST', `${api}/companies`, 200, { name: 'Acme' }, { id: 71, name: 'Acme' }));
@@ -88,16 +89,24 @@ test('a request naming records made earlier in its test says so and carries thei
   rec.settle();
   rec.exchanges.push(x('DELETE', `${api}/people/7004/related`, 500, { resource: { id: 71, type: 'company' } }, { message: 'internal error' }));
   rec.settle();
+  rec.replayScript = 'test-results/replay/REL-1-abc.sh';
   const text = describeExchange(rec.exchanges[4]);
   assert.match(
     text,
-    /replay: curl -sS -X DELETE "[^"]+\/people\/7004\/related"\n {2}depends on records made earlier in this test: 71 made by POST \S+\/companies → 200; 7004 made by POST \S+\/people → 200; 7004 changed by PUT \S+\/people\/7004 → 200\. Replay these first/,
-  );
-  assert.match(
-    text,
-    /\n {4}curl -sS -X POST "[^"]+\/companies"\n {4}curl -sS -X POST "[^"]+\/people"\n {4}curl -sS -X PUT "[^"]+\/people\/7004"$/,
-    'in the order they were sent',
+    /replay: curl -sS -X DELETE "[^"]+\/people\/7004\/related"[^\n]*\n {2}depends on records made earlier in this test: 71 made by POST \S+\/companies → 200; 7004 made by POST \S+\/people → 200; 7004 changed by PUT \S+\/people\/7004 → 200\. The replay script sends them first, taking the ids from their answers .*: bash test-results\/replay\/REL-1-abc\.sh$/,
   );
   assert.doesNotMatch(text, /pipelines/, 'a request it does not depend on is left out');
   assert.doesNotMatch(describeExchange(rec.exchanges[0]), /depends on/, 'the first request depends on nothing');
+  // The script: the requests in the order they were sent, each id taken from the answer that made it now.
+  const script = replayScript(rec.exchanges[4], { title: 'REL-1 x', where: 'specs/x.spec.ts:1', failure: 'expected a refusal (a 4xx answer), got 500' });
+  const sends = script.split('\n').filter((l) => l.startsWith('send '));
+  assert.equal(sends.length, 4, script);
+  assert.match(sends[0], /^send 1 curl -sS -X POST "[^"]+\/companies"/);
+  assert.match(script, /^ID1=\$\(pick "\$dir\/1\.json" id\) {3}# 71 in the failed run$/m);
+  assert.match(script, /^ID2=\$\(pick "\$dir\/2\.json" id\) {3}# 7004 in the failed run$/m);
+  assert.match(sends[1], /--data-raw '\{"name":"P","company_id":'"\$\{ID1\}"'\}'$/, 'an id in the body, as a number');
+  assert.match(sends[2], /^send 3 curl -sS -X PUT "[^"]+\/people\/\$\{ID2\}"/, 'an id in the path');
+  assert.match(sends[3], /^send 4 curl -sS -X DELETE "[^"]+\/people\/\$\{ID2\}\/related".*--data-raw '\{"resource":\{"id":'"\$\{ID1\}"'/);
+  assert.doesNotMatch(script, /pipelines/);
+  assert.match(script.trim().split('\n').at(-1)!, /^if \[ "\$code" -ge 400 \] && \[ "\$code" -lt 500 \]; then echo "EXPECTED: a 4xx refusal/);
 });

@@ -129,7 +129,8 @@ test('the page renders offline in Chromium and shows the numbers of conformance.
     const failSection = (await page.textContent(`section.detail[id="${R.fail.id}"]`)) ?? '';
     assert.match(failSection, /expected status 200, got 500/);
     assert.match(failSection, /curl -sS -X GET/);
-    assert.match(failSection, /CRM_FC_SEED=1234567 (CRM_FC_PATH=\S+ )?npx playwright test/);
+    // The property's replay line as the console printed it: seed, path and CRM_FC_RUNS.
+    assert.match(failSection, /Replay the property: CRM_FC_SEED=1234567 CRM_FC_PATH=3:1:0 CRM_FC_RUNS=100 npx playwright test/);
     assert.match(failSection, /no answer within 15 s/);
     assert.doesNotMatch(await page.content(), /ref-access-|«redacted»[^<]*[0-9a-f]{24}/, 'no secret on the page');
     assert.match((await page.textContent(`section.detail[id="${R.warn.id}"]`)) ?? '', /not met/);

@@ -55,7 +55,8 @@ export function syntheticOutcomes(): TestOutcome[] {
       status: 'failed',
       error: `expected status 200, got 500\nGET http://127.0.0.1:4010/developer_api/v1/account → 500\n  got: {"message":"boom"}`,
       replay: `curl -sS -X GET "http://127.0.0.1:4010/developer_api/v1/account" -H "X-SVC-AccessToken: $CRM_ACCESS_TOKEN"`,
-      counterexample: 'seed: 1234567\npath: "3:1:0"\nvalue: {"name":"ÿ"}',
+      counterexample:
+        'seed: 1234567\npath: 3:1:0\nvalue: {"name":"ÿ"}\nreplay: CRM_FC_SEED=1234567 CRM_FC_PATH=3:1:0 CRM_FC_RUNS=100 npx playwright test specs/wire/conventions.spec.ts:3',
       exchanges: [exchange(500, { message: 'boom' }), exchange(0, undefined, { error: 'no answer within 15 s (no status line and headers received)' })],
       statuses: { '500': 1, '0': 1 },
     }),

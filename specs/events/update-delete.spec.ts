@@ -2,9 +2,8 @@
  * spec § Events, rule 1 for the `update` and `delete` kinds, where the API can cause them: a
  * Lead is updated by `PUT /leads/upsert` matching it (Lead upsert, rule 3), and a converted
  * Lead "no longer exists" (§ States and transitions); whether conversion counts as a delete
- * event is not stated, so a server may announce it or not (EVENT-8, a MAY: what arrives is
- * recorded, never judged; open choice webhook.convert-delete). No endpoint deletes a record
- * outright (EVENT-3 is untestable).
+ * event is not stated, so a server may announce it or not (EVENT-8, a MAY recorded in
+ * convert-delete.optional.spec.ts). No endpoint deletes a record outright (EVENT-3 is untestable).
  */
 import { MAKERS, convertLead, updateLead } from './records.js';
 import { concerns } from '../support/resources/webhook-receiver.js';
@@ -23,29 +22,6 @@ test(
       await hooks.subscribe(ch, { type: 'lead', event: 'update', secret: { conformance_key: `k-${ns.id}` } });
       await updateLead(ctx, lead, { details: `updated by ${ns.id}` });
       await ch.waitFor(`naming the updated lead ${String(lead.id)}`, (r) => concerns(r.body, lead, 'lead'));
-    },
-    { timeout: 60_000 },
-  ),
-);
-
-test(
-  ...rule(
-    'EVENT-8',
-    'whether converting a Lead sends a notification to a lead/delete subscription (recorded, not judged)',
-    async ({ api, ns, profile, hooks }, testInfo) => {
-      test.skip(!profile.capabilities.webhook_delivery, 'the profile says notifications cannot reach the suite (capabilities.webhook_delivery)');
-      const ctx = { api, ns, profile };
-      const lead = await MAKERS.lead.create(ctx);
-      const ch = hooks.channel('lead-delete');
-      await hooks.subscribe(ch, { type: 'lead', event: 'delete', secret: { conformance_key: `k-${ns.id}` } });
-      await convertLead(ctx, lead);
-      const got = await ch
-        .waitFor(`naming the converted lead ${String(lead.id)}`, (r) => concerns(r.body, lead, 'lead'), { optional: true })
-        .then(
-          () => 'announced',
-          (err: Error) => `not announced (${err.message.split('\n')[0]})`,
-        );
-      testInfo.annotations.push({ type: 'note', description: `EVENT-8: a conversion to a lead/delete subscription: ${got}` });
     },
     { timeout: 60_000 },
   ),
