@@ -10,6 +10,7 @@ import { basename, dirname, join, relative, resolve } from 'node:path';
 import { z } from 'zod';
 import { hasRule, getRule } from '../rules/index.js';
 import { ROOT } from '../specs/support/core/config.js';
+import { command } from '../specs/support/core/replay.js';
 
 /** This installation's version of the suite (package.json), recorded in every conformance.json. */
 export function suiteVersion(root: string = ROOT): string | undefined {
@@ -149,7 +150,7 @@ export function readRun(arg: string, cwd: string = process.cwd()): RunView {
   const file = statSync(given).isDirectory() ? join(given, 'conformance.json') : given;
   if (!existsSync(file))
     throw new RunReadError(
-      `${path}: holds no conformance.json: is it the report directory (CRM_REPORT_DIR) of a finished run? A shard's directory is merged first (crm-conformance merge)`,
+      `${path}: holds no conformance.json: is it the report directory (CRM_REPORT_DIR) of a finished run? The shards of a run are merged first (${command('merge', '<shard dirs>')})`,
     );
   let json: unknown;
   try {

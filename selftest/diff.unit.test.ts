@@ -103,7 +103,7 @@ test('a run that cannot be read is a RunReadError naming the fix', () => {
   );
   assert.throws(
     () => readRun(dir),
-    (e: unknown) => e instanceof RunReadError && /holds no conformance\.json.*crm-conformance merge/.test(e.message),
+    (e: unknown) => e instanceof RunReadError && /holds no conformance\.json.*merged first \(npm run merge -- <shard dirs>\)/.test(e.message),
   );
   writeFileSync(join(dir, 'conformance.json'), '{"verdict": ');
   assert.throws(
