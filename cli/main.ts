@@ -6,6 +6,9 @@
  *   profile init [--out f]    drafts a target profile from what the target can tell
  *   reference                 the embedded reference server alone (REFERENCE_PORT, REFERENCE_AUTH_PORT)
  *   merge <dir…> [--out d]    one report from the report directories of a sharded run
+ *   diff <before> <after>     what changed between two runs, rule by rule (exit 1 on a MUST regression)
+ *   compare <run>…            runs side by side (implementations or releases × rules)
+ *   summary [run]             the job summary and annotations of a run for CI
  *   report [dir]              the Allure report of a report directory, one HTML file
  *   schemas [dir]             writes the JSON Schemas and openapi.json (default reports/schemas)
  */
@@ -20,6 +23,10 @@ export const USAGE = `usage: crm-conformance <command>
   profile init [--out file] [--force]    draft a target profile from what the target shows
   reference                              start the reference server (REFERENCE_PORT, REFERENCE_AUTH_PORT)
   merge <dir…> [--out dir] [--no-allure] merge the reports of a sharded run
+  diff <before> <after> [--format f]     what changed between two runs, rule by rule; exit 1 on a MUST regression
+  compare <run> <run>… [--out dir]       runs side by side: one offline HTML page and Markdown
+  summary [run] [--base run] [--github]  a run's job summary (and its diff against --base); --github:
+                                         to $GITHUB_STEP_SUMMARY, with error annotations
   report [dir]                           build the Allure report of a report directory (default ./reports)
   schemas [dir]                          write the JSON Schemas and openapi.json (default ./reports/schemas)
 
@@ -50,6 +57,18 @@ export async function main(argv: string[]): Promise<number> {
     case 'merge': {
       const { runMerge } = await import('./run.js');
       return runMerge(rest);
+    }
+    case 'diff': {
+      const { diffCommand } = await import('./compare.js');
+      return diffCommand(rest);
+    }
+    case 'compare': {
+      const { compareCommand } = await import('./compare.js');
+      return compareCommand(rest);
+    }
+    case 'summary': {
+      const { summaryCommand } = await import('./compare.js');
+      return summaryCommand(rest);
     }
     case 'report': {
       const { runReport } = await import('./run.js');

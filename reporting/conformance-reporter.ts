@@ -5,6 +5,7 @@
  * - `conformance.json` and `conformance.html` (the verdict per rule, failures with exchanges);
  * - `conformance-outcomes.json`, the raw outcome of every test: `npm run merge` rebuilds one
  *   report from the outcome files of several shards;
+ * - `ctrf-report.json`, the same run as CTRF (reporting/ctrf.ts);
  * - `created-records.json`.
  *
  * A MUST failure fails the run (Playwright's own status already says so); SHOULD/MAY failures
@@ -20,6 +21,7 @@ import { measuredLatencyMs, PREFLIGHT_FILE, readPreflight, type PreflightResult 
 import { redactText, stripAnsi } from '../specs/support/core/redact.js';
 import { SHOWN_FAILURES } from '../specs/support/core/repeats.js';
 import { renderHtml } from './html.js';
+import { CTRF_FILE, ctrfReport } from './ctrf.js';
 import { buildReport, failed, runWarnings, type ConformanceReport, type ReportMeta, type TestOutcome } from './verdict.js';
 import { command, runCommand } from '../specs/support/core/replay.js';
 
@@ -189,6 +191,7 @@ export function writeReport(outputDir: string, report: ConformanceReport, outcom
   mkdirSync(outputDir, { recursive: true });
   writeFileSync(resolve(outputDir, 'conformance.json'), JSON.stringify(report, null, 2));
   writeFileSync(resolve(outputDir, 'conformance.html'), renderHtml(report));
+  writeFileSync(resolve(outputDir, CTRF_FILE), JSON.stringify(ctrfReport(report, outcomes), null, 2));
   const created = outcomes.flatMap((o) => (o.created ?? []).map((c) => ({ ...c, test: o.title })));
   writeFileSync(resolve(outputDir, 'created-records.json'), JSON.stringify({ runId, tag: `crm-conformance-${runId}`, records: created }, null, 2));
 }
@@ -226,6 +229,14 @@ export function summaryLines(report: ConformanceReport, htmlPath: string, status
       for (const u of e.unexpectedPasses) lines.push(`  ${u.title} (${u.file}:${u.line})`);
     }
     if (e.unmatched.length) lines.push(`Baseline entries that matched no test of this run: ${e.unmatched.join(', ')}`);
+    if (e.stale?.length)
+      lines.push(
+        `${e.failOnStale ? 'STALE BASELINE (CRM_EXPECTATIONS_STRICT=1 fails the run)' : 'Stale baseline entries'}: ${e.stale.length} entr${e.stale.length === 1 ? 'y' : 'ies'} whose failure no longer happens (every test of theirs that ran passed); remove ${e.stale.length === 1 ? 'it' : 'them'}: ${e.stale.map((x) => x.entry).join(', ')}`,
+      );
+    if (e.expired?.length)
+      lines.push(
+        `Expired baseline entries, counted as no entry: ${e.expired.map((x) => `${x.entry} (expired ${x.expires}${x.issue ? `, ${x.issue}` : ''})`).join(', ')}`,
+      );
   }
   const failedRules = (report.rootCauses ?? [])
     .map((id) => report.rules.find((r) => r.id === id)!)
@@ -331,7 +342,9 @@ export default class ConformanceReporter implements Reporter {
       target: cfg.embedded ? `embedded reference server (${cfg.baseUrl})` : cfg.baseUrl,
       runId: cfg.runId,
       warnings: runWarnings(outcomes, cfg.baseUrl),
-      expectations: cfg.expectationsSource ? { source: cfg.expectationsSource, entries: cfg.expectations } : undefined,
+      expectations: cfg.expectationsSource
+        ? { source: cfg.expectationsSource, entries: cfg.expectations, expired: cfg.expectationsExpired, failOnStale: cfg.expectationsStrict }
+        : undefined,
       shards: this.shard ? [this.shard] : undefined,
       partial: this.shard ? `shard ${this.shard} only: merge the shards (${command('merge', '<shard dirs>')}) for the verdict of the whole suite` : undefined,
       specUrl: cfg.specUrl,
@@ -351,6 +364,7 @@ export default class ConformanceReporter implements Reporter {
     // Held failures are skipped in Playwright's eyes: the run still fails on them.
     const held = outcomes.filter((o) => o.held && failed(o));
     const heldOnly = result.status === 'passed' && held.length > 0;
+    const staleFails = result.status === 'passed' && !!report.expectations?.failOnStale && !!report.expectations.stale?.length;
     if (held.length) {
       const repeats = held.filter((o) => o.repeatOf).length;
       const blocked = held.filter((o) => o.held?.startsWith('blocked by ')).length;
@@ -369,9 +383,11 @@ export default class ConformanceReporter implements Reporter {
         : 'failed: the target could not be judged'
       : heldOnly
         ? 'failed: held failures'
-        : result.status;
+        : staleFails
+          ? 'failed: stale baseline entries'
+          : result.status;
     console.log('\n' + summaryLines(report, relative(process.cwd(), resolve(this.outputDir, 'conformance.html')), status).join('\n'));
-    if (unjudged || heldOnly) return { status: 'failed' };
+    if (unjudged || heldOnly || staleFails) return { status: 'failed' };
   }
 
   /** This run's preflight result (written by the global set-up), when there is one. */

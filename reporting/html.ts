@@ -7,7 +7,7 @@ import { AREAS, ruleIdOfTitle, ruleLink } from '../rules/index.js';
 import { rootCauseOrder, type ConformanceReport, type RuleVerdict, type Verdict } from './verdict.js';
 import { runCommand } from '../specs/support/core/replay.js';
 
-const esc = (s: unknown) => String(s ?? '').replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
+export const esc = (s: unknown) => String(s ?? '').replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
 const VERDICTS: Verdict[] = ['PASS', 'FAIL', 'WARN', 'BLOCKED', 'SKIP', 'UNTESTED'];
 const LEVELS = ['MUST', 'SHOULD', 'MAY'] as const;
 const LABEL: Record<Verdict, string> = { PASS: 'pass', FAIL: 'fail', WARN: 'warn', BLOCKED: 'blocked', SKIP: 'skip', UNTESTED: 'untested' };
@@ -243,9 +243,17 @@ function expectationsBlock(r: ConformanceReport): string {
   const up = e.unexpectedPasses.length
     ? `<div class="alert unexpected" id="unexpected-passes"><b>${e.unexpectedPasses.length} unexpected pass${e.unexpectedPasses.length === 1 ? '' : 'es'}</b>: these tests are listed as known failures and passed; remove them from the baseline.<ul>${e.unexpectedPasses.map((u) => `<li><b>${esc(u.title)}</b> <small>${esc(u.file)}:${u.line}</small> — ${esc(u.reason)}</li>`).join('')}</ul></div>`
     : '';
-  const stale = e.unmatched.length ? `<p><small>Baseline entries that matched no test of this run: ${esc(e.unmatched.join(', '))}</small></p>` : '';
+  const unmatched = e.unmatched.length ? `<p><small>Baseline entries that matched no test of this run: ${esc(e.unmatched.join(', '))}</small></p>` : '';
+  const entries = (list: { entry: string; reason: string; expires?: string; issue?: string }[]) =>
+    `<ul>${list.map((x) => `<li><b>${esc(x.entry)}</b>${x.expires ? ` expired ${esc(x.expires)}` : ''} — ${esc(x.reason)}${x.issue ? ` <a href="${esc(x.issue)}">${esc(x.issue)}</a>` : ''}</li>`).join('')}</ul>`;
+  const stale = e.stale?.length
+    ? `<div class="alert unexpected" id="stale-entries"><b>${e.stale.length} stale entr${e.stale.length === 1 ? 'y' : 'ies'}</b>${e.failOnStale ? ' (they fail the run: CRM_EXPECTATIONS_STRICT=1)' : ''}: the failure no longer happens (every test of theirs that ran passed); remove them.${entries(e.stale)}</div>`
+    : '';
+  const expired = e.expired?.length
+    ? `<div class="alert warn" id="expired-entries"><b>${e.expired.length} expired entr${e.expired.length === 1 ? 'y' : 'ies'}</b>, counted as no entry:${entries(e.expired)}</div>`
+    : '';
   return `<section class="baseline"><h2>Known-failure baseline</h2>
-<p><code>${esc(e.source)}</code>: ${e.entries} entr${e.entries === 1 ? 'y' : 'ies'}; <span id="known-failures">${e.knownFailures.length}</span> test(s) failed as expected (reported, not fatal); <span id="unexpected-pass-count">${e.unexpectedPasses.length}</span> unexpected pass(es).</p>${up}${stale}</section>`;
+<p><code>${esc(e.source)}</code>: ${e.entries} entr${e.entries === 1 ? 'y' : 'ies'}; <span id="known-failures">${e.knownFailures.length}</span> test(s) failed as expected (reported, not fatal); <span id="unexpected-pass-count">${e.unexpectedPasses.length}</span> unexpected pass(es).</p>${up}${stale}${expired}${unmatched}</section>`;
 }
 
 function allRules(r: ConformanceReport): string {

@@ -6,7 +6,7 @@
  *
  * Each argument is a shard's report directory (its CRM_REPORT_DIR), holding the
  * `conformance-outcomes.json` the conformance reporter writes and the shard's `allure-results/`.
- * Writes into --out (default `reports`): conformance.json, conformance.html, created-records.json,
+ * Writes into --out (default `reports`): conformance.json, conformance.html, ctrf-report.json, created-records.json,
  * conformance-outcomes.json, allure-results/ (all shards' results side by side),
  * allure-report/index.html (single file) and, when the shards kept Playwright blob reports,
  * html/ (Playwright's merged HTML report).
@@ -39,8 +39,12 @@ export class MergeError extends Error {}
 /** The target could be judged: not INCONCLUSIVE, and no shard's preflight found it dead or answering nonsense. */
 export const judged = (r: ConformanceReport) => r.verdict !== 'INCONCLUSIVE' && (!r.preflight || r.preflight.state === 'alive');
 
-/** `npm run merge`'s exit status: 1 when a test failed, the target could not be judged or a shard is missing. */
-export const mergeExitCode = (r: ConformanceReport, outcomes: TestOutcome[]) => (outcomes.some(failed) || !judged(r) || r.partial ? 1 : 0);
+/**
+ * `npm run merge`'s exit status: 1 when a test failed, the target could not be judged, a shard is missing or
+ * (CRM_EXPECTATIONS_STRICT=1) a baseline entry is stale.
+ */
+export const mergeExitCode = (r: ConformanceReport, outcomes: TestOutcome[]) =>
+  outcomes.some(failed) || !judged(r) || r.partial || (r.expectations?.failOnStale && r.expectations.stale?.length) ? 1 : 0;
 
 const rank = (t: TestOutcome) => (failed(t) ? 0 : t.expectedFailure ? 1 : t.warnings.length ? 2 : t.status === 'passed' ? 3 : 4);
 

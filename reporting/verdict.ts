@@ -6,6 +6,8 @@ import { RULES, ruleIdOfTitle, type Level, type Rule } from '../rules/index.js';
 import type { PreflightResult } from '../specs/support/core/preflight.js';
 import { runCommand } from '../specs/support/core/replay.js';
 import { blame, failed } from './blame.js';
+import { suiteVersion } from './runs.js';
+import { describeExpectation } from '../specs/support/core/expectations.js';
 
 /** BLOCKED: every test that would judge the rule stopped at a failed step of another rule (reporting/blame.ts). */
 export type Verdict = 'PASS' | 'FAIL' | 'WARN' | 'BLOCKED' | 'SKIP' | 'UNTESTED';
@@ -132,6 +134,8 @@ export type OverallVerdict = 'CONFORMANT' | 'NOT CONFORMANT' | 'INCONCLUSIVE';
 
 export interface ConformanceReport {
   generatedAt: string;
+  /** The version of the suite that made the report (package.json): `crm-conformance diff` says when two runs' differ. */
+  suiteVersion?: string;
   target: string;
   runId: string;
   verdict: OverallVerdict;
@@ -167,8 +171,14 @@ export interface ConformanceReport {
     entries: number;
     knownFailures: { title: string; reason: string }[];
     unexpectedPasses: { title: string; file: string; line: number; reason: string }[];
-    /** Entries that matched no test of this run (stale, or filtered out). */
+    /** Entries that matched no test of this run (filtered out, or their tests are gone). */
     unmatched: string[];
+    /** Entries whose failure no longer happens: their tests ran and passed. */
+    stale?: { entry: string; reason: string; issue?: string }[];
+    /** Entries past their expiry date: they counted as no entry. */
+    expired?: { entry: string; reason: string; expires: string; issue?: string }[];
+    /** CRM_EXPECTATIONS_STRICT=1: a stale entry fails the run. */
+    failOnStale?: boolean;
   };
   /** Shards merged into this report ("1/3", …), when it comes from reporting/merge.ts or one shard. */
   shards?: string[];
@@ -235,7 +245,12 @@ export interface ReportMeta {
   target: string;
   runId: string;
   warnings?: string[];
-  expectations?: { source: string; entries: { rule?: string; title?: string; reason: string }[] };
+  expectations?: {
+    source: string;
+    entries: { rule?: string; title?: string; reason: string; issue?: string }[];
+    expired?: { rule?: string; title?: string; reason: string; expires?: string; issue?: string }[];
+    failOnStale?: boolean;
+  };
   shards?: string[];
   partial?: string;
   /**
@@ -373,8 +388,10 @@ export function buildReport(outcomes: TestOutcome[], meta: ReportMeta): Conforma
   const { verdict, verdictReason } = overallVerdict(rules, outcomes, meta, scope);
   const down = outcomes.filter((t) => t.status === 'skipped' && t.targetDown);
   const unjudged = outcomes.filter((t) => t.status === 'skipped' && t.notJudged);
+  const version = suiteVersion();
   const report: ConformanceReport = {
     generatedAt: new Date().toISOString(),
+    ...(version ? { suiteVersion: version } : {}),
     target: meta.target,
     runId: meta.runId,
     verdict,
@@ -403,6 +420,16 @@ export function buildReport(outcomes: TestOutcome[], meta: ReportMeta): Conforma
   if (meta.specUrl) report.specUrl = meta.specUrl;
   if (meta.durationMs !== undefined) report.durationMs = meta.durationMs;
   return report;
+}
+
+/** Baseline entries whose failure no longer happens: tests of theirs ran, and every one that ran passed. */
+function staleEntries(entries: { rule?: string; title?: string; reason: string; issue?: string }[], outcomes: TestOutcome[]) {
+  return entries
+    .filter((e) => {
+      const ran = outcomes.filter((t) => (e.title !== undefined ? t.title === e.title : t.rules.includes(e.rule!)) && t.status !== 'skipped');
+      return ran.length > 0 && ran.every((t) => t.status === 'passed' && !failed(t) && !t.expectedFailure);
+    })
+    .map((e) => ({ entry: describeExpectation(e), reason: e.reason, ...(e.issue ? { issue: e.issue } : {}) }));
 }
 
 const zero = (): Record<Verdict, number> => ({ PASS: 0, FAIL: 0, WARN: 0, BLOCKED: 0, SKIP: 0, UNTESTED: 0 });
@@ -442,7 +469,15 @@ function expectationsOf(outcomes: TestOutcome[], e: NonNullable<ReportMeta['expe
     entries: e.entries.length,
     knownFailures: outcomes.filter(known).map((t) => ({ title: t.title, reason: t.expectedFailure! })),
     unexpectedPasses: outcomes.filter((t) => t.unexpectedPass).map((t) => ({ title: t.title, file: t.file, line: t.line, reason: t.unexpectedPass! })),
-    unmatched: e.entries.filter((x) => !matched(x)).map((x) => (x.title !== undefined ? `title "${x.title}"` : `rule ${x.rule}`)),
+    unmatched: e.entries.filter((x) => !matched(x)).map(describeExpectation),
+    stale: staleEntries(e.entries, outcomes),
+    expired: (e.expired ?? []).map((x) => ({
+      entry: describeExpectation(x),
+      reason: x.reason,
+      expires: x.expires ?? '',
+      ...(x.issue ? { issue: x.issue } : {}),
+    })),
+    ...(e.failOnStale ? { failOnStale: true } : {}),
   };
 }
 

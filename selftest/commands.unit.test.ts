@@ -43,8 +43,8 @@ function knownCommand(line: string, place: 'repository' | 'package'): string | u
   return `${line}: neither an npm script, the crm-conformance bin nor Playwright`;
 }
 
-test('the bin lists its commands: run, doctor, profile init, reference, merge, report, schemas', () => {
-  assert.deepEqual([...BIN_COMMANDS].sort(), ['doctor', 'merge', 'profile init', 'reference', 'report', 'run', 'schemas']);
+test('the bin lists its commands: run, doctor, profile init, reference, merge, diff, compare, summary, report, schemas', () => {
+  assert.deepEqual([...BIN_COMMANDS].sort(), ['compare', 'diff', 'doctor', 'merge', 'profile init', 'reference', 'report', 'run', 'schemas', 'summary']);
 });
 
 test("each command's repository form runs in this checkout, its package form from the package", () => {

@@ -87,7 +87,11 @@ export interface TargetConfig {
   maxResponseBytes: number;
   /** Known-failure baseline (CRM_EXPECTATIONS); empty when unset. */
   expectations: Expectation[];
+  /** Entries of the baseline past their expiry date: they count as no entry, and the reports list them. */
+  expectationsExpired: Expectation[];
   expectationsSource?: string;
+  /** CRM_EXPECTATIONS_STRICT: a baseline entry whose failure no longer happens (stale) fails the run. */
+  expectationsStrict: boolean;
   /**
    * Where reports link a rule (rules/spec-text.ts, `ruleLink`): the specification's address
    * (CRM_SPEC_URL), or by default the rule pages the suite carries (docs/conformance/, each rule
@@ -216,7 +220,9 @@ export function parseConfig(env: NodeJS.ProcessEnv, cwd: string = process.cwd())
     notificationTimeoutFixed: e.CRM_NOTIFICATION_TIMEOUT_MS !== undefined,
     maxResponseBytes: e.CRM_MAX_RESPONSE_BYTES ?? 5 * 1024 * 1024,
     expectations: baseline?.expectations ?? [],
+    expectationsExpired: baseline?.expired ?? [],
     expectationsSource: baseline?.source,
+    expectationsStrict: e.CRM_EXPECTATIONS_STRICT ?? false,
     specUrl: e.CRM_SPEC_URL ?? `${pathToFileURL(join(suiteHome(ROOT).dir, RULE_PAGES)).href}/`,
   };
 }
@@ -228,6 +234,7 @@ interface SettingValues {
   CRM_PUBLIC_URL?: string;
   CRM_PROFILE?: string;
   CRM_EXPECTATIONS?: string;
+  CRM_EXPECTATIONS_STRICT?: boolean;
   CRM_SPEC_URL?: string;
   CRM_ACCESS_TOKEN?: string;
   CRM_USER_EMAIL?: string;

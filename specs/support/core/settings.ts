@@ -88,8 +88,9 @@ export const SETTINGS: readonly Setting[] = [
     name: 'CRM_EXPECTATIONS',
     group: 'target',
     schema: z.string().min(1, 'must name a JSON file'),
-    description: 'A known-failure baseline: a JSON list of `{ "rule" | "title", "reason" }`; those failures do not fail the run.',
+    description: 'A known-failure baseline: a JSON list of `{ "rule" | "title", "reason", "expires"?, "issue"? }`; those failures do not fail the run.',
   },
+  { name: 'CRM_EXPECTATIONS_STRICT', group: 'target', schema: flag, default: 'off', description: 'A stale baseline entry (its failure gone) fails the run.' },
   {
     name: 'CRM_SPEC_URL',
     group: 'target',
