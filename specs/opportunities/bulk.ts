@@ -70,7 +70,7 @@ export function bulkAnswerProblems(sent: Record<string, unknown>[], templates: E
         .map((x) => `$[${i}].${x.path.join('.')}: ${x.message}`)
         .join('; ');
       problems.push(
-        `${label}: a valid entry must be created as an Opportunity with a numeric id and the bulk fields; ${failed.success ? 'it failed' : 'got'} ${JSON.stringify(item).slice(0, 300)} (${issues})${breaks(failed.success ? ['BULK-4'] : (wire(created.error.issues, item) ?? ['BULK-4']))}`,
+        `${label}: a valid entry must be created as an Opportunity with a numeric id and the bulk fields; ${failed.success ? 'it failed' : 'got'} ${JSON.stringify(item).slice(0, 300)} (${issues})${breaks(failed.success ? [templates.some((x) => x.defect) ? 'BULK-5' : 'BULK-4'] : (wire(created.error.issues, item) ?? ['BULK-4']))}`,
       );
       return;
     }

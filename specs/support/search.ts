@@ -7,7 +7,7 @@
 import { ProjectList, TaskList, type TargetProfile } from '../../contracts/index.js';
 import type { ApiClient, ApiResponse } from './core/http.js';
 import { inPool } from './core/pool.js';
-import { conforms, expect, expectJson, hasStatus, isJsonAnswer, test, type Namespace } from './fixtures/test.js';
+import { breaks, conforms, expect, expectJson, hasStatus, isJsonAnswer, ownRules, test, type Namespace } from './fixtures/test.js';
 import { extension, make, NO_FOLLOW, NO_TASK_CREATE, type Ctx as MakeCtx, type Extension, type Rec } from './make.js';
 
 export type Kind = 'projects' | 'tasks';
@@ -121,8 +121,11 @@ export async function searchAll(api: ApiClient, kind: Kind, filter: Filter, page
 /** Expects exactly these records (as a set of ids), each once. */
 export function expectSameRecords(got: { id: unknown }[], want: { id: unknown }[], what: string): void {
   const ids = idsOf(got);
-  if (ids.length !== new Set(ids).size) expect(ids.length, `${what}: no record twice`).toBe(new Set(ids).size);
-  if (!sameList(sortedIds(got), sortedIds(want))) expect(sortedIds(got), what).toEqual(sortedIds(want));
+  // A search of the test's namespace rests on its tag (SEARCH-8) and on criteria combining with AND
+  // (SEARCH-5): a failure names them beside the test's own rules (reporting/blame.ts).
+  const names = breaks([...ownRules(), 'SEARCH-5', 'SEARCH-8']);
+  if (ids.length !== new Set(ids).size) expect(ids.length, `${what}: no record twice${names}`).toBe(new Set(ids).size);
+  if (!sameList(sortedIds(got), sortedIds(want))) expect(sortedIds(got), `${what}${names}`).toEqual(sortedIds(want));
 }
 
 const sameList = <T>(a: readonly T[], b: readonly T[]): boolean => a.length === b.length && a.every((x, i) => Object.is(x, b[i]));

@@ -44,11 +44,11 @@ test(
       expectCreated(res, 'Project', 'PROJ-1');
       judgeLists(testInfo, res, ['Project']);
       const found = await api.post<unknown[]>('/projects/search', { ids: [idOf(res)] });
-      expect(found).toHaveStatus(200);
+      expect(found, `a search by id${breaks(['SEARCH-1'])}`).toHaveStatus(200);
       judgeLists(testInfo, found, ['ProjectList']);
       expect(
         Array.isArray(found.body) && found.body.some((p) => sameId((p as Body).id, idOf(res))),
-        `the search by id finds Project ${String(idOf(res))}`,
+        `the search by id finds Project ${String(idOf(res))}${breaks(['SEARCH-14'])}`,
       ).toBe(true);
     },
   ),
@@ -143,11 +143,12 @@ test(
       expectCreated(res, `Task (${ext!.method} ${ext!.path})`);
       judgeLists(testInfo, res, ['Task']);
       const found = await api.post<unknown[]>('/tasks/search', { ids: [idOf(res)] });
-      expect(found).toHaveStatus(200);
+      expect(found, `a search by id${breaks(['SEARCH-1'])}`).toHaveStatus(200);
       judgeLists(testInfo, found, ['TaskList']);
-      expect(Array.isArray(found.body) && found.body.some((t) => sameId((t as Body).id, idOf(res))), `the search by id finds Task ${String(idOf(res))}`).toBe(
-        true,
-      );
+      expect(
+        Array.isArray(found.body) && found.body.some((t) => sameId((t as Body).id, idOf(res))),
+        `the search by id finds Task ${String(idOf(res))}${breaks(['SEARCH-14'])}`,
+      ).toBe(true);
     },
   ),
 );
