@@ -15,7 +15,8 @@
  *   run, or that a test which passed rested on for a step (`restsOn`), is cleared, and of the rest
  *   one left is blamed; else the rules that
  *   explain the most such failures together (a greedy hitting set: one broken rule beneath many
- *   failures is blamed once, not each rule above it); a tie keeps every tied rule.
+ *   failures is blamed once, not each rule above it); a tie goes to the test's own rule when it
+ *   is one of them, else keeps every tied rule.
  */
 import { ruleIdOfTitle } from '../rules/index.js';
 
@@ -61,7 +62,11 @@ export function blame<T extends Blamable>(outcomes: readonly T[], knownIds: Read
   for (const [t, c] of credit) for (const id of c ?? (t.rules.length === 1 ? t.rules : [])) firm.add(id);
   // Rules that held in this run: some test that passed rested on them for a step.
   const held = new Set(outcomes.filter(cleanPass).flatMap((o) => o.restsOn ?? []));
+  // A rule is cleared by its own tests, all passed, or by a test that passed resting on it; never
+  // the failing test's own (the rule of a test that covers one): that it held in other scenarios
+  // says nothing of this test's own check.
   const cleared = (id: string, t: T) => {
+    if (id === ownRule(t)) return false;
     const mine = (own.get(id) ?? []).filter((o) => o !== t && o.status !== 'skipped');
     return (mine.length > 0 && mine.every(cleanPass)) || held.has(id);
   };
@@ -90,12 +95,15 @@ export function blame<T extends Blamable>(outcomes: readonly T[], knownIds: Read
     open = rest;
   }
   open = open.map((o) => ({ t: o.t, names: clearedOut(o) }));
-  hittingSet(open, credit);
+  hittingSet(open, credit, ownRule);
   return credit;
 }
 
+/** The rule of a test that covers one rule (its own check), else undefined (a combined or model test). */
+const ownRule = (t: Blamable): string | undefined => (t.rules.length === 1 ? t.rules[0] : undefined);
+
 /** The rules that explain the most open failures, greedily, until every open failure is credited. */
-function hittingSet<T>(open: { t: T; names: string[] }[], credit: Map<T, string[] | undefined>): void {
+function hittingSet<T>(open: { t: T; names: string[] }[], credit: Map<T, string[] | undefined>, ownOf: (t: T) => string | undefined): void {
   let rest = open;
   while (rest.length) {
     const count = new Map<string, number>();
@@ -104,7 +112,9 @@ function hittingSet<T>(open: { t: T; names: string[] }[], credit: Map<T, string[
     const chosen = new Set([...count].filter(([, n]) => n === most).map(([id]) => id));
     for (const o of rest) {
       const hit = o.names.filter((id) => chosen.has(id));
-      if (hit.length) credit.set(o.t, hit);
+      // Rules the run cannot tell apart: the test's own, when it is one of them.
+      const own = ownOf(o.t);
+      if (hit.length) credit.set(o.t, own && hit.includes(own) ? [own] : hit);
     }
     rest = rest.filter((o) => !o.names.some((id) => chosen.has(id)));
   }

@@ -7,7 +7,7 @@
  *   npm run calibrate -- --jobs 3 name1 name2
  *   npm run calibrate -- --scope matrix   # every fault in ONE Playwright run (npm test): scripts/matrix.config.ts
  *   npm run calibrate -- --scope matrix --no-random   # without the tests of random inputs: the faults only they catch
- *   CRM_DEPTH=quick npm run calibrate -- --scope spread --record   # every test against every fault: selftest/fault-spread.json
+ *   npm run calibrate -- --scope spread --record   # every test against every fault: selftest/fault-spread.json
  */
 import { mkdirSync, rmSync, writeFileSync, existsSync } from 'node:fs';
 import { resolve } from 'node:path';
@@ -51,8 +51,8 @@ export interface Calibration {
 export const SURVIVORS_FILE = resolve(ROOT, 'selftest/known-survivors.json');
 
 /**
- * The spread of every fault, recorded (`npm run calibrate -- --scope spread --record`, with
- * CRM_DEPTH=quick): which rules each fails and its first root cause. selftest/fault-spread.unit.test.ts
+ * The spread of every fault, recorded (`npm run calibrate -- --scope spread --record`; with fault
+ * names, theirs only, the rest kept): which rules each fails and its first root cause. selftest/fault-spread.unit.test.ts
  * holds it: every fault of the catalog measured, none failing a rule it does not name, each one's
  * first root cause one it names.
  */
@@ -64,13 +64,18 @@ export interface SpreadRecord {
   faults: { name: string; rules: string[]; flagged: string[]; outside: string[]; rootCause?: string }[];
 }
 
-function spreadRecord(cal: Calibration): SpreadRecord {
+/** The record of a spread; measured for some faults only, the record of the others kept (`earlier`). */
+function spreadRecord(cal: Calibration, earlier?: SpreadRecord): SpreadRecord {
+  const measured = cal.faults.map((f) => ({ name: f.name, rules: f.rules, flagged: f.flagged, outside: f.outside ?? [], rootCause: f.rootCause }));
+  const kept = (earlier?.faults ?? []).filter((f) => !measured.some((m) => m.name === f.name));
   return {
     date: cal.summary.date,
     depth: process.env.CRM_DEPTH ?? 'standard',
-    faults: cal.faults.map((f) => ({ name: f.name, rules: f.rules, flagged: f.flagged, outside: f.outside ?? [], rootCause: f.rootCause })),
+    faults: [...kept, ...measured].sort((a, b) => a.name.localeCompare(b.name)),
   };
 }
+
+const readRecord = (): SpreadRecord | undefined => (existsSync(SPREAD_FILE) ? readJson<SpreadRecord>(SPREAD_FILE) : undefined);
 
 export function knownSurvivors(): Map<string, string> {
   if (!existsSync(SURVIVORS_FILE)) return new Map();
@@ -262,7 +267,7 @@ async function main(): Promise<void> {
   const spread = scope === 'spread';
   const rec = args.indexOf('--record');
   const record = rec >= 0 && !!args.splice(rec, 1).length;
-  if (record && (!spread || args.length)) throw new Error('--record needs --scope spread over every fault');
+  if (record && !spread) throw new Error('--record needs --scope spread');
   const print = (r: FaultResult, done: number, total: number) => {
     const mark = r.caught ? 'caught  ' : r.knownSurvivor ? 'survivor' : 'MISSED  ';
     console.log(
@@ -275,7 +280,7 @@ async function main(): Promise<void> {
   mkdirSync(resolve(ROOT, 'reports'), { recursive: true });
   // A partial or a no-random run does not replace the score.
   if (spread) writeFileSync(resolve(ROOT, 'reports/calibration-spread.json'), JSON.stringify(cal, null, 2));
-  if (record) writeFileSync(SPREAD_FILE, JSON.stringify(spreadRecord(cal), null, 2) + '\n');
+  if (record) writeFileSync(SPREAD_FILE, JSON.stringify(spreadRecord(cal, args.length ? readRecord() : undefined), null, 2) + '\n');
   else if (!args.length && !noRandom) writeFileSync(resolve(ROOT, 'reports/calibration.json'), JSON.stringify(cal, null, 2));
   const s = cal.summary;
   if (spread) {

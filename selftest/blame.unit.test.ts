@@ -93,3 +93,10 @@ test("a marker only the target's answer carries is no attribution: rule() keeps 
   takeRestedOn();
   assert.deepEqual(namedByTheTest(message), [], 'the next test named none');
 });
+
+test("rules the run cannot tell apart go to the failing test's own rule; one that held elsewhere does not clear it", () => {
+  // upsert-update-not-atomic, the tests of UPSERT-1 alone: the read-back that lost an update rests on UPSERT-12 too.
+  const racing = t('UPSERT-1 racing updates', 'failed', ['UPSERT-1', 'UPSERT-12']);
+  const passedOn = { ...t('UPSERT-1 racing creates', 'passed'), restsOn: ['UPSERT-1', 'UPSERT-3', 'UPSERT-7'] };
+  assert.deepEqual(credited([racing, passedOn]), { 'UPSERT-1 racing updates': ['UPSERT-1'] });
+});

@@ -1,7 +1,7 @@
 /**
  * The spread of the faults (issue 42): a fault of the reference fails only the rules it names, and
  * its report's first root cause is one of them. The measurement (every test against every fault,
- * `CRM_DEPTH=quick npm run calibrate -- --scope spread --record`) is recorded in
+ * `npm run calibrate -- --scope spread --record`) is recorded in
  * selftest/fault-spread.json; this test holds it: every fault of the catalog is measured (a new
  * fault needs a new measurement), and a fault whose spread is wider is listed in KNOWN_SPREADS with
  * the reason. selftest/fault-spread.test.ts measures a sample of faults live.
@@ -16,13 +16,13 @@ import { KNOWN_SPREADS } from './known-spreads.js';
 const record = (): SpreadRecord => JSON.parse(readFileSync(SPREAD_FILE, 'utf8')) as SpreadRecord;
 
 test('every fault of the catalog has a recorded spread, with the rules it names', () => {
-  assert.ok(existsSync(SPREAD_FILE), `${SPREAD_FILE}: measure it (CRM_DEPTH=quick npm run calibrate -- --scope spread --record)`);
+  assert.ok(existsSync(SPREAD_FILE), `${SPREAD_FILE}: measure it (npm run calibrate -- --scope spread --record)`);
   const recorded = new Map(record().faults.map((f) => [f.name, f]));
   const stale = faultCatalog().filter((f) => recorded.get(f.name)?.rules.join() !== f.rules.join());
   assert.deepEqual(
     stale.map((f) => f.name),
     [],
-    'faults added, or whose names changed, since the spread was recorded: measure it again (CRM_DEPTH=quick npm run calibrate -- --scope spread --record)',
+    'faults added, or whose names changed, since the spread was recorded: measure it again (npm run calibrate -- --scope spread --record)',
   );
 });
 

@@ -76,10 +76,10 @@ export function expectLead(res: ApiResponse, what: string, rules: string[] = [])
 }
 
 /** Checks that an upsert matching one Lead answered that Lead (a step resting on {@link updateRules}). */
-export function expectSameLead(got: Lead, expected: unknown, match: Match, what: string): void {
+export function expectSameLead(got: Lead, expected: unknown, match: Match, what: string, also: string[] = []): void {
   expect(
     sameId(got.id, expected),
-    `${what}: the upsert matching ${match.field_name} = ${JSON.stringify(match.field_value)} answers Lead ${String(expected)}, got ${String(got.id)}${breaks(updateRules(match))}`,
+    `${what}: the upsert matching ${match.field_name} = ${JSON.stringify(match.field_value)} answers Lead ${String(expected)}, got ${String(got.id)}${breaks([...also, ...updateRules(match)])}`,
   ).toBe(true);
 }
 
@@ -87,10 +87,10 @@ export function expectSameLead(got: Lead, expected: unknown, match: Match, what:
  * Reads a Lead through the spec's endpoints: an upsert with empty properties that matches it. With
  * `expected`, checks it is that Lead; a failure names the rules the read rests on ({@link updateRules}).
  */
-export async function readLead(api: ApiClient, match: Match, expected?: unknown): Promise<Lead> {
+export async function readLead(api: ApiClient, match: Match, expected?: unknown, also: string[] = []): Promise<Lead> {
   const what = `reading the Lead matching ${match.field_name} = ${JSON.stringify(match.field_value)} (upsert with empty properties)`;
-  const lead = expectLead(await upsert(api, {}, match), what, updateRules(match));
-  if (expected !== undefined) expectSameLead(lead, expected, match, what);
+  const lead = expectLead(await upsert(api, {}, match), what, [...also, ...updateRules(match)]);
+  if (expected !== undefined) expectSameLead(lead, expected, match, what, also);
   return lead;
 }
 
