@@ -15,8 +15,9 @@
  *   run, or that a test which passed rested on for a step (`restsOn`), is cleared, and of the rest
  *   one left is blamed; else the rules that
  *   explain the most such failures together (a greedy hitting set: one broken rule beneath many
- *   failures is blamed once, not each rule above it); a tie goes to the test's own rule when it
- *   is one of them, else keeps every tied rule.
+ *   failures is blamed once, not each rule above it), where a test's own check goes to another rule
+ *   only if a failing test of that rule's own shows it broken; a tie goes to the test's own rule
+ *   when it is one of them, else keeps every tied rule.
  */
 import { ruleIdOfTitle } from '../rules/index.js';
 
@@ -94,8 +95,16 @@ export function blame<T extends Blamable>(outcomes: readonly T[], knownIds: Read
     }
     open = rest;
   }
-  open = open.map((o) => ({ t: o.t, names: clearedOut(o) }));
-  hittingSet(open, credit, ownRule);
+  // What evidence leaves open goes to the rules that explain the most failures together. A test's
+  // own check is taken from it only by a rule some failing test of its own shows broken: a generic
+  // step every failure names (criteria combining with AND, say) is no cause on its own.
+  const failingOwn = new Set(outcomes.filter(bad).flatMap((o) => (ruleIdOfTitle(o.title) ? [ruleIdOfTitle(o.title)!] : [])));
+  const candidates = open.map((o) => {
+    const left = clearedOut(o);
+    const mine = ownRule(o.t);
+    return { t: o.t, names: mine && left.includes(mine) ? left.filter((id) => id === mine || failingOwn.has(id)) : left };
+  });
+  hittingSet(candidates, credit, ownRule);
   return credit;
 }
 

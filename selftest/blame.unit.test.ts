@@ -100,3 +100,24 @@ test("rules the run cannot tell apart go to the failing test's own rule; one tha
   const passedOn = { ...t('UPSERT-1 racing creates', 'passed'), restsOn: ['UPSERT-1', 'UPSERT-3', 'UPSERT-7'] };
   assert.deepEqual(credited([racing, passedOn]), { 'UPSERT-1 racing updates': ['UPSERT-1'] });
 });
+
+test('a generic step every failure names (criteria combining with AND) is blamed only on evidence: each test keeps its own check', () => {
+  // search-max-bound-exclusive, the tests of its rules alone: each names its own rule and SEARCH-5.
+  const got = credited([
+    t('TSEARCH-6 due date bounds', 'failed', ['TSEARCH-6', 'SEARCH-5']),
+    t('SEARCH-10 task created bounds', 'failed', ['SEARCH-10', 'SEARCH-5']),
+    t('SEARCH-10 project created bounds', 'failed', ['SEARCH-10', 'SEARCH-5']),
+  ]);
+  assert.deepEqual(got, {
+    'TSEARCH-6 due date bounds': ['TSEARCH-6'],
+    'SEARCH-10 task created bounds': ['SEARCH-10'],
+    'SEARCH-10 project created bounds': ['SEARCH-10'],
+  });
+  // search-criteria-or: SEARCH-5's own test fails on its own check, and the others follow it.
+  const or = credited([
+    t('SEARCH-5 criteria AND', 'failed'),
+    t('SEARCH-10 task created bounds', 'failed', ['SEARCH-10', 'SEARCH-5']),
+    t('SEARCH-14 ids', 'failed', ['SEARCH-14', 'SEARCH-5']),
+  ]);
+  assert.deepEqual(or, { 'SEARCH-5 criteria AND': ['SEARCH-5'], 'SEARCH-10 task created bounds': ['SEARCH-5'], 'SEARCH-14 ids': ['SEARCH-5'] });
+});

@@ -9,6 +9,7 @@
 import { fixtureActivities } from '../support/records.js';
 import { expect, rule, test } from '../support/fixtures/test.js';
 import { make } from '../support/make.js';
+import { breaks } from '../support/core/attribution.js';
 
 const DAY = 86_400;
 const MAX_SECONDS = 9_999_999_999;
@@ -36,6 +37,15 @@ test(
     const company = await make.company({ api, ns });
     expectNow(company.date_created, 'Company.date_created');
     expectNow(company.date_modified, 'Company.date_modified');
+  }),
+);
+
+test(
+  ...rule('WIRE-2', 'the created_at of a new webhook subscription is integer seconds near now', async ({ hooks, ns }) => {
+    const created = await hooks.subscribe(hooks.channel('created-at'), { type: 'project', event: 'new', secret: { conformance_key: `k-${ns.id}` } });
+    // An absent created_at is the subscription's own rule's (HOOK-1); a present one is judged here.
+    expect(created.created_at !== undefined, `the subscription carries a created_at${breaks(['HOOK-1'])}`).toBe(true);
+    expectNow(created.created_at, 'WebhookSubscription.created_at');
   }),
 );
 
