@@ -4,8 +4,7 @@
  * paths; every subscription is removed at the end of its test.
  */
 import { WebhookDeleted, WebhookSubscription, WebhookEvent, WebhookType } from '../../contracts/index.js';
-import { expect, rule, test } from '../support/fixtures/test.js';
-import { breaks } from '../support/core/attribution.js';
+import { breaks, expect, rule, test } from '../support/fixtures/test.js';
 
 test(
   ...rule('HOOK-1', 'POST /webhooks with only target, type and event answers a subscription with id and created_at', async ({ api, hooks }) => {

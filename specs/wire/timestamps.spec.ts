@@ -7,9 +7,8 @@
  * metadata) must be integers of a plausible size in seconds.
  */
 import { fixtureActivities } from '../support/records.js';
-import { expect, rule, test } from '../support/fixtures/test.js';
+import { breaks, expect, rule, test } from '../support/fixtures/test.js';
 import { make } from '../support/make.js';
-import { breaks } from '../support/core/attribution.js';
 
 const DAY = 86_400;
 const MAX_SECONDS = 9_999_999_999;
