@@ -198,16 +198,12 @@ export function writeReport(outputDir: string, report: ConformanceReport, outcom
 
 const runsInFlight = (n: number) => `${n} run${n === 1 ? '' : 's'}`;
 
-/** The console summary: verdict, counts, known failures, unexpected passes, warnings. */
-export function summaryLines(report: ConformanceReport, htmlPath: string, status?: string): string[] {
-  const c = report.counts;
-  const lines = [
-    `Conformance: ${report.verdictLine ?? report.verdict}${report.partial ? ` (${report.partial})` : ''} — MUST ${c.MUST.PASS} pass / ${c.MUST.FAIL} fail${c.MUST.BLOCKED ? ` / ${c.MUST.BLOCKED} blocked` : ''} / ${c.MUST.SKIP} skip / ${c.MUST.UNTESTED} untested; ` +
-      `SHOULD ${c.SHOULD.PASS} pass / ${report.strict ? `${c.SHOULD.FAIL} fail / ${c.SHOULD.WARN} warn` : `${c.SHOULD.WARN + c.SHOULD.FAIL} warn`}${c.SHOULD.BLOCKED ? ` / ${c.SHOULD.BLOCKED} blocked` : ''}; MAY ${c.MAY.PASS} pass / ${c.MAY.WARN} warn; ` +
-      `${report.tests.total} tests, ${report.requests.total} requests${report.depth ? `, depth ${report.depth}` : ''}. Report: ${htmlPath}${status ? ` (run status ${status})` : ''}`,
-  ];
-  // The power of the properties next to the verdict: runs made of runs planned, those a time budget
-  // cut short; against a far target, the runs in flight and the bound their budgets put on the run.
+/**
+ * The power of the properties next to the verdict: runs made of runs planned, those a time budget
+ * cut short; against a far target, the runs in flight and the bound their budgets put on the run.
+ */
+function powerLines(report: ConformanceReport): string[] {
+  const lines: string[] = [];
   const power = report.power ?? [];
   const cut = power.filter((p) => p.cut);
   const far = power.filter((p) => p.budgetS !== undefined || p.inFlight !== undefined);
@@ -220,6 +216,12 @@ export function summaryLines(report: ConformanceReport, htmlPath: string, status
       `Power: ${cut.length} propert${cut.length === 1 ? 'y' : 'ies'} cut short by ${cut.length === 1 ? 'its' : 'their'} time budget: ${cut.map((p) => `${p.rule} (${p.property}) ${p.runs} of ${p.planned} runs`).join(', ')}; every other property made all its runs (${made} in all${farText}).`,
     );
   else if (far.length) lines.push(`Power: every property made all its runs (${made}${farText}).`);
+  return lines;
+}
+
+/** The baseline's known failures, unexpected passes, stale and expired entries. */
+function expectationLines(report: ConformanceReport): string[] {
+  const lines: string[] = [];
   const e = report.expectations;
   if (e) {
     const source = relative(process.cwd(), e.source).startsWith('..') ? e.source : relative(process.cwd(), e.source);
@@ -238,6 +240,12 @@ export function summaryLines(report: ConformanceReport, htmlPath: string, status
         `Expired baseline entries, counted as no entry: ${e.expired.map((x) => `${x.entry} (expired ${x.expires}${x.issue ? `, ${x.issue}` : ''})`).join(', ')}`,
       );
   }
+  return lines;
+}
+
+/** The failed rules, likeliest root cause first, and the rules they block. */
+function failureLines(report: ConformanceReport): string[] {
+  const lines: string[] = [];
   const failedRules = (report.rootCauses ?? [])
     .map((id) => report.rules.find((r) => r.id === id)!)
     .filter((r) => r && r.verdict === 'FAIL' && (r.level === 'MUST' || (report.strict && r.level === 'SHOULD')) && !r.known);
@@ -264,6 +272,12 @@ export function summaryLines(report: ConformanceReport, htmlPath: string, status
         .join(', ')}${blocked.length > 12 ? ` and ${blocked.length - 12} more` : ''}`,
     );
   }
+  return lines;
+}
+
+/** Why the verdict is what it is, when it needs a reason. */
+function reasonLines(report: ConformanceReport): string[] {
+  const lines: string[] = [];
   if (report.verdictReason) {
     const where =
       report.preflight && report.preflight.state !== 'alive'
@@ -279,6 +293,18 @@ export function summaryLines(report: ConformanceReport, htmlPath: string, status
             : 'INCONCLUSIVE';
     lines.push(`${report.verdict === 'INCONCLUSIVE' ? inconclusive : 'Target'}: ${report.verdictReason}${where}`);
   }
+  return lines;
+}
+
+/** The console summary: verdict, counts, known failures, unexpected passes, warnings. */
+export function summaryLines(report: ConformanceReport, htmlPath: string, status?: string): string[] {
+  const c = report.counts;
+  const lines = [
+    `Conformance: ${report.verdictLine ?? report.verdict}${report.partial ? ` (${report.partial})` : ''} — MUST ${c.MUST.PASS} pass / ${c.MUST.FAIL} fail${c.MUST.BLOCKED ? ` / ${c.MUST.BLOCKED} blocked` : ''} / ${c.MUST.SKIP} skip / ${c.MUST.UNTESTED} untested; ` +
+      `SHOULD ${c.SHOULD.PASS} pass / ${report.strict ? `${c.SHOULD.FAIL} fail / ${c.SHOULD.WARN} warn` : `${c.SHOULD.WARN + c.SHOULD.FAIL} warn`}${c.SHOULD.BLOCKED ? ` / ${c.SHOULD.BLOCKED} blocked` : ''}; MAY ${c.MAY.PASS} pass / ${c.MAY.WARN} warn; ` +
+      `${report.tests.total} tests, ${report.requests.total} requests${report.depth ? `, depth ${report.depth}` : ''}. Report: ${htmlPath}${status ? ` (run status ${status})` : ''}`,
+  ];
+  lines.push(...powerLines(report), ...expectationLines(report), ...failureLines(report), ...reasonLines(report));
   for (const w of report.warnings) lines.push(`warning: ${w}`);
   // Last: what the verdict covers, when it is not the whole catalog.
   const cov = report.coverage;
