@@ -51,6 +51,12 @@ export function blame<T extends Blamable>(outcomes: readonly T[], knownIds: Read
     if (id) own.set(id, [...(own.get(id) ?? []), t]);
   }
   const credit = new Map<T, string[] | undefined>();
+  // A warning that names the rule it breaks (a SHOULD met on the way, as a paced bulk call refused
+  // with 429 inside a test of other rules) counts against that rule alone.
+  for (const t of outcomes) {
+    const names = bad(t) || !t.warnings.length ? [] : [...new Set((t.brokenRules ?? []).filter((id) => knownIds.has(id)))];
+    if (names.length) credit.set(t, names);
+  }
   const pending: { t: T; names: string[] }[] = [];
   for (const t of outcomes) {
     if (!bad(t)) continue;

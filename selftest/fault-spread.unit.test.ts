@@ -26,9 +26,10 @@ test('every fault of the catalog has a recorded spread, with the rules it names'
   );
 });
 
-test('every fault fails only rules it names (a wider spread is listed with its reason)', () => {
+test('every fault fails only rules it names (a wider spread is listed with its rules and reason)', () => {
   const wide = record()
-    .faults.filter((f) => f.outside.length && !KNOWN_SPREADS[f.name])
+    .faults.map((f) => ({ ...f, outside: f.outside.filter((id) => !KNOWN_SPREADS[f.name]?.rules.includes(id)) }))
+    .filter((f) => f.outside.length)
     .map((f) => `${f.name} (names ${f.rules.join(', ')}) also fails ${f.outside.join(', ')}`);
   assert.deepEqual(wide, []);
 });

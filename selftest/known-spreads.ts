@@ -7,6 +7,13 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
-export const KNOWN_SPREADS: Record<string, string> = Object.fromEntries(
-  (JSON.parse(readFileSync(join(__dirname, 'known-spreads.json'), 'utf8')) as { fault: string; reason: string }[]).map((k) => [k.fault, k.reason]),
+/** A fault's wider spread: the rules outside its names whose own checks break too, and why. */
+export interface KnownSpread {
+  fault: string;
+  rules: string[];
+  reason: string;
+}
+
+export const KNOWN_SPREADS: Record<string, KnownSpread> = Object.fromEntries(
+  (JSON.parse(readFileSync(join(__dirname, 'known-spreads.json'), 'utf8')) as KnownSpread[]).map((k) => [k.fault, k]),
 );

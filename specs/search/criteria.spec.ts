@@ -25,6 +25,9 @@ for (const kind of KINDS) {
         { tags: [x] },
         {},
       ]);
+      // Each criterion alone first (its own rule's step), so that a failure of AND is AND's.
+      expectSameRecords(await search(api, kind, { ids: [r1.id, r2.id] }), [r1, r2], 'ids [r1, r2] alone', ['SEARCH-14']);
+      expectSameRecords(await search(api, kind, { tags: [x] }), [r1, r3], 'tags [x] alone', ['SEARCH-8']);
       expectSameRecords(await search(api, kind, { tags: [x], ids: [r1.id, r2.id] }), [r1], 'tags [x] AND ids [r1, r2]');
       expectSameRecords(await search(api, kind, inNs(ns, { ids: [r1.id, r3.id] })), [r1, r3], 'namespace tag AND ids [r1, r3]');
       if (u1 !== undefined) {

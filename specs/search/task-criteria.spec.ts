@@ -6,7 +6,7 @@
  */
 import { Task } from '../../contracts/index.js';
 import { createInOrder, expectSameRecords, idsOf, inNs, needTaskCreate, search } from '../support/search.js';
-import { expect, rule, test } from '../support/fixtures/test.js';
+import { breaks, expect, rule, test } from '../support/fixtures/test.js';
 import { make, opportunitiesToRelate } from '../support/make.js';
 
 const DAY = 86_400;
@@ -23,9 +23,11 @@ test(
       { name: ns.name('cccc'), due_date: T0 + 2 * DAY },
     ]);
     expect(idsOf(await search(api, 'tasks', inNs(ns))), 'no sort_by: by due date ascending').toEqual(idsOf([t1, t2, t3, t4]));
-    expect(idsOf(await search(api, 'tasks', inNs(ns, { sort_direction: 'desc' }))), 'no sort_by, desc: by due date descending').toEqual(
-      idsOf([t4, t3, t2, t1]),
-    );
+    // The default key in the other direction rests on sort_direction (SEARCH-6) too.
+    expect(
+      idsOf(await search(api, 'tasks', inNs(ns, { sort_direction: 'desc' }))),
+      `no sort_by, desc: by due date descending${breaks(['TSEARCH-1', 'SEARCH-6'])}`,
+    ).toEqual(idsOf([t4, t3, t2, t1]));
   }),
 );
 

@@ -118,12 +118,14 @@ export async function searchAll(api: ApiClient, kind: Kind, filter: Filter, page
   throw new Error(`more than ${maxPages} pages of ${pageSize}: the namespace filter does not restrict the search`);
 }
 
-/** Expects exactly these records (as a set of ids), each once. */
-export function expectSameRecords(got: { id: unknown }[], want: { id: unknown }[], what: string): void {
+/**
+ * Expects exactly these records (as a set of ids), each once. A search of the test's namespace (its
+ * one tag) with the test's criteria rests on criteria combining with AND (SEARCH-5): a failure names
+ * it beside the test's own rule (reporting/blame.ts), or the `rules` a step of one criterion rests on.
+ */
+export function expectSameRecords(got: { id: unknown }[], want: { id: unknown }[], what: string, rules = [...ownRules(), 'SEARCH-5']): void {
   const ids = idsOf(got);
-  // A search of the test's namespace (its one tag) with the test's criteria rests on criteria
-  // combining with AND (SEARCH-5): a failure names it beside the test's own rule (reporting/blame.ts).
-  const names = breaks([...ownRules(), 'SEARCH-5']);
+  const names = breaks(rules);
   if (ids.length !== new Set(ids).size) expect(ids.length, `${what}: no record twice${names}`).toBe(new Set(ids).size);
   if (!sameList(sortedIds(got), sortedIds(want))) expect(sortedIds(got), `${what}${names}`).toEqual(sortedIds(want));
 }

@@ -101,6 +101,8 @@ test(
       const step = breaks(['UPSERT-3', 'UPSERT-7']);
       expect(again, `the upsert with empty properties matching the Lead by name succeeds${step}`).not.toBeRefused();
       expect(sameId(idOf(again), idOf(res)), `the upsert matched Lead ${String(idOf(res))}${step}`).toBe(true);
+      // What an update answers is a Lead (UPSERT-11): one without its name is no Lead to judge the lists of.
+      expect(typeof (again.body as { name?: unknown }).name, `the update answers a Lead, with its name${breaks(['UPSERT-11'])}`).toBe('string');
       judgeLists(testInfo, again, ['Lead']);
     },
   ),
