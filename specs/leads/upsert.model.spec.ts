@@ -15,12 +15,9 @@
  */
 import fc from 'fast-check';
 import { makePools, upsertCommands, type UpsertModel, type UpsertSystem } from '../../generators/leads.js';
-import { breaks } from '../support/core/attribution.js';
-import { describeExchange, type Exchange } from '../support/core/recorder.js';
-import { loadConfig } from '../support/core/config.js';
 import { convertPath, leadMatchField, leadsNamed, UPSERT_PATH } from '../support/leads.js';
 import { checkProperty, commandList, RANDOM_TAG, scaledBudget, scaledRuns } from '../support/property.js';
-import { rule, test } from '../support/fixtures/test.js';
+import { breaks, describeExchange, loadConfig, rule, test, type Exchange } from '../support/fixtures/test.js';
 
 const CROWD = 31;
 /**

@@ -12,12 +12,19 @@
  * target limits bulk calls (`capabilities.bulk_rate_limit`) the burst must meet at least one 429.
  */
 import type { TestInfo } from '@playwright/test';
-import { loadConfig } from '../support/core/config.js';
-import { retryAfterMs, type ApiClient, type ApiResponse } from '../support/core/http.js';
-import { breaks } from '../support/core/attribution.js';
-import { describeExchange, type Exchange } from '../support/core/recorder.js';
-import { BULK_PATH, refusedWithinPace, reserveBulkWindow, type Quiet } from '../support/core/rate-limit.js';
-import { expect, rule, test } from '../support/fixtures/test.js';
+import { BULK_PATH, refusedWithinPace, reserveBulkWindow, type Quiet } from './bulk.js';
+import {
+  breaks,
+  describeExchange,
+  expect,
+  loadConfig,
+  retryAfterMs,
+  rule,
+  test,
+  type ApiClient,
+  type ApiResponse,
+  type Exchange,
+} from '../support/fixtures/test.js';
 
 const BURST = 8;
 /** How long the interface may take to accept requests again after the burst. */

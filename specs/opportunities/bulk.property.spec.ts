@@ -14,11 +14,9 @@
  * A failure attaches `counterexample.txt`; replay with the line it gives (CRM_FC_SEED, CRM_FC_PATH).
  */
 import { bulkMix, describeTemplate, materialize } from '../../generators/bulk.js';
-import { describeExchange } from '../support/core/recorder.js';
 import { checkProperty, RANDOM_TAG, scaledRuns } from '../support/property.js';
-import { bulkAnswerProblems, bulkContext, fullRequest } from './bulk.js';
-import { bulkCreate } from '../support/core/rate-limit.js';
-import { rule, test } from '../support/fixtures/test.js';
+import { bulkAnswerProblems, bulkContext, bulkCreate, fullRequest } from './bulk.js';
+import { describeExchange, rule, test } from '../support/fixtures/test.js';
 
 test(
   ...rule(

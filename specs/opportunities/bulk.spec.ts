@@ -14,12 +14,9 @@
 import { BulkFailedEntry, BulkOpportunity, BulkTooLarge, type BulkOpportunity as BulkOpp } from '../../contracts/index.js';
 import type { TargetProfile } from '../../contracts/profile.js';
 import { slashDates, type EntryTemplate } from '../../generators/bulk.js';
-import { describeExchange } from '../support/core/recorder.js';
-import type { ApiResponse } from '../support/core/http.js';
 import { customValue } from '../support/leads.js';
-import { bulkAnswerProblems, bulkContext, entriesLimit, fullRequest } from './bulk.js';
-import { bulkCreate } from '../support/core/rate-limit.js';
-import { breaks, expect, rule, test, type Namespace } from '../support/fixtures/test.js';
+import { bulkAnswerProblems, bulkContext, bulkCreate, entriesLimit, fullRequest } from './bulk.js';
+import { breaks, describeExchange, expect, rule, test, type ApiResponse, type Namespace } from '../support/fixtures/test.js';
 import { sameId } from '../support/make.js';
 
 /** Valid entries: a namespaced name, the namespace's tags, `extra`. */

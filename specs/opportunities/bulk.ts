@@ -9,6 +9,9 @@ import type { ApiClient, ApiResponse } from '../support/core/http.js';
 import { breaks, expect, wireRulesOf } from '../support/fixtures/test.js';
 import { customFieldOn } from '../support/leads.js';
 
+/** The run-wide bulk pacing, for the bulk specs (the core layer's, re-exported for them). */
+export { bulkCreate, BULK_PATH, refusedWithinPace, reserveBulkWindow, type Quiet } from '../support/core/rate-limit.js';
+
 /** Entries per request: the documented 10, or the target's own limit where its profile declares one (spec § Limits: "may be raised or lowered"). */
 export const entriesLimit = (profile: TargetProfile): number => profile.capabilities.bulk_entries_limit;
 /** The most entries the specs send in a request the target must accept: 10, or a lower limit. */

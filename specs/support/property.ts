@@ -36,6 +36,7 @@ import { redactText } from './core/redact.js';
 import { replayLine } from './core/replay.js';
 import { notJudged } from './fixtures/rule.js';
 import { latencyOfExchanges, runInFlight, valuesOf } from './property-flight.js';
+import { ruleIdOfTitle } from '../../rules/index.js';
 
 export { commandList } from './core/replay.js';
 export { latencyOfExchanges, runInFlight, TIMED_RUNS, valuesOf } from './property-flight.js';
@@ -169,17 +170,8 @@ const shown = (v: unknown) => {
   }
 };
 
-/**
- * Runs `predicate` on values of `arb` (it throws to report a problem); fails the test with the
- * counterexample, its seed and path and a replay line; see the file header.
- */
-export async function checkProperty<T>(
-  testInfo: TestInfo,
-  target: TargetConfig,
-  arb: fc.Arbitrary<T>,
-  predicate: (value: T) => Promise<void>,
-  o: PropertyOptions<T>,
-): Promise<void> {
+/** What a property's run is given: its seed and runs, the target's latency, budgets and runs in flight. */
+function planOf<T>(testInfo: TestInfo, target: TargetConfig, o: PropertyOptions<T>) {
   const seed = o.seed ?? propertySeed(target);
   const numRuns = o.numRuns ?? target.fc.runs;
   const requestsPerRun = o.requestsPerRun ?? 4;
@@ -195,10 +187,25 @@ export async function checkProperty<T>(
   // The whole test gets the time of the budget and of shrinking (a deep run, a far target).
   if (timeLimitMs && typeof testInfo.setTimeout === 'function' && testInfo.timeout > 0)
     testInfo.setTimeout(Math.max(testInfo.timeout, timeLimitMs + budget + 60_000));
+  const candidates = target.depth === 'quick' && !target.fc.path ? Math.max(1, Math.floor(QUICK_SHRINK_REQUESTS / requestsPerRun)) : Infinity;
+  return { seed, numRuns, requestsPerRun, seen, latencyMs, budget, inFlightAtMost, timeLimitMs, candidates };
+}
+
+/**
+ * Runs `predicate` on values of `arb` (it throws to report a problem); fails the test with the
+ * counterexample, its seed and path and a replay line; see the file header.
+ */
+export async function checkProperty<T>(
+  testInfo: TestInfo,
+  target: TargetConfig,
+  arb: fc.Arbitrary<T>,
+  predicate: (value: T) => Promise<void>,
+  o: PropertyOptions<T>,
+): Promise<void> {
+  const { seed, numRuns, requestsPerRun, seen, latencyMs, budget, inFlightAtMost, timeLimitMs, candidates } = planOf(testInfo, target, o);
   let first: { value: string; error: unknown; at: number } | undefined;
   let unsent = 0;
   let shrinks = 0;
-  const candidates = target.depth === 'quick' && !target.fc.path ? Math.max(1, Math.floor(QUICK_SHRINK_REQUESTS / requestsPerRun)) : Infinity;
   const guarded = async (value: T): Promise<void> => {
     // Past the shrink budget (its time; in a quick run also its requests) a candidate is not sent:
     // it counts as passing, so shrinking ends with the smallest counterexample found so far.
@@ -232,26 +239,14 @@ export async function checkProperty<T>(
   const inFlight = ahead?.inFlight ?? 1;
   const path = target.fc.path ?? (ahead?.failedAt !== undefined ? String(ahead.failedAt) : undefined);
   let details: fc.RunDetails<[T]> | undefined;
-  if (!ahead || ahead.failedAt !== undefined) {
-    try {
-      details = await fc.check(fc.asyncProperty(arb, guarded), {
-        seed,
-        // The failing run of those in flight, alone (then shrunk); else every run.
-        numRuns: ahead ? 1 : numRuns,
-        ...(path ? { path } : {}),
-        ...(timeLimitMs && !ahead ? { interruptAfterTimeLimit: timeLimitMs, markInterruptAsFailure: false } : {}),
-      });
-    } catch (err) {
-      // A path that leads nowhere in this property's values: a setting that does not fit, no verdict.
-      if (target.fc.path && /Unable to replay/.test(messageOf(err))) {
-        notJudged(
-          `not judged: CRM_FC_PATH=${target.fc.path} is no path of the property "${o.name}" with seed ${seed} (${messageOf(err)}): ` +
-            'replay with the line its failure printed, for its own test only (the file:line at its end), or unset CRM_FC_PATH',
-        );
-      }
-      throw err;
-    }
-  }
+  if (!ahead || ahead.failedAt !== undefined)
+    // The failing run of those in flight, alone (then shrunk); else every run.
+    details = await checkRuns(arb, guarded, { seed, numRuns: ahead ? 1 : numRuns, path, timeLimitMs: ahead ? undefined : timeLimitMs }, () =>
+      target.fc.path
+        ? `CRM_FC_PATH=${target.fc.path} is no path of the property "${o.name}" with seed ${seed}: ` +
+          'replay with the line its failure printed, for its own test only (the file:line at its end), or unset CRM_FC_PATH'
+        : undefined,
+    );
   const replayOf = (p: string) => replayLine({ seed, path: p, runsSetting: target.fc.runs, file: testInfo.file, line: testInfo.line });
   if (ahead?.failedAt !== undefined && !details!.failed) {
     // The run that failed among others passed alone: runs in flight were not independent on this
@@ -263,11 +258,7 @@ export async function checkProperty<T>(
     });
     ahead = undefined;
     first = undefined;
-    details = await fc.check(fc.asyncProperty(arb, guarded), {
-      seed,
-      numRuns,
-      ...(timeLimitMs ? { interruptAfterTimeLimit: timeLimitMs, markInterruptAsFailure: false } : {}),
-    });
+    details = await checkRuns(arb, guarded, { seed, numRuns, timeLimitMs }, () => undefined);
   }
   const runsMade = ahead ? (ahead.failedAt !== undefined ? ahead.failedAt + 1 : ahead.done) : details!.numRuns;
   const interrupted = ahead ? ahead.interrupted : !!details!.interrupted;
@@ -280,18 +271,55 @@ export async function checkProperty<T>(
     description: `property "${o.name}": ${runsMade} runs of ${numRuns}${interrupted && !(details?.failed || ahead?.failedAt !== undefined) ? ' (time limit reached)' : ''}, seed ${seed}${power}`,
   });
   if (!details?.failed) return;
+  const limit = shrinks >= candidates ? `${candidates} candidates in a quick run; the replay line shrinks further` : `${budget / 1000} s`;
+  const stopped = unsent > 0 ? `; shrinking stopped by its budget of ${limit} (${unsent} candidate${unsent === 1 ? '' : 's'} not sent)` : '';
+  const runs = `${runsMade} of ${numRuns}${numRuns === target.fc.runs ? '' : ` (from CRM_FC_RUNS=${target.fc.runs})`}${ahead ? ` (${inFlight} in flight; the failing run re-run alone)` : ''}`;
+  await failWith(testInfo, o, details, { seed, runs, stopped, first, replayOf });
+}
+
+/**
+ * fast-check's runs of `arb` from `seed` (from `path` when given), within the time limit. A path
+ * that leads nowhere in the property's values is a setting that does not fit: not judged, with
+ * `misfit`'s words when it has some.
+ */
+async function checkRuns<T>(
+  arb: fc.Arbitrary<T>,
+  guarded: (value: T) => Promise<void>,
+  r: { seed: number; numRuns: number; path?: string; timeLimitMs?: number },
+  misfit: () => string | undefined,
+): Promise<fc.RunDetails<[T]>> {
+  try {
+    return await fc.check(fc.asyncProperty(arb, guarded), {
+      seed: r.seed,
+      numRuns: r.numRuns,
+      ...(r.path ? { path: r.path } : {}),
+      ...(r.timeLimitMs ? { interruptAfterTimeLimit: r.timeLimitMs, markInterruptAsFailure: false } : {}),
+    });
+  } catch (err) {
+    const why = /Unable to replay/.test(messageOf(err)) ? misfit() : undefined;
+    if (why) notJudged(`not judged: ${why} (${messageOf(err)})`);
+    throw err;
+  }
+}
+
+/** Fails the test with the shrunk counterexample (attached with the first one), its seed, path and replay lines. */
+async function failWith<T>(
+  testInfo: TestInfo,
+  o: PropertyOptions<T>,
+  details: fc.RunDetails<[T]>,
+  f: { seed: number; runs: string; stopped: string; first?: { value: string; error: unknown }; replayOf: (path: string) => string },
+): Promise<never> {
+  const { seed, stopped, first, replayOf } = f;
 
   const found = details.counterexamplePath ?? '';
   const firstPath = found.split(':')[0];
   const value = details.counterexample?.[0] as T;
   const err = details.errorInstance;
-  const limit = shrinks >= candidates ? `${candidates} candidates in a quick run; the replay line shrinks further` : `${budget / 1000} s`;
-  const stopped = unsent > 0 ? `; shrinking stopped by its budget of ${limit} (${unsent} candidate${unsent === 1 ? '' : 's'} not sent)` : '';
   const text = [
     `property: ${o.name}`,
     `seed: ${seed}`,
     `path: ${found}`,
-    `runs: ${runsMade} of ${numRuns}${numRuns === target.fc.runs ? '' : ` (from CRM_FC_RUNS=${target.fc.runs})`}${ahead ? ` (${inFlight} in flight; the failing run re-run alone)` : ''}, shrinks: ${details.numShrinks}${stopped}`,
+    `runs: ${f.runs}, shrinks: ${details.numShrinks}${stopped}`,
     `counterexample (shrunk): ${shown(value)}`,
     ...sentOf(err),
     `problem:\n${messageOf(err)}`,
@@ -307,7 +335,7 @@ export async function checkProperty<T>(
   const about = implicated.length ? ` (rules of its criteria: ${implicated.join(', ')})` : '';
   // The failure rests on the property's own rule and on those of the criteria it used (a tags
   // filter: SEARCH-8): named, the report blames the one this run shows broken (reporting/blame.ts).
-  const own = /^[A-Z]+-\d+/.exec(testInfo.title)?.[0];
+  const own = ruleIdOfTitle(testInfo.title);
   const names = implicated.length ? breaks([...(own ? [own] : []), ...implicated]) : '';
   throw new Error(
     redactText(
