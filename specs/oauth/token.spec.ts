@@ -7,8 +7,7 @@
  * server failing, no refusal).
  */
 import { TokenResponse } from '../../contracts/resources.js';
-import { expectJson } from '../support/fixtures/test.js';
-import { expect, rule, test } from '../support/fixtures/test.js';
+import { expect, expectJson, rule, test } from '../support/fixtures/test.js';
 import { OAUTH_SCOPE } from '../support/fixtures/oauth.js';
 
 test(
@@ -16,7 +15,7 @@ test(
     const { code } = await oauth.obtainCode({ state: ns.id, inSession: true });
     const res = await oauth.exchange(oauth.tokenForm(code));
     expect(res).toHaveStatus(200);
-    expectJson(res);
+    expectJson(res, 'OAUTH-10');
     expect(res).toMatchContract(TokenResponse);
     expect((res.body as { scope?: unknown }).scope, 'the granted scope (the only scope there is)').toBe(OAUTH_SCOPE);
   }),
