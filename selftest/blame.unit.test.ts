@@ -121,3 +121,14 @@ test('a generic step every failure names (criteria combining with AND) is blamed
   ]);
   assert.deepEqual(or, { 'SEARCH-5 criteria AND': ['SEARCH-5'], 'SEARCH-10 task created bounds': ['SEARCH-5'], 'SEARCH-14 ids': ['SEARCH-5'] });
 });
+
+test('a warning that names its rule counts against that rule alone (a paced bulk call refused inside a bulk property)', () => {
+  const warned: Blamable = {
+    ...t('BULK-3 random mixes', 'passed', ['BULK-12'], ['BULK-3', 'BULK-4', 'BULK-5']),
+    warnings: ['SHOULD BULK-12 not met: a bulk request the suite paced within 3 a second was refused with 429'],
+  };
+  const plain: Blamable = { ...t('BULK-12 paced calls', 'passed'), warnings: ['SHOULD BULK-12 not met'] };
+  const c = blame([warned, plain, t('BULK-4 fields', 'passed')], known);
+  assert.deepEqual(c.get(warned), ['BULK-12']);
+  assert.equal(c.has(plain), false, 'a warning that names no rule is its own rule’s, as before');
+});
