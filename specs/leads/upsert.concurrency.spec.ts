@@ -14,7 +14,7 @@
  * A refusal must still be an HTTP answer, and not a 5xx other than 503: a crash is no refusal.
  */
 import type { Lead } from '../../contracts/index.js';
-import { byEmail, byName, concurrently, readLead, updateRules, UPSERT_PATH } from '../support/leads.js';
+import { byEmail, byName, concurrently, expectLead, expectSameLead, readLead, updateRules, upsert, UPSERT_PATH } from '../support/leads.js';
 import { breaks, expect, isAccepted, notJudged, rule, test, type ApiResponse } from '../support/fixtures/test.js';
 import { make, sameId, leadEmail } from '../support/make.js';
 
@@ -66,6 +66,9 @@ test(
   ...rule('UPSERT-1', `${RACERS} concurrent upserts matching one Lead: those accepted update it and no update is lost`, async ({ api, ns }) => {
     const lead = await make.lead({ api, ns }, {}, 'target');
     const email = lead.email!.email;
+    // The race rests on one upsert by e-mail updating the Lead (UPSERT-3, UPSERT-8): seen once, alone, first.
+    const what = 'one upsert by e-mail before the race';
+    expectSameLead(expectLead(await upsert(api, { details: what }, byEmail(email)), what, updateRules(byEmail(email))), lead.id, byEmail(email), what);
     const members = ['title', 'details', 'company_name', 'prefix', 'first_name', 'middle_name', 'last_name', 'suffix'] as const;
     const sent = new Map<string, string[]>();
     const requests = Array.from({ length: RACERS }, (_, i) => {
