@@ -40,3 +40,14 @@ test("every caught fault's first root cause is a rule it names", () => {
     .map((f) => `${f.name} (names ${f.rules.join(', ')}): starts with ${f.rootCause}`);
   assert.deepEqual(elsewhere, []);
 });
+
+test('every listed wider spread names a fault of the catalog and rules its recorded spread still shows', () => {
+  const recorded = new Map(record().faults.map((f) => [f.name, f]));
+  const stale = Object.values(KNOWN_SPREADS).flatMap((k) => {
+    const f = recorded.get(k.fault);
+    if (!f) return [`${k.fault}: no such fault in the record`];
+    const gone = k.rules.filter((id) => !f.outside.includes(id));
+    return gone.length ? [`${k.fault}: ${gone.join(', ')} no longer failed (remove from selftest/known-spreads.json)`] : [];
+  });
+  assert.deepEqual(stale, []);
+});
