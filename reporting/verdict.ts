@@ -560,8 +560,8 @@ const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? o
 /**
  * The verdict as a user reads it: qualified unless the run judged every judgeable rule. A run that
  * judged only some rules (a subset) says how many; a whole run in which MUST rules were skipped
- * (a capability the profile does not declare) or blocked names them: `CONFORMANT for 110 of 127
- * MUST rules; 17 skipped: …` (untestable rules, which no test can observe, are left out of both).
+ * (a capability the profile does not declare) or blocked names them: `CONFORMANT for X of Y
+ * MUST rules; N skipped: …` (untestable rules, which no test can observe, are left out of both).
  */
 export function verdictLineOf(
   verdict: OverallVerdict,
