@@ -10,7 +10,10 @@
  * selection is made from standard runs against the reference under several of its choice sets
  * (CHOICE_SETS): the tests kept judge, under every set, each rule some test judged under it.
  * The search properties and the upsert model always run (with a thirtieth of their runs); of the
- * other tests, a few cover the rest: a greedy cover, the most rules per cost first. A test's cost:
+ * other tests, a few cover every rule they judge, those the properties judge too (a property's
+ * random runs may not reach the case a rule's own test makes, nor tell two rules apart: the
+ * properties alone judge only the rules no other test judges): a greedy cover, the most rules
+ * per cost first. A test's cost:
  * its requests, its time at 25 ms a request, and one request more for the test itself (its
  * fixtures, hooks, steps and report entries cost the run about as much on loopback).
  * The rest is left out (specs/support/quick-selection.json, read by specs/support/suite-config.ts).
@@ -63,7 +66,12 @@ export function selectQuick(runs: Outcome[][], under = runs.map((_, i) => `run $
     for (const p of pairsOf(k)) left.delete(p);
   };
   const properties = new Set([...tests].filter(([, o]) => PROPERTY_FILES.test(o.file)).map(([k]) => k));
-  for (const k of properties) take(k);
+  // A property covers only the rules no other test judges: its random runs may not reach the case a
+  // rule's dedicated test makes (an ambiguous match, a 422), nor tell two of its rules apart.
+  const byOthers = new Set([...tests.keys()].filter((k) => !properties.has(k)).flatMap(pairsOf));
+  const propertyOnly = new Set([...properties].flatMap(pairsOf).filter((p) => !byOthers.has(p)));
+  for (const k of properties) keep.add(k);
+  for (const p of propertyOnly) left.delete(p);
   const cost = (k: string) => Math.max(...ran.map((run) => run.get(k)).map((o) => (o ? (o.requests ?? 0) + o.durationMs / 25 : 0))) + PER_TEST;
   while (left.size) {
     let best: string | undefined;
@@ -79,7 +87,7 @@ export function selectQuick(runs: Outcome[][], under = runs.map((_, i) => `run $
   }
   // The greedy cover may keep a test that later ones made redundant: drop those, the dearest first.
   for (const k of [...keep].filter((k) => !properties.has(k)).sort((a, b) => cost(b) - cost(a))) {
-    const others = new Set([...keep].filter((x) => x !== k).flatMap(pairsOf));
+    const others = new Set([...[...keep].filter((x) => x !== k && !properties.has(x)).flatMap(pairsOf), ...propertyOnly]);
     if (pairsOf(k).every((p) => others.has(p))) keep.delete(k);
   }
   const first = [...ran[0].values()];

@@ -13,9 +13,9 @@ import { KNOWN_SPREADS } from './known-spreads.js';
 
 const SAMPLE = [
   'upsert-duplicate-on-match',
-  // Not upsert-email-match-ignored: at quick depth e-mail matching is judged by the upsert model alone
-  // (the dedicated UPSERT-8 test is left out), whose random runs name UPSERT-4 and UPSERT-8 together
-  // when they reach an ambiguous e-mail first; its spread is held at standard depth (fault-spread.json).
+  // The upsert model's random runs name UPSERT-4 and UPSERT-8 together when they reach an ambiguous
+  // e-mail first: UPSERT-8's own test, kept at quick depth too (scripts/quick-selection.ts), tells them apart.
+  'upsert-email-match-ignored',
   'project-status-not-open',
   'upsert-update-first-of-many',
   'convert-lead-left-behind',
