@@ -4,7 +4,9 @@
  * half of it: the line printed the halved number, which fed back was halved again); fed back
  * through `crm-conformance run` it reproduces the counterexample (fc.commands needed its replayPath
  * too: "Unable to replay, got wrong path", on the faulty and the fixed server alike); on the fixed
- * server the same line passes. The parts without a suite run: selftest/replay.unit.test.ts.
+ * server the same line passes. A failed test's replay script, run on the faulty server and on the
+ * fixed one, says FAILURE AGAIN and EXPECTED: by the status it expects, by the records or the Lead it
+ * expects, or by running the test again. The parts without a suite run: selftest/replay.unit.test.ts.
  */
 import assert from 'node:assert/strict';
 import { readFileSync, rmSync } from 'node:fs';
@@ -56,34 +58,60 @@ test("the upsert model's replay line, fed back through crm-conformance run, repr
   assert.equal(fixed.code, 0, fixed.stdout.slice(-2000) + fixed.stderr.slice(-1000));
 });
 
-test('the replay script of a failed multi-step test shows the failure on the faulty server and the expected answer on the fixed one, with ids it takes anew', async () => {
+/**
+ * The replay script of `rule`'s first failed test in `spec` against the reference with `fault`, run
+ * on that faulty server and then on the same server without the fault, on the same ports (the ids
+ * of the failed run mean nothing to it): each run's last line, the script and its text.
+ */
+async function replayOnBoth(fault: string, spec: string, rule: string): Promise<{ faulty: string; fixed: string; text: string }> {
   const dir = scratchDir('crm-replay-script-');
   const profile = resolve(ROOT, 'reference/profile.json');
   const env = cleanEnv();
-  const faulty = await startReferenceProcess([process.execPath, '--import', 'tsx', 'reference/main.ts'], ROOT, {
-    ...env,
-    REFERENCE_FAULTS: 'convert-lead-left-behind',
-  });
-  const setup = referenceEnv(faulty.api, faulty.auth, profile);
+  const faultyServer = await startReferenceProcess([process.execPath, '--import', 'tsx', 'reference/main.ts'], ROOT, { ...env, REFERENCE_FAULTS: fault });
+  const setup = referenceEnv(faultyServer.api, faultyServer.auth, profile);
+  const lastLine = (out: string) => out.trim().split('\n').at(-1)!;
   let script = '';
+  let faulty = '';
   try {
-    await runPlaywright(['specs/leads/convert.spec.ts', '--grep', '@CONVERT-14'], { ...setup, CRM_REPORT_DIR: dir, CRM_REPORTERS: 'minimal' });
-    const test = readJson<ConformanceReport>(`${dir}/conformance.json`).rules.find((r) => r.id === 'CONVERT-14')!.tests[0];
-    assert.equal(test.status, 'failed', JSON.stringify(test).slice(0, 1000));
-    assert.match(test.replayCommand ?? '', /^bash \S+\/replay\/CONVERT-14-\w+\.sh$/);
+    await runPlaywright([spec, '--grep', `@${rule}`], { ...setup, CRM_REPORT_DIR: dir, CRM_REPORTERS: 'minimal' });
+    const test = readJson<ConformanceReport>(`${dir}/conformance.json`)
+      .rules.find((r) => r.id === rule)!
+      .tests.find((t) => t.status === 'failed')!;
+    assert.ok(test, `${fault} fails a test of ${rule}`);
+    assert.match(test.replayCommand ?? '', new RegExp(`^bash \\S+/replay/${rule}-\\w+\\.sh$`));
     script = resolve(ROOT, test.replayCommand!.slice('bash '.length));
     assert.equal(readFileSync(script, 'utf8'), test.replay, 'the card shows the script the console names');
-    const again = await runProcess('bash', [script], { env: { ...env, ...setup }, timeoutMs: 60_000 });
-    assert.match(again.stdout.trim().split('\n').at(-1)!, /^FAILURE AGAIN: expected a 4xx refusal, got 200/, again.out);
+    const again = await runProcess('bash', [script], { env: { ...env, ...setup }, timeoutMs: 120_000 });
+    faulty = lastLine(again.stdout);
   } finally {
-    await faulty.stop();
+    await faultyServer.stop();
   }
-  // The same server without the fault, on the same ports: the ids of the failed run mean nothing to it.
-  const fixed = await startReferenceProcess([process.execPath, '--import', 'tsx', 'reference/main.ts'], ROOT, env, faulty.ports);
+  const fixedServer = await startReferenceProcess([process.execPath, '--import', 'tsx', 'reference/main.ts'], ROOT, env, faultyServer.ports);
   try {
-    const fixedRun = await runProcess('bash', [script], { env: { ...env, ...setup }, timeoutMs: 60_000 });
-    assert.match(fixedRun.stdout.trim().split('\n').at(-1)!, /^EXPECTED: a 4xx refusal, got 4\d\d: the failure does not show/, fixedRun.out);
+    const fixedRun = await runProcess('bash', [script], { env: { ...env, ...setup }, timeoutMs: 120_000 });
+    return { faulty, fixed: lastLine(fixedRun.stdout), text: readFileSync(script, 'utf8') };
   } finally {
-    await fixed.stop();
+    await fixedServer.stop();
   }
+}
+
+test('the replay script of a failed multi-step test shows the failure on the faulty server and the expected answer on the fixed one, with ids it takes anew', async () => {
+  const r = await replayOnBoth('convert-lead-left-behind', 'specs/leads/convert.spec.ts', 'CONVERT-14');
+  assert.match(r.faulty, /^FAILURE AGAIN: expected a 4xx refusal, got 200/, r.text);
+  assert.match(r.fixed, /^EXPECTED: a 4xx refusal, got 4\d\d: the failure does not show/, r.text);
+});
+
+test('the replay script of a search that found the wrong records makes them anew in a fresh namespace and checks the ids it finds', async () => {
+  const r = await replayOnBoth('search-tags-all', 'specs/search/criteria.spec.ts', 'SEARCH-8');
+  assert.match(r.text, /^NS="ccr/m);
+  assert.match(r.faulty, /^FAILURE AGAIN: tags \[\S+-a, \S+-b\]: any of the two: the records found are exactly /, r.text);
+  assert.match(r.fixed, /^EXPECTED: tags .*: the failure does not show/, r.text);
+});
+
+test('the replay script of a check it cannot make of the answers runs the test again, and says which it saw', async () => {
+  // COMPANY-6: a member left out of the Company (the check is the test's own: `field in company`).
+  const r = await replayOnBoth('company-absent-field-missing', 'specs/companies/create.spec.ts', 'COMPANY-6');
+  assert.match(r.text, /CRM_STRICT=1 npx playwright test 'specs\/companies\/create\.spec\.ts:\d+' --grep 'COMPANY-6 /);
+  assert.match(r.faulty, /^FAILURE AGAIN: the test fails again/, r.text);
+  assert.match(r.fixed, /^EXPECTED: the test passes now/, r.text);
 });

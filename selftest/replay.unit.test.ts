@@ -110,3 +110,65 @@ test('a request naming records made earlier in its test says so and carries thei
   assert.doesNotMatch(script, /pipelines/);
   assert.match(script.trim().split('\n').at(-1)!, /^if \[ "\$code" -ge 400 \] && \[ "\$code" -lt 500 \]; then echo "EXPECTED: a 4xx refusal/);
 });
+
+test("a search's failed check of the records found: the records made anew in a fresh namespace, their ids checked again", () => {
+  const rec = new Recorder();
+  const ns = 'cclocalw0t7ab12';
+  const api = 'http://127.0.0.1:9/developer_api/v1';
+  const send = (x: Exchange) => {
+    rec.exchanges.push(x);
+    rec.settle();
+    return x;
+  };
+  const x = (method: string, url: string, status: number, requestBody: unknown, responseBody: unknown): Exchange => ({
+    method,
+    url,
+    requestHeaders: {},
+    requestBody,
+    status,
+    responseHeaders: {},
+    responseBody,
+    durationMs: 1,
+    curl: `curl -sS -X ${method} "${url}" -H "Content-Type: application/json" --data-raw '${JSON.stringify(requestBody)}'`,
+  });
+  send(x('POST', `${api}/projects`, 200, { name: `${ns} project 1`, tags: [ns, `${ns}-a`] }, { id: 11 }));
+  send(x('POST', `${api}/projects`, 200, { name: `${ns} project 2`, tags: [ns, `${ns}-b`] }, { id: 12 }));
+  send(x('POST', `${api}/companies`, 200, { name: 'elsewhere' }, { id: 99 }));
+  const found = send(x('POST', `${api}/projects/search`, 200, { tags: [`${ns}-a`, `${ns}-b`] }, [{ id: 11 }]));
+  const check = {
+    exchanges: [found],
+    expect: { kind: 'ids', equals: ['11', '12'] } as const,
+    label: `tags [${ns}-a, ${ns}-b]: the records found are exactly 11, 12`,
+  };
+  const script = replayScript(found, { title: 'SEARCH-8 x', where: 'specs/x.spec.ts:1', failure: 'Error: tags … [breaks SEARCH-8]', check, namespace: ns });
+  const sends = script.split('\n').filter((l) => l.startsWith('send '));
+  assert.equal(sends.length, 3, `the two records of the namespace and the search, not the Company:\n${script}`);
+  assert.match(script, /^NS="ccr\$\(date \+%s\)\$RANDOM" /m, 'a fresh namespace each time');
+  assert.match(sends[0], /--data-raw '\{"name":"'"\$\{NS\}"' project 1","tags":\["'"\$\{NS\}"'","'"\$\{NS\}"'-a"\]\}'$/);
+  assert.doesNotMatch(script.replace(/(^|\s)# .*$/gm, ''), new RegExp(ns), 'the old namespace is gone from what runs');
+  assert.match(script, /^ID1=\$\(pick "\$dir\/1\.json" id\) {3}# 11 in the failed run$/m);
+  assert.match(script, /^ID2=\$\(pick "\$dir\/2\.json" id\) {3}# 12 in the failed run$/m);
+  assert.match(script, /^if ! problems=\$\(check '\{"kind":"ids","equals":\["'"\$\{ID1\}"'","'"\$\{ID2\}"'"\]\}' 3\); then/m);
+  assert.match(
+    script,
+    /echo "FAILURE AGAIN: tags \[\$\{NS\}-a, \$\{NS\}-b\]: the records found are exactly 11, 12 \(11 is now \$\{ID1\}, 12 is now \$\{ID2\}\)"; fi\n$/,
+  );
+  // A check its recorded answer does not show (the failure is elsewhere): the test itself decides.
+  const met = { ...check, expect: { kind: 'ids', equals: ['11'] } as const };
+  const rerun = { cwd: '/project', command: 'npx crm-conformance run', file: 'specs/search/criteria.spec.ts', line: 42, title: 'SEARCH-8 tags [a] (any)' };
+  const other = replayScript(found, { title: 'SEARCH-8 x', where: 'specs/x.spec.ts:1', failure: 'Error: something else', check: met, namespace: ns, rerun });
+  assert.doesNotMatch(other, /^check\(\)/m);
+  assert.match(
+    other,
+    /^\(cd '\/project' && CRM_REPORT_DIR="\$dir\/report" CRM_REPORTERS=minimal CRM_STRICT=1 npx crm-conformance run 'specs\/search\/criteria\.spec\.ts:42' --grep 'SEARCH-8 tags \\\[a\\\] \\\(any\\\)'\) >"\$dir\/test\.log" 2>&1$/m,
+  );
+  assert.match(other, /^ {2}passed\) echo "EXPECTED: the test passes now/m);
+  // A property: the test runs again with the seed and path of its counterexample.
+  const prop = replayScript(found, {
+    title: 'x',
+    where: 'y',
+    failure: 'counterexample … Replay with: CRM_FC_SEED=-5 CRM_FC_PATH=1:2 CRM_FC_RUNS=300 npx playwright test a:1',
+    rerun,
+  });
+  assert.match(prop, /CRM_STRICT=1 CRM_FC_SEED=-5 CRM_FC_PATH=1:2 CRM_FC_RUNS=300 npx crm-conformance run /);
+});

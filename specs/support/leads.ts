@@ -9,7 +9,7 @@ import type { CustomFieldFixture, TargetProfile } from '../../contracts/profile.
 import { retryAfterMs, type ApiClient, type ApiResponse } from './core/http.js';
 import { inPool } from './core/pool.js';
 import { breaks } from './core/attribution.js';
-import { describeExchange } from './core/recorder.js';
+import { answerOf, describeExchange, noteBodyCheck } from './core/recorder.js';
 import { conforms, expect, isAccepted } from './fixtures/matchers.js';
 import type { Namespace } from './fixtures/namespace.js';
 import { make, sameId } from './make.js';
@@ -77,6 +77,10 @@ export function expectLead(res: ApiResponse, what: string, rules: string[] = [])
 
 /** Checks that an upsert matching one Lead answered that Lead (a step resting on {@link updateRules}). */
 export function expectSameLead(got: Lead, expected: unknown, match: Match, what: string, also: string[] = []): void {
+  // For the replay script: which Lead the answer should have been.
+  const answer = answerOf(got);
+  if (answer?.whole && !sameId(got.id, expected))
+    noteBodyCheck({ exchanges: answer.exchanges, expect: { kind: 'id', equals: String(expected) }, label: `the upsert answers Lead ${String(expected)}` });
   expect(
     sameId(got.id, expected),
     `${what}: the upsert matching ${match.field_name} = ${JSON.stringify(match.field_value)} answers Lead ${String(expected)}, got ${String(got.id)}${breaks([...also, ...updateRules(match)])}`,

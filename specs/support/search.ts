@@ -7,6 +7,7 @@
 import { ProjectList, TaskList, type TargetProfile } from '../../contracts/index.js';
 import type { ApiClient, ApiResponse } from './core/http.js';
 import { inPool } from './core/pool.js';
+import { answerOf, noteBodyCheck, notePages } from './core/recorder.js';
 import { breaks, conforms, expect, expectJson, hasStatus, isJsonAnswer, ownRules, test, type Namespace } from './fixtures/test.js';
 import { extension, make, NO_FOLLOW, NO_TASK_CREATE, type Ctx as MakeCtx, type Extension, type Rec } from './make.js';
 
@@ -108,12 +109,17 @@ export function searchRaw(api: ApiClient, kind: Kind, filter: unknown): Promise<
  */
 export async function searchAll(api: ApiClient, kind: Kind, filter: Filter, pageSize = 20, maxPages = 200): Promise<Rec[]> {
   const out: Rec[] = [];
+  const pages: Rec[][] = [];
   for (let page = 1; page <= maxPages; page++) {
     const got = await search(api, kind, { ...filter, page_size: pageSize, page_number: page });
     if (got.length > pageSize)
       expect(got.length, `page ${page} of ${JSON.stringify(filter)} has at most page_size (${pageSize}) entries`).toBeLessThanOrEqual(pageSize);
     out.push(...got);
-    if (got.length < pageSize) return out;
+    pages.push(got);
+    if (got.length < pageSize) {
+      notePages(out, pages); // a failed check of the records found replays every page
+      return out;
+    }
   }
   throw new Error(`more than ${maxPages} pages of ${pageSize}: the namespace filter does not restrict the search`);
 }
@@ -126,8 +132,25 @@ export async function searchAll(api: ApiClient, kind: Kind, filter: Filter, page
 export function expectSameRecords(got: { id: unknown }[], want: { id: unknown }[], what: string, rules = [...ownRules(), 'SEARCH-5']): void {
   const ids = idsOf(got);
   const names = breaks(rules);
-  if (ids.length !== new Set(ids).size) expect(ids.length, `${what}: no record twice${names}`).toBe(new Set(ids).size);
-  if (!sameList(sortedIds(got), sortedIds(want))) expect(sortedIds(got), `${what}${names}`).toEqual(sortedIds(want));
+  if (ids.length !== new Set(ids).size) {
+    noteRecordsCheck(got, want, what);
+    expect(ids.length, `${what}: no record twice${names}`).toBe(new Set(ids).size);
+  }
+  if (!sameList(sortedIds(got), sortedIds(want))) {
+    noteRecordsCheck(got, want, what);
+    expect(sortedIds(got), `${what}${names}`).toEqual(sortedIds(want));
+  }
+}
+
+/** For the replay script: the records `got` (a search's answer, or its pages, whole) should have been `want`. */
+function noteRecordsCheck(got: { id: unknown }[], want: { id: unknown }[], what: string): void {
+  const answer = answerOf(got);
+  if (!answer?.whole) return; // a part of the answers: the script could not tell the rest from a failure
+  noteBodyCheck({
+    exchanges: answer.exchanges,
+    expect: { kind: 'ids', equals: sortedIds(want) },
+    label: `${what}: the records found are exactly ${sortedIds(want).join(', ') || 'none'}, each once`,
+  });
 }
 
 const sameList = <T>(a: readonly T[], b: readonly T[]): boolean => a.length === b.length && a.every((x, i) => Object.is(x, b[i]));

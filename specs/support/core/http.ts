@@ -7,7 +7,7 @@
  */
 import { Agent, request, type Dispatcher } from 'undici';
 import { loadConfig, type TargetConfig } from './config.js';
-import { clip, curlLine, Recorder, type Exchange } from './recorder.js';
+import { clip, curlLine, noteAnswer, Recorder, type Exchange } from './recorder.js';
 import { redactHeaders, redactText, redactValue } from './redact.js';
 import { honouring429 } from './gate.js';
 import { PROBE_EVERY_MS, SILENT_LIMIT, silence } from './silence.js';
@@ -316,6 +316,7 @@ export class ApiClient {
         if (item && typeof item === 'object' && 'id' in item) this.recorder.created.push({ path: o.path, id: (item as { id: unknown }).id });
       }
     }
+    noteAnswer(body, exchange);
     return { status, headers, body: body as T, text, isJson, exchange };
   }
 }

@@ -21,6 +21,20 @@ export interface Exchange {
   curl: string;
 }
 
+/**
+ * What a check that failed on an answer's body expected of it, as data a replay script checks again
+ * (core/body-check.cjs): the Lead it should be (`id`), the records a search should find, each once
+ * (`ids`), or the contract it should match (`schema`, a JSON Schema). Ids as the failed run knew them.
+ */
+export type Expectation = { kind: 'id'; equals: string } | { kind: 'ids'; equals: readonly string[] } | { kind: 'schema'; name: string; schema: object };
+
+/** A failed body check: the answers it judged (a search's pages: all of them), what it expected, in words. */
+export interface BodyCheck {
+  exchanges: Exchange[];
+  expect: Expectation;
+  label: string;
+}
+
 export const MAX_RECORDED_BODY = 8_000;
 /** Exchanges of a test kept whole; older ones keep their request line, status and problem only. */
 export const FULL_EXCHANGES = 100;
@@ -42,6 +56,8 @@ export class Recorder {
    * working directory names it: a failure message names it.
    */
   replayScript?: string;
+  /** The first check of the test that failed on an answer's body (for its replay script), see {@link noteBodyCheck}. */
+  bodyCheck?: BodyCheck;
   private slimmed = 0;
   private owned = 0;
 
@@ -62,13 +78,50 @@ export class Recorder {
   }
 }
 
+/** The exchanges whose answers each parsed body (each entry of a list body, each list of pages) is: {@link answerOf}. */
+const answers = new WeakMap<object, { exchanges: Exchange[]; whole: boolean }>();
+
+/** Notes that `body` (parsed, as the client hands it to the test) is the answer of `exchange`. */
+export function noteAnswer(body: unknown, exchange: Exchange): void {
+  if (!body || typeof body !== 'object') return;
+  answers.set(body, { exchanges: [exchange], whole: true });
+  if (Array.isArray(body))
+    for (const item of body) if (item && typeof item === 'object' && !answers.has(item)) answers.set(item, { exchanges: [exchange], whole: false });
+}
+
+/** Notes that `list` is the records of these answers (a search's pages) taken together, whole. */
+export function notePages(list: unknown[], pages: unknown[]): void {
+  const exchanges = pages.flatMap((p) => answerOf(p)?.exchanges ?? []);
+  if (exchanges.length === pages.length) answers.set(list, { exchanges, whole: true });
+}
+
+/** The exchanges `value` is the answer of, whole (`whole`), or an entry of whose list answer it is. */
+export function answerOf(value: unknown): { exchanges: Exchange[]; whole: boolean } | undefined {
+  return value && typeof value === 'object' ? answers.get(value) : undefined;
+}
+
+/**
+ * Notes a check that failed on the body of answers: the test's replay script then checks the same
+ * of the answers it gets (core/replay-script.ts). The first such check of a test is kept.
+ */
+export function noteBodyCheck(check: BodyCheck): void {
+  const rec = check.exchanges.length ? owners.get(check.exchanges[check.exchanges.length - 1]) : undefined;
+  if (rec) rec.bodyCheck ??= check;
+}
+
+/** The exchanges of the test `x` belongs to, in the order sent (`[x]` when it belongs to none). */
+export function exchangesOfTest(x: Exchange): readonly Exchange[] {
+  return owners.get(x)?.exchanges ?? [x];
+}
+
 export function clip(value: unknown): unknown {
   const text = typeof value === 'string' ? value : JSON.stringify(value);
   if (text !== undefined && text.length > MAX_RECORDED_BODY) return `${text.slice(0, MAX_RECORDED_BODY)}… (${text.length} characters)`;
   return value;
 }
 
-const shellQuote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
+/** A string in single quotes for the shell. */
+export const shellQuote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
 
 /** Stands for `$NAME` while a replay line is built: spliced into double quotes as is, out of single quotes around it. */
 const REF = (name: string) => `\u0000${name}\u0000`;
@@ -123,7 +176,7 @@ export function curlLine(method: string, url: string, headers: Record<string, st
 }
 
 /** The ids of the records a 2xx answer to a POST or PUT made (an object with `id`, or a list of them), but those its URL names. */
-function idsMadeBy(x: Exchange): string[] {
+export function idsMadeBy(x: Exchange): string[] {
   if (!(x.status >= 200 && x.status < 300) || !['POST', 'PUT'].includes(x.method) || /\/search\b|\/oauth\//.test(x.url)) return [];
   const body = x.responseBody;
   const ids = (Array.isArray(body) ? body : [body]).flatMap((item) => {
@@ -158,7 +211,7 @@ function idsNamedBy(x: Exchange): Set<string> {
 }
 
 /** A request that changes what it names: not a read, not a search, answered 2xx. */
-const changes = (x: Exchange) => x.status >= 200 && x.status < 300 && x.method !== 'GET' && !/\/search\b|\/oauth\//.test(x.url);
+export const changes = (x: Exchange) => x.status >= 200 && x.status < 300 && x.method !== 'GET' && !/\/search\b|\/oauth\//.test(x.url);
 
 /**
  * The earlier exchanges of `x`'s test that made records `x` names (and, in turn, those they name),
