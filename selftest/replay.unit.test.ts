@@ -65,19 +65,21 @@ test("a model's command list replays from its seed and path alone (fc.commands d
   await assert.rejects(async () => fc.check(commands(), { seed, numRuns: 100, path: viaCommands.counterexamplePath! }), /Unable to replay, got wrong path/);
 });
 
+/** An exchange as the client records it, with its replay line. */
+const x = (method: string, url: string, status: number, requestBody?: unknown, responseBody?: unknown): Exchange => ({
+  method,
+  url,
+  requestHeaders: {},
+  requestBody,
+  status,
+  responseHeaders: {},
+  responseBody,
+  durationMs: 1,
+  curl: `curl -sS -X ${method} "${url}" -H "Content-Type: application/json"${requestBody === undefined ? '' : ` --data-raw '${JSON.stringify(requestBody)}'`}`,
+});
+
 test('a request naming records made earlier in its test says so and carries their requests', () => {
   const rec = new Recorder();
-  const x = (method: string, url: string, status: number, requestBody?: unknown, responseBody?: unknown): Exchange => ({
-    method,
-    url,
-    requestHeaders: {},
-    requestBody,
-    status,
-    responseHeaders: {},
-    responseBody,
-    durationMs: 1,
-    curl: `curl -sS -X ${method} "${url}" -H "Content-Type: application/json"${requestBody === undefined ? '' : ` --data-raw '${JSON.stringify(requestBody)}'`}`,
-  });
   const api = 'http://127.0.0.1:9/developer_api/v1';
   rec.exchanges.push(x('POST', `${api}/companies`, 200, { name: 'Acme' }, { id: 71, name: 'Acme' }));
   rec.settle();
@@ -120,17 +122,6 @@ test("a search's failed check of the records found: the records made anew in a f
     rec.settle();
     return x;
   };
-  const x = (method: string, url: string, status: number, requestBody: unknown, responseBody: unknown): Exchange => ({
-    method,
-    url,
-    requestHeaders: {},
-    requestBody,
-    status,
-    responseHeaders: {},
-    responseBody,
-    durationMs: 1,
-    curl: `curl -sS -X ${method} "${url}" -H "Content-Type: application/json" --data-raw '${JSON.stringify(requestBody)}'`,
-  });
   send(x('POST', `${api}/projects`, 200, { name: `${ns} project 1`, tags: [ns, `${ns}-a`] }, { id: 11 }));
   send(x('POST', `${api}/projects`, 200, { name: `${ns} project 2`, tags: [ns, `${ns}-b`] }, { id: 12 }));
   send(x('POST', `${api}/companies`, 200, { name: 'elsewhere' }, { id: 99 }));
