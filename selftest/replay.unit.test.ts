@@ -146,7 +146,14 @@ test("a search's failed check of the records found: the records made anew in a f
   );
   // Without the records it expects made again (no namespace to find their requests by), a fixed
   // server would not know their ids: the test itself decides.
-  const rerun = { cwd: '/project', command: 'npx crm-conformance run', file: 'specs/search/criteria.spec.ts', line: 42, title: 'SEARCH-8 tags [a] (any)' };
+  const rerun = {
+    cwd: '/project',
+    baseUrl: 'http://127.0.0.1:9',
+    command: 'npx crm-conformance run',
+    file: 'specs/search/criteria.spec.ts',
+    line: 42,
+    title: 'SEARCH-8 tags [a] (any)',
+  };
   const bare = replayScript(found, { title: 'SEARCH-8 x', where: 'specs/x.spec.ts:1', failure: 'Error: tags … [breaks SEARCH-8]', check, rerun });
   assert.doesNotMatch(bare, /^check\(\)/m);
   assert.match(bare, /^case "\$outcome" in$/m);
@@ -156,7 +163,7 @@ test("a search's failed check of the records found: the records made anew in a f
   assert.doesNotMatch(other, /^check\(\)/m);
   assert.match(
     other,
-    /^\(cd '\/project' && CRM_REPORT_DIR="\$dir\/report" CRM_REPORTERS=minimal CRM_STRICT=1 npx crm-conformance run 'specs\/search\/criteria\.spec\.ts:42' --grep 'SEARCH-8 tags \\\[a\\\] \\\(any\\\)'\) >"\$dir\/test\.log" 2>&1$/m,
+    /^\(cd '\/project' && CRM_BASE_URL='http:\/\/127\.0\.0\.1:9' CRM_REPORT_DIR="\$dir\/report" CRM_REPORTERS=minimal CRM_STRICT=1 npx crm-conformance run 'specs\/search\/criteria\.spec\.ts:42' --grep 'SEARCH-8 tags \\\[a\\\] \\\(any\\\)'\) >"\$dir\/test\.log" 2>&1$/m,
   );
   assert.match(other, /^ {2}passed\) echo "EXPECTED: the test passes now/m);
   // A property: the test runs again with the seed and path of its counterexample.

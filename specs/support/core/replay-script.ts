@@ -139,11 +139,14 @@ function repeatable(failed: Exchange, check: BodyCheck | undefined): BodyCheck |
 }
 
 /**
- * How the failed test runs again: from `cwd` (where the run was started), with `command` (the suite's
- * run command, core/replay.ts), the test by `file` (as the command takes it), `line` and `title`.
+ * How the failed test runs again: from `cwd` (where the run was started), against `baseUrl` (the
+ * failed run's target, which the script's requests go to: not another one the shell may name), with
+ * `command` (the suite's run command, core/replay.ts), the test by `file` (as the command takes it),
+ * `line` and `title`.
  */
 export interface Rerun {
   cwd: string;
+  baseUrl: string;
   command: string;
   file: string;
   line: number;
@@ -165,9 +168,9 @@ function rerunLines(r: Rerun, failure: string): string[] {
     'process.stdout.write(!ts.length ? "none" : bad.length ? "failed" : ts.every((t) => t.status === "passed") ? "passed" : ts.map((t) => t.status).join(","));',
   ].join(' ');
   return [
-    "# The check that failed is the test's own: the test runs again on the server as it is now (a warning fails",
-    '# it too: CRM_STRICT=1), its reports in $dir/report, and its outcome there says which it saw.',
-    `(cd ${shellQuote(r.cwd)} && CRM_REPORT_DIR="$dir/report" CRM_REPORTERS=minimal CRM_STRICT=1 ${fc ? `${fc} ` : ''}${r.command} ${shellQuote(`${r.file}:${r.line}`)} --grep ${shellQuote(grep)}) >"$dir/test.log" 2>&1`,
+    "# The check that failed is the test's own: the test runs again on the same server as it is now (a warning",
+    '# fails it too: CRM_STRICT=1), its reports in $dir/report, and its outcome there says which it saw.',
+    `(cd ${shellQuote(r.cwd)} && CRM_BASE_URL=${shellQuote(r.baseUrl)} CRM_REPORT_DIR="$dir/report" CRM_REPORTERS=minimal CRM_STRICT=1 ${fc ? `${fc} ` : ''}${r.command} ${shellQuote(`${r.file}:${r.line}`)} --grep ${shellQuote(grep)}) >"$dir/test.log" 2>&1`,
     `outcome=$(node -e '${read}' "$dir/report/conformance.json" ${shellQuote(r.title)} 2>/dev/null || echo none)`,
     'case "$outcome" in',
     `  passed) echo "EXPECTED: the test passes now: the failure does not show (fixed?); its output: $dir/test.log" ;;`,
