@@ -128,6 +128,7 @@ const OUTSIDE_EXCEPTIONS = [
     allows: ['specs/support/oauth-page.js', 'specs/support/oauth-controls.js', 'specs/support/resources/callback-receiver.js'],
     why: 'tests the OAuth page driver on each login page, with the callback receiver it drives to',
   },
+  { file: 'selftest/bulk-order{,.unit}.test.ts', allows: ['specs/opportunities/bulk.js'], why: 'tests the position-by-position check of a bulk answer' },
   {
     file: 'selftest/depth{,.unit}.test.ts',
     allows: ['specs/support/suite-config.js'],

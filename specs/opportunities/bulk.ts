@@ -35,18 +35,19 @@ export async function bulkContext(api: ApiClient, profile: TargetProfile): Promi
   };
 }
 
-/**
- * Problems of a bulk answer, position by position: a valid entry must come back created (the
- * Opportunity with a numeric id and the bulk fields, its name at its own position); a dubious
- * one either created (same checks) or failed (`{ success: false, message: {…} }`). Each names the
- * rule it breaks (`[breaks BULK-4]`): a test of one rule that finds another's broken is blocked by it.
- */
 /** The wire rules an entry's contract issues break (timestamps, absent members), when they are all of that kind. */
 const wire = (issues: Parameters<typeof wireRulesOf>[1], item: unknown): string[] | undefined => {
   const rules = wireRulesOf(BulkOpportunity, issues, item);
   return rules.length ? rules : undefined;
 };
 
+/**
+ * Problems of a bulk answer, position by position: a valid entry must come back created (the
+ * Opportunity with a numeric id and the bulk fields, its name at its own position); a dubious
+ * one either created (same checks) or failed (`{ success: false, message: {…} }`). Each names the
+ * rule it breaks (`[breaks BULK-4]`): a test of one rule that finds another's broken is blocked by
+ * it. An answer out of the request's order is judged on its order alone (BULK-3).
+ */
 export function bulkAnswerProblems(sent: Record<string, unknown>[], templates: EntryTemplate[], res: ApiResponse): string[] {
   // A request with a bad entry gets 200 too ("Bulk create, one entry invalid: 200 for the request"): BULK-5's.
   const whole = templates.some((t) => t.defect) ? 'BULK-5' : 'BULK-3';
@@ -54,6 +55,19 @@ export function bulkAnswerProblems(sent: Record<string, unknown>[], templates: E
   if (!Array.isArray(res.body)) return [`the answer is an array${breaks(['BULK-3'])}`];
   const got = res.body as unknown[];
   if (got.length !== sent.length) return [`the answer has one item per entry: ${sent.length} sent, ${got.length} answered${breaks(['BULK-3'])}`];
+  // An entry created under the name of another position's entry shows the answer out of the
+  // request's order: the other positions are then no evidence of which entries failed (a valid
+  // entry's place may hold another's failure), so the order alone is judged.
+  const names = sent.map((e) => e.name);
+  const misplaced = got.flatMap((item, i) => {
+    const name = item && typeof item === 'object' && (item as { success?: unknown }).success !== false ? (item as { name?: unknown }).name : undefined;
+    if (typeof name !== 'string' || name === names[i]) return [];
+    const j = names.findIndex((n, k) => k !== i && n === name);
+    return j < 0
+      ? []
+      : [`[${i}] the entry created at position ${i} is the one sent at position ${j} (named ${JSON.stringify(names[j])}): not the order of the request`];
+  });
+  if (misplaced.length) return [`${misplaced.join('; ')}${breaks(['BULK-3'])}`];
   const problems: string[] = [];
   got.forEach((item, i) => {
     const t = templates[i];

@@ -1,0 +1,47 @@
+/**
+ * A bulk answer out of the request's order is judged on its order alone (BULK-3): the failure a
+ * valid entry's place then holds is another entry's, no evidence against BULK-5. Seen in CI: a
+ * property's counterexample [no name, valid] answered [created, failed] was blamed on BULK-5 alone,
+ * and the fault matrix stopped there before BULK-3's own test ran.
+ */
+import { test } from 'node:test';
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import assert from 'node:assert/strict';
+import { bulkAnswerProblems } from '../specs/opportunities/bulk.js';
+import { brokenRulesOf } from '../specs/support/core/attribution.js';
+import type { ApiResponse } from '../specs/support/core/http.js';
+import type { EntryTemplate } from '../generators/bulk.js';
+import { ROOT } from './helpers.js';
+
+/** A created entry: the valid case of the contract's own cases, under another id and name. */
+const created = (
+  JSON.parse(readFileSync(resolve(ROOT, 'contracts/cases/resources.json'), 'utf8')) as { contract: string; tests: { data: object; valid: boolean }[] }[]
+)
+  .find((g) => g.contract === 'BulkOpportunity')!
+  .tests.find((c) => c.valid)!.data;
+const opp = (id: number, name: string) => ({ ...created, id, name });
+const failed = { success: false, message: { name: [{ error: 'blank' }] } };
+const answer = (body: unknown[]) => ({ status: 200, body, headers: {} }) as unknown as ApiResponse;
+
+test('an entry created at the place of a nameless entry under the name of the next: BULK-3 alone', () => {
+  const sent = [{ details: 'no name' }, { name: 'valid 1' }];
+  const templates: EntryTemplate[] = [{ defect: 'no-name' }, {}];
+  const problems = bulkAnswerProblems(sent, templates, answer([opp(1, 'valid 1'), failed]));
+  assert.equal(problems.length, 1);
+  assert.deepEqual(brokenRulesOf(problems[0]), ['BULK-3']);
+  assert.match(problems[0], /position 0 is the one sent at position 1/);
+});
+
+test('an answer in the request order with a valid entry failed: BULK-5', () => {
+  const sent = [{ details: 'no name' }, { name: 'valid 1' }];
+  const templates: EntryTemplate[] = [{ defect: 'no-name' }, {}];
+  const problems = bulkAnswerProblems(sent, templates, answer([failed, failed]));
+  assert.deepEqual(problems.flatMap(brokenRulesOf), ['BULK-5']);
+});
+
+test('an answer in the request order: no problem', () => {
+  const sent = [{ details: 'no name' }, { name: 'valid 1' }];
+  const templates: EntryTemplate[] = [{ defect: 'no-name' }, {}];
+  assert.deepEqual(bulkAnswerProblems(sent, templates, answer([failed, opp(1, 'valid 1')])), []);
+});
