@@ -3,6 +3,7 @@
  * valid entry's place then holds is another entry's, no evidence against BULK-5. Seen in CI: a
  * property's counterexample [no name, valid] answered [created, failed] was blamed on BULK-5 alone,
  * and the fault matrix stopped there before BULK-3's own test ran.
+ * A dubious entry the target created with a wrong shape is BULK-4's (or the wire's), not BULK-5's.
  */
 import { test } from 'node:test';
 import { readFileSync } from 'node:fs';
@@ -44,4 +45,20 @@ test('an answer in the request order: no problem', () => {
   const sent = [{ details: 'no name' }, { name: 'valid 1' }];
   const templates: EntryTemplate[] = [{ defect: 'no-name' }, {}];
   assert.deepEqual(bulkAnswerProblems(sent, templates, answer([failed, opp(1, 'valid 1')])), []);
+});
+
+test('a dubious entry the target created without the bulk fields: a created entry of the wrong shape, not BULK-5', () => {
+  const sent = [{ name: 'odd 1', monetary_value: 'a lot' }];
+  const templates: EntryTemplate[] = [{ defect: 'text-monetary-value' }];
+  const { pipeline_is_revenue, pipeline_type, monetary_unit, ...bare } = opp(1, 'odd 1');
+  void [pipeline_is_revenue, pipeline_type, monetary_unit];
+  const rules = bulkAnswerProblems(sent, templates, answer([bare])).flatMap(brokenRulesOf);
+  assert.ok(rules.length > 0 && !rules.includes('BULK-5'), `named ${rules.join(', ')}`);
+});
+
+test('a dubious entry answered neither as created nor as failed: BULK-5', () => {
+  const sent = [{ name: 'odd 1', monetary_value: 'a lot' }];
+  const templates: EntryTemplate[] = [{ defect: 'text-monetary-value' }];
+  const rules = bulkAnswerProblems(sent, templates, answer([{ success: false, message: 'bad' }])).flatMap(brokenRulesOf);
+  assert.deepEqual(rules, ['BULK-5']);
 });

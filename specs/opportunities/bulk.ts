@@ -41,6 +41,13 @@ const wire = (issues: Parameters<typeof wireRulesOf>[1], item: unknown): string[
   return rules.length ? rules : undefined;
 };
 
+/** The first contract issues of the entry at position i, for a message. */
+const issuesOf = (issues: Parameters<typeof wireRulesOf>[1], i: number): string =>
+  issues
+    .slice(0, 4)
+    .map((x) => `$[${i}].${x.path.join('.')}: ${x.message}`)
+    .join('; ');
+
 /**
  * Problems of a bulk answer, position by position: a valid entry must come back created (the
  * Opportunity with a numeric id and the bulk fields, its name at its own position); a dubious
@@ -84,19 +91,20 @@ export function bulkAnswerProblems(sent: Record<string, unknown>[], templates: E
     // The order of a close_date's parts in a request is not shown: failing an entry on it alone is the target's call.
     if (!t.defect && t.closeDate && failed.success && Object.keys(failed.data.message).every((k) => k === 'close_date')) return;
     if (!t.defect) {
-      const issues = created.error.issues
-        .slice(0, 4)
-        .map((x) => `$[${i}].${x.path.join('.')}: ${x.message}`)
-        .join('; ');
       problems.push(
-        `${label}: a valid entry must be created as an Opportunity with a numeric id and the bulk fields; ${failed.success ? 'it failed' : 'got'} ${JSON.stringify(item).slice(0, 300)} (${issues})${breaks(failed.success ? [templates.some((x) => x.defect) ? 'BULK-5' : 'BULK-4'] : (wire(created.error.issues, item) ?? ['BULK-4']))}`,
+        `${label}: a valid entry must be created as an Opportunity with a numeric id and the bulk fields; ${failed.success ? 'it failed' : 'got'} ${JSON.stringify(item).slice(0, 300)} (${issuesOf(created.error.issues, i)})${breaks(failed.success ? [templates.some((x) => x.defect) ? 'BULK-5' : 'BULK-4'] : (wire(created.error.issues, item) ?? ['BULK-4']))}`,
       );
       return;
     }
-    if (!failed.success)
-      problems.push(
-        `${label}: an entry is either created or failed as { success: false, message: { <field>: [ { error } ] } }; got ${JSON.stringify(item).slice(0, 300)}${breaks(['BULK-5'])}`,
-      );
+    if (failed.success) return;
+    // A dubious entry the target created (an id, no `success: false`) whose shape is wrong: BULK-4's
+    // (a created entry is the Opportunity), not BULK-5's (what a failed entry is).
+    const createdOne = !!item && typeof item === 'object' && (item as { success?: unknown }).success !== false && (item as { id?: unknown }).id != null;
+    problems.push(
+      createdOne
+        ? `${label}: a created entry is the Opportunity with a numeric id and the bulk fields; got ${JSON.stringify(item).slice(0, 300)} (${issuesOf(created.error.issues, i)})${breaks(wire(created.error.issues, item) ?? ['BULK-4'])}`
+        : `${label}: an entry is either created or failed as { success: false, message: { <field>: [ { error } ] } }; got ${JSON.stringify(item).slice(0, 300)}${breaks(['BULK-5'])}`,
+    );
   });
   return problems;
 }
