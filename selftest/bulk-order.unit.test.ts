@@ -21,7 +21,7 @@ const created = (
 )
   .find((g) => g.contract === 'BulkOpportunity')!
   .tests.find((c) => c.valid)!.data;
-const opp = (id: number, name: string) => ({ ...created, id, name });
+const opp = (id: number, name: string): Record<string, unknown> => ({ ...created, id, name });
 const failed = { success: false, message: { name: [{ error: 'blank' }] } };
 const answer = (body: unknown[]) => ({ status: 200, body, headers: {} }) as unknown as ApiResponse;
 
