@@ -41,6 +41,8 @@ export interface FaultResult {
    */
   outside?: string[];
   rootCause?: string;
+  /** For each rule flagged that the fault does not name: the tests that failed or warned on it, with their first line (matrix scopes). */
+  outsideBy?: string[];
 }
 
 export interface Calibration {
@@ -105,6 +107,15 @@ function selectFaults(names: string[]): ReturnType<typeof faultCatalog> {
 }
 
 /** The rules a report failed or warned on. */
+/** "EVENT-2: <test title>: <first line of its failure>" for each failed or warned test of the given rules. */
+const outsideEvidence = (report: ConformanceReport, ids: string[]): string[] =>
+  report.rules
+    .filter((r) => ids.includes(r.id))
+    .flatMap((r) =>
+      r.tests
+        .filter((t) => (t.status !== 'passed' && t.status !== 'skipped') || !!t.held)
+        .map((t) => `${r.id}: ${t.title}: ${(t.error ?? t.warnings[0] ?? t.held ?? '').split('\n')[0].slice(0, 300)}`),
+    );
 const flaggedRules = (report: ConformanceReport): string[] => report.rules.filter((r) => r.verdict === 'FAIL' || r.verdict === 'WARN').map((r) => r.id);
 
 /** A calibration of the faults' results (sorted by name here), with its score. */
@@ -245,8 +256,17 @@ export async function calibrateMatrix(
       : (() => {
           const report = buildReport(own, { target: fault.name, runId: 'matrix', warnings: [], specUrl: '', durationMs: base.ms });
           const flagged = flaggedRules(report);
-          const spread = options.spread ? { outside: flagged.filter((x) => !fault.rules.includes(x)), rootCause: report.rootCauses[0] } : {};
-          return { ...base, flagged, caught: fault.rules.some((x) => flagged.includes(x)), runFailed: report.verdict !== 'CONFORMANT', ...spread };
+          const outside = flagged.filter((x) => !fault.rules.includes(x));
+          const spread = options.spread ? { outside, rootCause: report.rootCauses[0] } : {};
+          const outsideBy = outsideEvidence(report, outside);
+          return {
+            ...base,
+            flagged,
+            caught: fault.rules.some((x) => flagged.includes(x)),
+            runFailed: report.verdict !== 'CONFORMANT',
+            ...spread,
+            ...(outsideBy.length ? { outsideBy } : {}),
+          };
         })();
     onResult?.(r, i + 1, faults.length);
     return r;

@@ -32,17 +32,25 @@ const SAMPLE = [
 test('a sample of faults, every quick test against each: each fails only rules it names and starts with one of them', async (t) => {
   process.env.CRM_DEPTH = 'quick';
   const cal = await calibrateMatrix(SAMPLE, undefined, { spread: true });
-  for (const f of cal.faults)
-    t.diagnostic(`${f.name}: names ${f.rules.join(', ')}; fails ${f.flagged.join(', ') || 'nothing'}; starts with ${f.rootCause ?? '-'}`);
+  const lines = cal.faults.map((f) => `${f.name}: names ${f.rules.join(', ')}; fails ${f.flagged.join(', ') || 'nothing'}; starts with ${f.rootCause ?? '-'}`);
+  for (const line of lines) t.diagnostic(line);
+  // Each assertion's message carries every fault's line: a failure in CI, where only the message
+  // may be kept, shows the whole spread of the run (the properties' runs are random).
+  const spread = `\nthis run (reports/runs/calibration-spread):\n${lines.join('\n')}`;
   const errors = cal.faults.filter((f) => f.error).map((f) => `${f.name}: ${f.error}`);
-  assert.deepEqual(errors, []);
+  assert.deepEqual(errors, [], `faults whose run did not finish${spread}`);
   // Whether each is caught is the fault matrix's to hold (selftest/calibration.test.ts, at standard
   // depth): a quick run judges some rules by a property's few runs only, which may miss a fault.
   const wide = cal.faults
     .map((f) => ({ ...f, outside: (f.outside ?? []).filter((id) => !KNOWN_SPREADS[f.name]?.rules.includes(id)) }))
     .filter((f) => f.outside.length)
-    .map((f) => `${f.name} also fails ${f.outside.join(', ')}`);
-  assert.deepEqual(wide, []);
-  const elsewhere = cal.faults.filter((f) => f.rootCause && !f.rules.includes(f.rootCause)).map((f) => `${f.name} starts with ${f.rootCause}`);
-  assert.deepEqual(elsewhere, []);
+    .map(
+      (f) =>
+        `${f.name} also fails ${f.outside.join(', ')}:\n  ${(f.outsideBy ?? []).filter((e) => f.outside.some((id) => e.startsWith(`${id}:`))).join('\n  ')}`,
+    );
+  assert.deepEqual(wide, [], `faults that fail rules they do not name${spread}`);
+  const elsewhere = cal.faults
+    .filter((f) => f.rootCause && !f.rules.includes(f.rootCause))
+    .map((f) => `${f.name} starts with ${f.rootCause}:\n  ${(f.outsideBy ?? []).filter((e) => e.startsWith(`${f.rootCause}:`)).join('\n  ')}`);
+  assert.deepEqual(elsewhere, [], `faults whose first root cause is a rule they do not name${spread}`);
 });
