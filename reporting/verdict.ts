@@ -606,8 +606,9 @@ function nothingJudged(outcomes: TestOutcome[], stopped: string | undefined): st
  * for that rule alone) failed on its own check, then one whose own combined test (`rule(id, …,
  * { also })`) failed, then a rule only other tests' failures name (a step of theirs), then a rule
  * failed only as one of the rules a combined test covers. Within each: the rule that more failed
- * tests count against first (one broken rule beneath many failures), then FAIL before WARN, known
- * failures after, MUST before SHOULD and MAY, catalog order.
+ * tests count against first (one broken rule beneath many failures; a combined or model test is
+ * not counted: which of its rules its random path reaches first is chance), then FAIL before WARN,
+ * known failures after, MUST before SHOULD and MAY, catalog order.
  */
 export function rootCauseOrder(rules: RuleVerdict[]): string[] {
   const LEVELS: Level[] = ['MUST', 'SHOULD', 'MAY'];
@@ -623,7 +624,7 @@ export function rootCauseOrder(rules: RuleVerdict[]): string[] {
     r.verdict === 'FAIL' ? 0 : 1,
     r.known ? 1 : 0,
     evidence(r),
-    -badOf(r).length,
+    -badOf(r).filter((t) => !t.covers || t.covers.length < 2).length,
     LEVELS.indexOf(r.level),
     i,
   ];

@@ -335,6 +335,13 @@ test('a combined test whose failure names the rule it broke counts against that 
   assert.match(summaryLines(report, 'x').join('\n'), /Failed MUST rules, likeliest root cause first: CONVERT-2 \([^)]+\), then CONVERT-14, CONVERT-15/);
 });
 
+test('the root cause does not follow the rule a model test happened to reach: its own tests decide, then the catalog', () => {
+  // The fault breaks CONVERT-2, 14 and 15 alike; the model's random path reached CONVERT-15 this time.
+  const report = buildReport(leftBehindOutcomes({ names: 'CONVERT-15' }), { target: 't', runId: 'r' });
+  assert.equal(report.rules.find((r) => r.id === 'CONVERT-15')!.tests.filter((t) => t.status === 'failed').length, 2);
+  assert.deepEqual(report.rootCauses, ['CONVERT-2', 'CONVERT-14', 'CONVERT-15']);
+});
+
 test('an untagged failure of a combined test still counts against every rule it covers', () => {
   const report = buildReport(leftBehindOutcomes({ tagged: false }), { target: 't', runId: 'r' });
   for (const id of ['UPSERT-2', 'UPSERT-3', 'UPSERT-4', 'UPSERT-12', 'CONVERT-2']) assert.equal(report.rules.find((r) => r.id === id)!.verdict, 'FAIL', id);
