@@ -27,6 +27,8 @@ const SAMPLE = [
   'webhook-secret-key-dropped',
   'bulk-fields-missing',
   'timestamps-in-ms',
+  // Null lists on Leads: the upsert's create step of every Lead test breaks only the wire (WIRE-3).
+  'empty-list-null-leads',
 ];
 
 test('a sample of faults, every quick test against each: each fails only rules it names and starts with one of them', async (t) => {
