@@ -41,6 +41,10 @@ const wire = (issues: Parameters<typeof wireRulesOf>[1], item: unknown): string[
   return rules.length ? rules : undefined;
 };
 
+/** An entry the target created, whatever its shape: an object with an id and no `success: false` (BULK-4 judges the rest). */
+export const isCreatedEntry = (item: unknown): item is { id: unknown; name?: unknown } & Record<string, unknown> =>
+  !!item && typeof item === 'object' && (item as { id?: unknown }).id != null && (item as { success?: unknown }).success !== false;
+
 /** The first contract issues of the entry at position i, for a message. */
 const issuesOf = (issues: Parameters<typeof wireRulesOf>[1], i: number): string =>
   issues
@@ -67,7 +71,7 @@ export function bulkAnswerProblems(sent: Record<string, unknown>[], templates: E
   // entry's place may hold another's failure), so the order alone is judged.
   const names = sent.map((e) => e.name);
   const misplaced = got.flatMap((item, i) => {
-    const name = item && typeof item === 'object' && (item as { success?: unknown }).success !== false ? (item as { name?: unknown }).name : undefined;
+    const name = isCreatedEntry(item) ? item.name : undefined;
     if (typeof name !== 'string' || name === names[i]) return [];
     const j = names.findIndex((n, k) => k !== i && n === name);
     return j < 0
@@ -99,9 +103,8 @@ export function bulkAnswerProblems(sent: Record<string, unknown>[], templates: E
     if (failed.success) return;
     // A dubious entry the target created (an id, no `success: false`) whose shape is wrong: BULK-4's
     // (a created entry is the Opportunity), not BULK-5's (what a failed entry is).
-    const createdOne = !!item && typeof item === 'object' && (item as { success?: unknown }).success !== false && (item as { id?: unknown }).id != null;
     problems.push(
-      createdOne
+      isCreatedEntry(item)
         ? `${label}: a created entry is the Opportunity with a numeric id and the bulk fields; got ${JSON.stringify(item).slice(0, 300)} (${issuesOf(created.error.issues, i)})${breaks(wire(created.error.issues, item) ?? ['BULK-4'])}`
         : `${label}: an entry is either created or failed as { success: false, message: { <field>: [ { error } ] } }; got ${JSON.stringify(item).slice(0, 300)}${breaks(['BULK-5'])}`,
     );
