@@ -106,7 +106,6 @@ function selectFaults(names: string[]): ReturnType<typeof faultCatalog> {
   return names.length ? catalog.filter((f) => names.includes(f.name)) : catalog;
 }
 
-/** The rules a report failed or warned on. */
 /** "EVENT-2: <test title>: <first line of its failure>" for each failed or warned test of the given rules. */
 const outsideEvidence = (report: ConformanceReport, ids: string[]): string[] =>
   report.rules
@@ -116,6 +115,7 @@ const outsideEvidence = (report: ConformanceReport, ids: string[]): string[] =>
         .filter((t) => (t.status !== 'passed' && t.status !== 'skipped') || !!t.held)
         .map((t) => `${r.id}: ${t.title}: ${(t.error ?? t.warnings[0] ?? t.held ?? '').split('\n')[0].slice(0, 300)}`),
     );
+/** The rules a report failed or warned on. */
 const flaggedRules = (report: ConformanceReport): string[] => report.rules.filter((r) => r.verdict === 'FAIL' || r.verdict === 'WARN').map((r) => r.id);
 
 /** A calibration of the faults' results (sorted by name here), with its score. */

@@ -62,7 +62,8 @@ export function expectCreated(res: ApiResponse, what: string, rule?: string): vo
 /**
  * Checks a create was accepted and answered the contract (quietly first: record sets make dozens).
  * A record that was created but breaks only wire conventions (a list as null, a timestamp in
- * milliseconds) names the wire rules alone (the contract check's own marker): the create's rule held.
+ * milliseconds) or a field's own rule (fixtures/matchers.ts wireRulesOf) names those rules alone
+ * (the contract check's own marker): the create's rule held.
  */
 function expectRecord(res: ApiResponse, what: string, contract: Parameters<typeof conforms>[1], rule?: string): void {
   if (isAccepted(res) && conforms(res, contract)) return;
