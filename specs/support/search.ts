@@ -108,6 +108,19 @@ export function searchRaw(api: ApiClient, kind: Kind, filter: unknown): Promise<
  * default), until a short page. Checks that no page is longer than page_size.
  */
 export async function searchAll(api: ApiClient, kind: Kind, filter: Filter, pageSize = 20, maxPages = 200): Promise<Rec[]> {
+  const { records, complete } = await searchPages(api, kind, filter, pageSize, maxPages);
+  if (!complete) throw new Error(`more than ${maxPages} pages of ${pageSize}: the namespace filter does not restrict the search`);
+  return records;
+}
+
+/** {@link searchAll}, but a search of more than `maxPages` pages answers those it read, as not `complete` (the caller says what that means). */
+export async function searchPages(
+  api: ApiClient,
+  kind: Kind,
+  filter: Filter,
+  pageSize: number,
+  maxPages: number,
+): Promise<{ records: Rec[]; complete: boolean }> {
   const out: Rec[] = [];
   const pages: Rec[][] = [];
   for (let page = 1; page <= maxPages; page++) {
@@ -118,10 +131,10 @@ export async function searchAll(api: ApiClient, kind: Kind, filter: Filter, page
     pages.push(got);
     if (got.length < pageSize) {
       notePages(out, pages); // a failed check of the records found replays every page
-      return out;
+      return { records: out, complete: true };
     }
   }
-  throw new Error(`more than ${maxPages} pages of ${pageSize}: the namespace filter does not restrict the search`);
+  return { records: out, complete: false };
 }
 
 /**
