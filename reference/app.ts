@@ -41,6 +41,11 @@ export interface ReferenceOptions {
    * across a network, to see how the suite fares against one (npm run bench: the slow-target row).
    */
   latencyMs?: number;
+  /**
+   * Live mode (REFERENCE_LIVE, REFERENCE_LIVE_SEED; reference/live.ts): other users of the account
+   * create, update and delete records, `rate` operations a second, drawn from `seed`.
+   */
+  live?: { rate: number; seed: number };
 }
 
 export type RecordEvent = {

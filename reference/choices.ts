@@ -55,7 +55,7 @@ export const alternativeChoices = (k: number): Choices => build((a) => a[k % a.l
 export const variantChoices = (): Choices => build((a, id) => (VARIANT_KEEPS_DEFAULT.has(id) ? a[0] : a[1 % a.length]).name);
 
 /** mulberry32: a small seeded PRNG (the same seed draws the same set as long as the catalog is unchanged). */
-function prng(seed: number): () => number {
+export function prng(seed: number): () => number {
   let s = seed >>> 0;
   return () => {
     s = (s + 0x6d2b79f5) >>> 0;

@@ -6,13 +6,19 @@
  * REFERENCE_FAULTS=a,b (switchable faults), REFERENCE_CHOICES (the alternatives taken for the
  * spec's open choices: default, variant, alt:<k>, <seed>, <id>=<alternative>; reference/choices.ts),
  * REFERENCE_VARIANT=1 (the variant set, as REFERENCE_CHOICES=variant),
- * REFERENCE_LATENCY_MS (every API request answered this much later: a server across a network).
+ * REFERENCE_LATENCY_MS (every API request answered this much later: a server across a network),
+ * REFERENCE_LIVE=<operations a second> (live mode, reference/live.ts: other users of the account
+ * create, update and delete records meanwhile, e.g. 20 or 200; unset, empty or 0 ⇒ off) and
+ * REFERENCE_LIVE_SEED (the seed of their operations; unset ⇒ a random one).
  * At start it prints the choices taken as one replayable line:
  *   [reference] choices  REFERENCE_CHOICES=webhook.payload=ids-only,…  (from "alt:2")
+ * and, in live mode, the line that replays its operations (on stdout and stderr):
+ *   [reference] live     200 operations a second by other users (REFERENCE_LIVE_SEED=12345)
  */
 import { faultCatalog, startReference } from './server.js';
+import { describeLive } from './live.js';
 import { describeChoices, parseChoices } from './choices.js';
-import { referenceCredentials } from './env.js';
+import { referenceCredentials, referenceLive } from './env.js';
 
 const env = process.env;
 const pick = (name: string, fallback: string) => (env[name] && env[name] !== '' ? env[name]! : fallback);
@@ -35,6 +41,7 @@ const authPortRaw = env.REFERENCE_AUTH_PORT;
 async function main(): Promise<void> {
   try {
     const choices = parseChoices(env.REFERENCE_CHOICES, env.REFERENCE_VARIANT === '1');
+    const live = referenceLive(env);
     const running = await startReference({
       credentials,
       faults,
@@ -43,6 +50,7 @@ async function main(): Promise<void> {
       authPort: authPortRaw === undefined ? 4011 : authPortRaw === '' ? undefined : Number(authPortRaw),
       authHost: pick('REFERENCE_AUTH_HOST', 'localhost'),
       latencyMs: Number(env.REFERENCE_LATENCY_MS) || 0,
+      live,
     });
     const standalone = !env.REFERENCE_ACCESS_TOKEN;
     console.log(`[reference] API      ${running.apiUrl}/developer_api/v1`);
@@ -57,6 +65,11 @@ async function main(): Promise<void> {
     // Also on stderr when not the default, so that a Playwright run (which shows the server's
     // stderr only) prints the line that replays it.
     if (asked) console.error(line);
+    if (live) {
+      const liveLine = describeLive(live);
+      console.log(liveLine);
+      console.error(liveLine);
+    }
     if (standalone) {
       // Only the built-in development defaults are printed, never credentials passed in.
       console.log(

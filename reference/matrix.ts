@@ -6,12 +6,14 @@
  * (per-server state lives in the App or in WeakMaps keyed by it).
  *
  * Environment: the credentials of reference/main.ts (reference/env.ts), REFERENCE_CHOICES /
- * REFERENCE_VARIANT for every instance, and REFERENCE_INSTANCES, a JSON list of
+ * REFERENCE_VARIANT for every instance, REFERENCE_LIVE / REFERENCE_LIVE_SEED (live mode, each
+ * instance its own, at the same rate and seed), and REFERENCE_INSTANCES, a JSON list of
  * `{ "name": "…", "faults": ["…"], "port": 20001, "authPort": 20002 }`.
  * Prints `[reference] API <n> instances` once every instance listens.
  */
 import { parseChoices } from './choices.js';
-import { referenceCredentials } from './env.js';
+import { referenceCredentials, referenceLive } from './env.js';
+import { describeLive } from './live.js';
 import { startReference, type RunningReference } from './server.js';
 
 export interface Instance {
@@ -34,8 +36,13 @@ async function main(): Promise<void> {
     const credentials = referenceCredentials(env);
     const choices = parseChoices(env.REFERENCE_CHOICES, env.REFERENCE_VARIANT === '1');
     const authHost = env.REFERENCE_AUTH_HOST || 'localhost';
+    const live = referenceLive(env);
     for (const i of instances) {
-      running.push(await startReference({ credentials, faults: new Set(i.faults), choices, port: i.port, authPort: i.authPort, authHost }));
+      running.push(await startReference({ credentials, faults: new Set(i.faults), choices, port: i.port, authPort: i.authPort, authHost, live }));
+    }
+    if (live) {
+      console.log(describeLive(live));
+      console.error(describeLive(live));
     }
     console.log(`[reference] API      ${instances.length} instances, ${running[0].apiUrl} … ${running.at(-1)!.apiUrl}`);
   } catch (err) {

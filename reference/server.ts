@@ -11,6 +11,7 @@ import { ALL_FAULTS } from './faults/index.js';
 import type { Presented, RouteFault } from './faults/types.js';
 import { AREA_MODULES } from './routes/index.js';
 import { refusal } from './routes/common.js';
+import { createLive } from './live.js';
 
 export const API_PREFIX = '/developer_api/v1';
 
@@ -233,6 +234,8 @@ export async function startReference(
     m.auth?.(routers.auth, app);
   }
   installRouteFaults(app, routers, catalog, active);
+  // Live mode (reference/live.ts): its pool taken now, seeded and untouched by any client; it runs once the server listens.
+  const live = options.live ? createLive(app, options.live) : undefined;
   const host = options.host ?? '127.0.0.1';
   const separateAuth = options.authPort !== undefined;
   const servers: Server[] = [];
@@ -255,12 +258,14 @@ export async function startReference(
     authUrl = `http://${authHost}:${p}`;
   }
   app.publicBaseUrl = apiUrl;
+  live?.start();
   return {
     app,
     apiUrl,
     authUrl,
-    close: () =>
-      Promise.all(
+    close: () => {
+      live?.stop();
+      return Promise.all(
         servers.map(
           (s) =>
             new Promise<void>((ok) => {
@@ -268,6 +273,7 @@ export async function startReference(
               s.close(() => ok());
             }),
         ),
-      ).then(() => undefined),
+      ).then(() => undefined);
+    },
   };
 }

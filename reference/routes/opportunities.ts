@@ -82,7 +82,7 @@ class RateLimiter {
 type Failure = Record<string, { error: string }[]>;
 
 /** `bulk.close-date`: the answered form of a date. */
-const CLOSE_DATE: Record<string, (d: { y: number; m: number; d: number }) => string> = {
+export const CLOSE_DATE: Record<string, (d: { y: number; m: number; d: number }) => string> = {
   'mm/dd/yyyy': (d) => `${pad(d.m)}/${pad(d.d)}/${d.y}`,
   'yyyy/mm/dd': (d) => `${d.y}/${pad(d.m)}/${pad(d.d)}`,
   'm/d/yyyy': (d) => `${d.m}/${d.d}/${d.y}`,

@@ -105,7 +105,8 @@ export const projects: AreaModule = {
       const c = app.store.collection<Rec>(collection);
       const rec = c.get(id);
       if (!rec) notFound(ctx.params.entity_type.replace(/s$/, ''));
-      rec!._followed = on;
+      // A new stored object, as every write makes: live mode (reference/live.ts) sees that the client wrote to it.
+      c.update(id, { _followed: on });
       return { followed: on, resource: { id, type: ctx.params.entity_type.replace(/s$/, '') } };
     };
     router.add('POST', '/{entity_type}/{entity_id}/follow', follow(true));
