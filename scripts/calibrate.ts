@@ -201,22 +201,25 @@ export async function calibrate(
  * The whole matrix in one Playwright run (scripts/matrix.config.ts): one reference instance per
  * fault, one project whose workers serve them all. Each fault's report is built from the outcomes
  * of its own instance, as a run of its own would build it; a fault is caught when a rule it names fails or warns (scope `rules`).
+ * `env`: settings of the run beside the matrix's own (a profile with CRM_EMBEDDED=1, REFERENCE_CHOICES,
+ * REFERENCE_LIVE: selftest/profile-shapes.test.ts), and `dir` its report directory.
  */
 export async function calibrateMatrix(
   names: string[] = [],
   onResult?: (r: FaultResult, done: number, total: number) => void,
-  options: { noRandom?: boolean; spread?: boolean } = {},
+  options: { noRandom?: boolean; spread?: boolean; env?: Record<string, string>; dir?: string } = {},
 ): Promise<Calibration> {
   const faults = selectFaults(names);
   const survivors = knownSurvivors();
   const workers = matrixWorkers();
-  const dir = options.spread ? 'reports/runs/calibration-spread' : 'reports/runs/calibration-matrix';
+  const dir = options.dir ?? (options.spread ? 'reports/runs/calibration-spread' : 'reports/runs/calibration-matrix');
   rmSync(resolve(ROOT, dir), { recursive: true, force: true });
   const started = Date.now();
   const run = () =>
     runPlaywright(
       ['-c', 'scripts/matrix.config.ts', ...(options.noRandom ? ['--grep-invert', RANDOM_TAG] : [])],
       {
+        ...options.env,
         CONFORMANCE_MATRIX_FAULTS: names.length ? faults.map((f) => f.name).join(',') : 'all',
         CRM_REPORT_DIR: dir,
         CRM_CALIBRATION_WORKERS: String(workers),

@@ -15,7 +15,8 @@
  * each fault's report from its own outcomes, exactly as from a run of its own.
  *
  * Environment: CONFORMANCE_MATRIX_FAULTS (comma-separated names, or `all`), CRM_CALIBRATION_WORKERS
- * (workers of the run, default 6: fixtures/instances.ts), CRM_REPORT_DIR.
+ * (workers of the run, default 6: fixtures/instances.ts), CRM_REPORT_DIR; and, for every instance,
+ * REFERENCE_CHOICES and REFERENCE_LIVE (reference/matrix.ts), and a profile (CRM_PROFILE with CRM_EMBEDDED=1).
  */
 import { defineConfig } from '@playwright/test';
 import { existsSync, readFileSync } from 'node:fs';
@@ -76,7 +77,12 @@ function plan(): void {
     CRM_AUTH_URL: urls(planned[0]).authUrl,
   });
   // Credentials reach the servers through the environment they inherit, never through `webServer.env`.
-  Object.assign(process.env, referenceServerEnv(loadConfig()), { REFERENCE_FAULTS: '', REFERENCE_VARIANT: '', REFERENCE_CHOICES: '' });
+  // The open choices the run was asked for (REFERENCE_CHOICES; none by default) are every instance's.
+  Object.assign(process.env, referenceServerEnv(loadConfig()), {
+    REFERENCE_FAULTS: '',
+    REFERENCE_VARIANT: '',
+    REFERENCE_CHOICES: process.env.REFERENCE_CHOICES ?? '',
+  });
 }
 
 /** CONFORMANCE_MATRIX_SPREAD=1: every test against every fault, each to its end (the spread: scripts/calibrate.ts --scope spread). */

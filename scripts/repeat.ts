@@ -4,7 +4,11 @@
  *     npm run repeat -- 20                    # the whole suite 20 times
  *     npm run repeat -- 10 specs/leads        # some specs 10 times
  *
- * Each run has its own report directory (reports/runs/repeat-<n>) and uses the minimal reporters.
+ *     CRM_PROFILE=p.json CRM_EMBEDDED=1 REFERENCE_LIVE=200 npm run repeat -- 10   # a profile shape, others busy
+ *
+ * Each run has its own report directory (reports/runs/repeat-<n>) and uses the minimal reporters;
+ * it takes these settings of the caller: CRM_WORKERS, CRM_FC_RUNS, CRM_DEPTH, CRM_PROFILE (with
+ * CRM_EMBEDDED=1), REFERENCE_VARIANT, REFERENCE_CHOICES, REFERENCE_LIVE, REFERENCE_LIVE_SEED.
  * Prints passes and failures per run and, for every test that failed or warned in some runs but
  * not in others, how often and the first line of its first failure. Writes reports/repeat.json.
  * Exit status 1 when any run failed.
@@ -20,7 +24,18 @@ const args = process.argv.slice(2);
 const n = Number(args.find((a) => /^\d+$/.test(a)) ?? 10);
 const pwArgs = args.filter((a) => !/^\d+$/.test(a));
 const env: Record<string, string> = { CRM_REPORTERS: 'minimal' };
-for (const k of ['CRM_WORKERS', 'CRM_FC_RUNS', 'REFERENCE_VARIANT', 'REFERENCE_CHOICES']) if (process.env[k]) env[k] = process.env[k]!;
+for (const k of [
+  'CRM_WORKERS',
+  'CRM_FC_RUNS',
+  'CRM_DEPTH',
+  'CRM_PROFILE',
+  'CRM_EMBEDDED',
+  'REFERENCE_VARIANT',
+  'REFERENCE_CHOICES',
+  'REFERENCE_LIVE',
+  'REFERENCE_LIVE_SEED',
+])
+  if (process.env[k]) env[k] = process.env[k]!;
 
 interface Bad {
   title: string;
