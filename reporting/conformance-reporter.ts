@@ -6,6 +6,8 @@
  * - `conformance-outcomes.json`, the raw outcome of every test: `npm run merge` rebuilds one
  *   report from the outcome files of several shards;
  * - `ctrf-report.json`, the same run as CTRF (reporting/ctrf.ts);
+ * - `spec-coverage.json` and `spec-coverage.html`, the map of the spec's surface the run exercised
+ *   (reporting/coverage/: each test's exchanges, notifications and OAuth steps counted as it ends);
  * - `created-records.json`.
  *
  * A MUST failure fails the run (Playwright's own status already says so); SHOULD/MAY failures
@@ -13,7 +15,7 @@
  */
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { availableParallelism, loadavg } from 'node:os';
-import { relative, resolve } from 'node:path';
+import { dirname, join, relative, resolve } from 'node:path';
 import type { FullConfig, FullResult, Reporter, Suite, TestCase, TestError, TestResult } from '@playwright/test/reporter';
 import { getRule, hasRule, ruleIdOfTitle, type Level } from '../rules/index.js';
 import { loadConfig, ROOT } from '../specs/support/core/config.js';
@@ -24,6 +26,9 @@ import { renderHtml } from './html.js';
 import { CTRF_FILE, ctrfReport } from './ctrf.js';
 import { buildReport, failed, runWarnings, type ConformanceReport, type ReportMeta, type TestOutcome } from './verdict.js';
 import { command, runCommand } from '../specs/support/core/replay.js';
+import { OAUTH_STEPS_ATTACHMENT, type OAuthStep } from '../specs/support/core/oauth-steps.js';
+import { CoverageCollector, type RecordedExchange } from './coverage/collector.js';
+import { buildCoverageMap, coverageLine, coverageSummary, writeCoverageMap, type SpecCoverage } from './coverage/map.js';
 
 export { runWarnings };
 
@@ -79,9 +84,16 @@ function attachmentText(result: TestResult, name: string): string | undefined {
   return undefined;
 }
 
-/** The test's exchanges (every test's: the request count and statuses feed the run warnings and the benchmark). */
-function exchangesOf(result: TestResult): { all: { status?: number }[]; statuses: Record<string, number> } {
-  let all: { status?: number }[] = [];
+const parsed = new WeakMap<TestResult, { all: RecordedExchange[]; statuses: Record<string, number> }>();
+
+/**
+ * The test's exchanges (every test's: the request count and statuses feed the run warnings and the
+ * benchmark, the exchanges the coverage map), read once per result.
+ */
+function exchangesOf(result: TestResult): { all: RecordedExchange[]; statuses: Record<string, number> } {
+  const known = parsed.get(result);
+  if (known) return known;
+  let all: RecordedExchange[] = [];
   try {
     all = JSON.parse(attachmentText(result, 'exchanges.json') ?? '[]');
   } catch {
@@ -89,7 +101,18 @@ function exchangesOf(result: TestResult): { all: { status?: number }[]; statuses
   }
   const statuses: Record<string, number> = {};
   for (const x of all) statuses[String(x.status ?? 0)] = (statuses[String(x.status ?? 0)] ?? 0) + 1;
+  parsed.set(result, { all, statuses });
   return { all, statuses };
+}
+
+/** An attachment's JSON, or undefined (none, or unreadable). */
+function attachmentJson<T>(result: TestResult, name: string): T | undefined {
+  try {
+    const text = attachmentText(result, name);
+    return text === undefined ? undefined : (JSON.parse(text) as T);
+  } catch {
+    return undefined;
+  }
 }
 
 /** The records the test made (its `created` annotations). */
@@ -186,9 +209,16 @@ export function readCalibration(...dirs: string[]): ConformanceReport['calibrati
   return undefined;
 }
 
-/** Writes conformance.json, conformance.html and created-records.json for a report. */
-export function writeReport(outputDir: string, report: ConformanceReport, outcomes: TestOutcome[], runId: string): void {
+/**
+ * Writes conformance.json, conformance.html and created-records.json for a report; with the run's
+ * coverage map, spec-coverage.json and spec-coverage.html too (the conformance page links it).
+ */
+export function writeReport(outputDir: string, report: ConformanceReport, outcomes: TestOutcome[], runId: string, coverage?: SpecCoverage): void {
   mkdirSync(outputDir, { recursive: true });
+  if (coverage) {
+    writeCoverageMap(outputDir, coverage);
+    report.specCoverage = coverageSummary(coverage);
+  }
   writeFileSync(resolve(outputDir, 'conformance.json'), JSON.stringify(report, null, 2));
   writeFileSync(resolve(outputDir, 'conformance.html'), renderHtml(report));
   writeFileSync(resolve(outputDir, CTRF_FILE), JSON.stringify(ctrfReport(report, outcomes), null, 2));
@@ -304,13 +334,15 @@ export function summaryLines(report: ConformanceReport, htmlPath: string, status
       `SHOULD ${c.SHOULD.PASS} pass / ${report.strict ? `${c.SHOULD.FAIL} fail / ${c.SHOULD.WARN} warn` : `${c.SHOULD.WARN + c.SHOULD.FAIL} warn`}${c.SHOULD.BLOCKED ? ` / ${c.SHOULD.BLOCKED} blocked` : ''}; MAY ${c.MAY.PASS} pass / ${c.MAY.WARN} warn; ` +
       `${report.tests.total} tests, ${report.requests.total} requests${report.depth ? `, depth ${report.depth}` : ''}. Report: ${htmlPath}${status ? ` (run status ${status})` : ''}`,
   ];
+  const cov = report.specCoverage;
+  if (cov) lines.push(coverageLine(cov, join(dirname(htmlPath), cov.file)));
   lines.push(...powerLines(report), ...expectationLines(report), ...failureLines(report), ...reasonLines(report));
   for (const w of report.warnings) lines.push(`warning: ${w}`);
   // Last: what the verdict covers, when it is not the whole catalog.
-  const cov = report.coverage;
-  if (cov && report.scope === 'partial') {
+  const judged = report.coverage;
+  if (judged && report.scope === 'partial') {
     lines.push(
-      `Partial run: ${cov.judged} of ${cov.judgeable} rules judged, ${cov.notJudged} not judged (no test of theirs ran in this run${cov.notApplicable ? `; ${cov.notApplicable} not applicable to this target` : ''}). ` +
+      `Partial run: ${judged.judged} of ${judged.judgeable} rules judged, ${judged.notJudged} not judged (no test of theirs ran in this run${judged.notApplicable ? `; ${judged.notApplicable} not applicable to this target` : ''}). ` +
         `${report.verdict === 'CONFORMANT' ? 'This is no verdict on the rules not judged: run' : 'Run'} the whole suite (${runCommand()}, or merge every shard) for a verdict on every rule; conformance.json lists them (verdict UNTESTED).`,
     );
   }
@@ -325,6 +357,9 @@ export default class ConformanceReporter implements Reporter {
   private started = Date.now();
   /** Errors outside any test (global set-up, webServer, a spec file that does not load). */
   private errors: string[] = [];
+  /** The coverage map's counts (reporting/coverage/), made at the first test's end. */
+  private coverage?: CoverageCollector;
+  private coverageBroken?: string;
 
   constructor(options: { outputDir?: string } = {}) {
     this.outputDir = resolve(options.outputDir ?? 'reports');
@@ -356,6 +391,37 @@ export default class ConformanceReporter implements Reporter {
     const outcome = outcomeOf(test, result, this.rootDir);
     if (this.shard) outcome.shard = this.shard;
     this.outcomes.set(test.id, outcome);
+    this.cover(result);
+  }
+
+  /** Counts the test's exchanges, notifications and OAuth steps into the coverage map (each test once, as it ends). */
+  private cover(result: TestResult): void {
+    if (this.coverageBroken) return;
+    try {
+      this.coverage ??= new CoverageCollector();
+      this.coverage.addTest({
+        exchanges: exchangesOf(result).all,
+        notifications: attachmentJson(result, 'notifications.json'),
+        oauthSteps: attachmentJson<OAuthStep[]>(result, OAUTH_STEPS_ATTACHMENT),
+      });
+    } catch (err) {
+      // The map is no verdict: a fault of its own is said once and never stops the run.
+      this.coverageBroken = `the coverage map was not made: ${(err as Error).message}`;
+    }
+  }
+
+  /** The run's coverage map, or none when it could not be made (said in the console). */
+  private coverageMap(runId: string, target: string): SpecCoverage | undefined {
+    if (this.coverageBroken) {
+      console.log(this.coverageBroken);
+      return undefined;
+    }
+    const c = this.coverage ?? new CoverageCollector();
+    const counts: Record<string, number> = {};
+    c.surface.classes.forEach((k, i) => {
+      if (c.counts[i]) counts[k.id] = c.counts[i];
+    });
+    return buildCoverageMap({ counts, tallies: c.tallies }, { runId, target, shards: this.shard ? [this.shard] : undefined });
   }
 
   /** The run fails (exit code 1) when the target could not be judged, even with no failed test. */
@@ -383,7 +449,7 @@ export default class ConformanceReporter implements Reporter {
     };
     const report = buildReport(outcomes, meta);
     report.calibration = readCalibration(this.outputDir);
-    writeReport(this.outputDir, report, outcomes, cfg.runId);
+    writeReport(this.outputDir, report, outcomes, cfg.runId, this.coverageMap(cfg.runId, meta.target));
     const file: OutcomeFile = { version: 1, meta: { ...meta, shard: this.shard, generatedAt: report.generatedAt }, outcomes };
     writeFileSync(resolve(this.outputDir, OUTCOMES_FILE), JSON.stringify(file));
     const unjudged = result.status === 'passed' && (report.verdict === 'INCONCLUSIVE' || (report.preflight && report.preflight.state !== 'alive'));

@@ -68,6 +68,10 @@ function header(r: ConformanceReport): string {
   const cal = r.calibration
     ? `<div class="card" id="calibration"><div class="big" data-calibration-score="${r.calibration.score}">${(r.calibration.score * 100).toFixed(1)}%</div><div>calibration: ${r.calibration.caught} of ${r.calibration.faults} injected faults caught<br><small>${esc(r.calibration.date)}</small></div></div>`
     : '';
+  const sc = r.specCoverage;
+  const specCard = sc
+    ? `<div class="card" id="spec-coverage" data-classes="${sc.classes.exercised}/${sc.classes.total}" data-unexplained="${sc.gaps.unexplained}"><div class="big">${sc.classes.exercised}<small>/${sc.classes.total}</small></div><div>classes of the spec exercised, ${sc.endpoints.exercised}/${sc.endpoints.total} endpoints<br><small>${sc.gaps.total} gaps: ${sc.gaps.explained} explained, ${sc.gaps.unexplained} unexplained</small> · <a href="${esc(sc.file)}">spec coverage map</a></div></div>`
+    : '';
   const t = r.tests;
   return `<header class="top ${ok ? (partialScope ? 'ok partial' : 'ok') : r.verdict === 'INCONCLUSIVE' ? 'inconclusive' : 'bad'}"><div class="wrap">
 <div class="title">CRM Developer API · conformance report${r.depth ? ` · <span id="depth" data-depth="${esc(r.depth)}">depth ${esc(r.depth)}</span>` : ''}</div>
@@ -89,6 +93,7 @@ ${coverageCard}
 <div class="card"><div class="big" id="tests-total">${t.total}</div><div>tests: <span data-tests="passed">${t.passed}</span> passed, <span data-tests="failed">${t.failed}</span> failed, <span data-tests="warned">${t.warned}</span> warned, <span data-tests="skipped">${t.skipped}</span> skipped${t.knownFailures ? `, <span data-tests="knownFailures">${t.knownFailures}</span> known failures` : ''}</div></div>
 <div class="card"><div class="big" id="requests-total">${r.requests.total}</div><div>requests sent${r.durationMs ? ` in ${fmtMs(r.durationMs)}` : ''}<br><small>${esc(statusSummary(r.requests.byStatus))}</small></div></div>
 ${cal}
+${specCard}
 <div class="card meta"><div>target <code>${esc(r.target)}</code></div><div>run <code>${esc(r.runId)}</code>${r.shards?.length ? ` · shards ${esc(r.shards.join(', '))}` : ''}</div><div>${esc(r.generatedAt)}</div></div>
 </section>`;
 }

@@ -7,7 +7,8 @@
  * Each argument is a shard's report directory (its CRM_REPORT_DIR), holding the
  * `conformance-outcomes.json` the conformance reporter writes and the shard's `allure-results/`.
  * Writes into --out (default `reports`): conformance.json, conformance.html, ctrf-report.json, created-records.json,
- * conformance-outcomes.json, allure-results/ (all shards' results side by side),
+ * conformance-outcomes.json, spec-coverage.json and spec-coverage.html (the shards' coverage maps summed,
+ * reporting/coverage/map.ts), allure-results/ (all shards' results side by side),
  * allure-report/index.html (single file) and, when the shards kept Playwright blob reports,
  * html/ (Playwright's merged HTML report).
  *
@@ -25,6 +26,7 @@ import { buildAllure } from './allure.js';
 import { OUTCOMES_FILE, readCalibration, summaryLines, writeReport, type OutcomeFile } from './conformance-reporter.js';
 import { buildReport, failed, runWarnings, type ConformanceReport, type TestOutcome } from './verdict.js';
 import { command, runCommand } from '../specs/support/core/replay.js';
+import { mergeCoverageMaps, readCoverageMap, type SpecCoverage } from './coverage/map.js';
 
 export interface MergeResult {
   report: ConformanceReport;
@@ -32,6 +34,8 @@ export interface MergeResult {
   allure?: { ok: boolean; file: string; output: string };
   playwrightHtml?: { ok: boolean; output: string };
   copiedAllureFiles: number;
+  /** Shards without a coverage map (spec-coverage.json): the merged map leaves them out. */
+  coverageMissing: string[];
 }
 
 export class MergeError extends Error {}
@@ -171,10 +175,29 @@ function mergePlaywrightHtml(dirs: string[], outDir: string): { ok: boolean; out
   }
 }
 
+/** The shards' coverage maps summed (reporting/coverage/map.ts); a shard without a readable map is left out and said. */
+function mergeCoverage(dirs: string[], report: ConformanceReport): { map?: SpecCoverage; missing: string[] } {
+  const maps: SpecCoverage[] = [];
+  const missing: string[] = [];
+  for (const dir of dirs) {
+    let m: SpecCoverage | undefined;
+    try {
+      m = readCoverageMap(dir);
+    } catch {
+      m = undefined;
+    }
+    if (m) maps.push(m);
+    else missing.push(relative(process.cwd(), dir) || dir);
+  }
+  return { map: maps.length ? mergeCoverageMaps(maps, { runId: report.runId, target: report.target, shards: report.shards }) : undefined, missing };
+}
+
 export function merge(dirs: string[], outDir: string, options: { allure?: boolean } = {}): MergeResult {
   const { report, outcomes } = mergeOutcomes(dirs);
   report.calibration = readCalibration(outDir, ...dirs);
-  writeReport(outDir, report, outcomes, report.runId);
+  // Read before writing: the output directory may be one of the shards.
+  const coverage = mergeCoverage(dirs, report);
+  writeReport(outDir, report, outcomes, report.runId, coverage.map);
   const file: OutcomeFile = {
     version: 1,
     meta: {
@@ -192,7 +215,7 @@ export function merge(dirs: string[], outDir: string, options: { allure?: boolea
   writeFileSync(resolve(outDir, OUTCOMES_FILE), JSON.stringify(file));
   const resultsDir = resolve(outDir, 'allure-results');
   const copiedAllureFiles = copyAllureResults(dirs, resultsDir);
-  const result: MergeResult = { report, outcomes, copiedAllureFiles };
+  const result: MergeResult = { report, outcomes, copiedAllureFiles, coverageMissing: coverage.missing };
   if (options.allure !== false) result.allure = buildAllure([resultsDir], resolve(outDir, 'allure-report'));
   result.playwrightHtml = mergePlaywrightHtml(dirs, outDir);
   return result;
@@ -220,6 +243,7 @@ if (process.argv[1] && resolve(process.argv[1]) === __filename) {
       `Merged ${dirs.length} shard report(s) (${res.report.shards?.join(', ') ?? 'no shard labels'}): ${res.outcomes.length} tests, ${res.copiedAllureFiles} Allure result files.`,
     );
     console.log(summaryLines(res.report, relative(process.cwd(), resolve(out, 'conformance.html'))).join('\n'));
+    if (res.coverageMissing.length) console.log(`Spec coverage: no coverage map in ${res.coverageMissing.join(', ')}: the merged map leaves them out.`);
     if (res.allure)
       console.log(
         res.allure.ok

@@ -196,6 +196,17 @@ export interface ConformanceReport {
   strict?: boolean;
   /** CRM_CERTIFY=1 was set: every judgeable MUST rule must be judged. */
   certify?: boolean;
+  /** The map of the spec's surface the run exercised (reporting/coverage/), when one was written: its page and its counts. */
+  specCoverage?: SpecCoverageSummary;
+}
+
+/** What conformance.json and conformance.html say of the coverage map (spec-coverage.json has the whole of it). */
+export interface SpecCoverageSummary {
+  /** The map's page, beside conformance.html. */
+  file: string;
+  endpoints: { exercised: number; total: number };
+  classes: { exercised: number; total: number };
+  gaps: { total: number; explained: number; unexplained: number };
 }
 
 /** A property's runs: `runs` made of `planned`; `cut`: its time budget stopped it; `inFlight` and `budgetS` when the latency raised them. */

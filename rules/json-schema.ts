@@ -1,16 +1,18 @@
 /**
- * JSON Schemas (draft 2020-12) of the two catalogs, generated from their Zod schemas
- * (rules/schema.ts) with `z.toJSONSchema()`, for readers in any language: `rules/rules.schema.json`
- * and `rules/choices.schema.json`, committed and shipped in the package
+ * JSON Schemas (draft 2020-12) of the two catalogs and of the coverage map's gap reasons, generated
+ * from their Zod schemas (rules/schema.ts, rules/coverage-reasons.ts) with `z.toJSONSchema()`, for
+ * readers in any language: `rules/rules.schema.json`, `rules/choices.schema.json` and
+ * `rules/coverage-reasons.schema.json`, committed and shipped in the package
  * (`crm-conformance/rules/rules.schema.json`, beside `crm-conformance/rules/rules.json`).
  * `npm run rules:schemas` writes them; selftest/catalog-schemas.unit.test.ts checks that they are
  * not stale and that the catalogs validate against them. What JSON Schema cannot say (ids unique,
- * a rule that follows an RFC gives its reading, alternative names unique) only the Zod schemas check.
+ * a rule that follows an RFC gives its reading, alternative names unique, a gap explained once) only the Zod schemas check.
  */
 import { writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { z } from 'zod';
 import { OpenChoiceRecord, RuleRecord } from './schema.js';
+import { CoverageReasonRecord } from './coverage-reasons.js';
 
 /** Each catalog's file name, its schema's, and the schema itself. */
 const CATALOGS = [
@@ -30,6 +32,15 @@ const CATALOGS = [
       title: 'crm-conformance open choices catalog',
       description:
         "What the CRM Developer API specification leaves open, with the alternatives a conformant server may take (rules/choices.json). Ids and the names of a choice's alternatives are unique; the first alternative is the reference server's default.",
+    }),
+  },
+  {
+    file: 'coverage-reasons.json',
+    schemaFile: 'coverage-reasons.schema.json',
+    schema: z.array(CoverageReasonRecord).meta({
+      title: 'crm-conformance coverage gap reasons',
+      description:
+        'Why a gap of the coverage map (spec-coverage.json: a class of the spec never exercised by a run) is no blind spot of the suite (rules/coverage-reasons.json). Each gap id is named by one record only and is a class id of the map.',
     }),
   },
 ] as const;

@@ -3,6 +3,7 @@
  * sent, what came back and how to replay it (a curl line with secrets as $CRM_* variables).
  */
 import { loadConfig } from './config.js';
+import { answerShape } from './answer-shape.js';
 import { isSecretHeader, redactKnownPlaces, REDACTED, redactSecretValues, replaceSecrets } from './redact.js';
 export interface Exchange {
   method: string;
@@ -13,6 +14,8 @@ export interface Exchange {
   responseHeaders: Record<string, string>;
   responseBody?: unknown;
   durationMs: number;
+  /** What the answer held member by member (core/answer-shape.ts, one line), kept in place of its body when the exchange was slimmed. */
+  answerShape?: string;
   /** Network failure (timeout, reset, oversized body) instead of an answer. */
   error?: string;
   /** What is wrong with an answer that did arrive (invalid JSON, wrong Content-Type). */
@@ -45,8 +48,11 @@ const owners = new WeakMap<Exchange, Recorder>();
 /**
  * Exchanges and created records of one test. A property test sends thousands of requests: the
  * last {@link FULL_EXCHANGES} keep their headers, bodies and replay line (what a failure shows),
- * the earlier ones are slimmed to method, URL, status, duration and problem, so that the count,
- * the statuses and every problem stay while the evidence files stay small.
+ * the earlier ones are slimmed to method, URL, request body, status, duration, problem and the
+ * answer's shape (its members and the kinds of value they held, core/answer-shape.ts), so that the
+ * count, the statuses, every problem and what was sent and shown (the value classes of the coverage
+ * map, reporting/coverage/: a request body is small, an answer is not) stay while the evidence
+ * files stay small.
  */
 export class Recorder {
   readonly exchanges: Exchange[] = [];
@@ -71,7 +77,8 @@ export class Recorder {
       if (x.error || x.problem) continue;
       x.requestHeaders = {};
       x.responseHeaders = {};
-      delete x.requestBody;
+      const shape = answerShape(x.responseBody);
+      if (shape) x.answerShape = shape;
       delete x.responseBody;
       x.curl = '';
     }
