@@ -17,6 +17,8 @@
  *   `<id>=<name>`        that alternative of that choice (overrides what came before)
  * e.g. REFERENCE_CHOICES=alt:2,webhook.payload=ids-only. The server prints the set it took as
  * one replayable line (`describeChoices`): the `<id>=<name>` pairs that differ from the default.
+ * A decided choice (rules/schema.ts, `decided`: the spec's words allow one alternative) takes that
+ * alternative in every set, and `<id>=<name>` naming another of its alternatives is refused.
  *
  *   const choices = parseChoices(process.env.REFERENCE_CHOICES, process.env.REFERENCE_VARIANT === '1');
  *   app.choice('webhook.payload')   // 'record' | 'envelope' | 'ids-only'
@@ -36,8 +38,17 @@ export const VARIANT_KEEPS_DEFAULT: ReadonlySet<string> = new Set<ChoiceId>([
   'webhook.delivery',
 ]);
 
+/**
+ * One alternative of every choice, `pick`ed; a decided choice's is its decided alternative (picked
+ * all the same, so that a seeded draw of the other choices stays what it was).
+ */
 const build = (pick: (alternatives: readonly { name: string }[], id: string) => string): Choices =>
-  Object.fromEntries(CHOICES.map((c) => [c.id, pick(c.alternatives, c.id)])) as unknown as Choices;
+  Object.fromEntries(
+    CHOICES.map((c) => {
+      const picked = pick(c.alternatives, c.id);
+      return [c.id, c.decided ? c.decided.alternative : picked];
+    }),
+  ) as unknown as Choices;
 
 /** Alternative 0 of every choice. */
 export const defaultChoices = (): Choices => build((a) => a[0].name);
@@ -81,8 +92,8 @@ export const coveringChoices = (k: number, seed: number): Choices => {
   });
 };
 
-/** The largest number of alternatives of any choice: `alt:0` … `alt:<max-1>` exercise them all. */
-export const maxAlternatives = (): number => Math.max(...CHOICES.map((c) => c.alternatives.length));
+/** The largest number of alternatives of any open choice: `alt:0` … `alt:<max-1>` exercise them all. */
+export const maxAlternatives = (): number => Math.max(...CHOICES.filter((c) => !c.decided).map((c) => c.alternatives.length));
 
 export class ChoicesError extends Error {}
 
@@ -108,6 +119,10 @@ export function parseChoices(spec: string | undefined, variant = false): Choices
       if (!choice.alternatives.some((a) => a.name === name))
         throw new ChoicesError(
           `REFERENCE_CHOICES: choice "${id}" has no alternative "${name}"; alternatives: ${choice.alternatives.map((a) => a.name).join(', ')}`,
+        );
+      if (choice.decided && choice.decided.alternative !== name)
+        throw new ChoicesError(
+          `REFERENCE_CHOICES: choice "${id}" is no longer open (decided in ${choice.decided.since}): the spec allows "${choice.decided.alternative}" only (rules/choices.json)`,
         );
       out[id] = name;
     } else throw new ChoicesError(`REFERENCE_CHOICES: cannot read "${raw}" (default, variant, hardest, alt:<k>, alt:<k>:<seed>, <seed>, <id>=<alternative>)`);

@@ -6,7 +6,7 @@
  * also at `prepack`, so the package carries them); this file only renders.
  */
 import { AREAS, RULES, type Area, type Rule } from './index.js';
-import type { OpenChoice } from './schema.js';
+import { isOpen, type OpenChoice } from './schema.js';
 import { areaPage, ruleAnchor } from './spec-text.js';
 
 export interface ListedTestRef {
@@ -167,7 +167,7 @@ function indexPage(input: ListInput, areas: Areas): string[] {
     '',
     GENERATED,
     '',
-    `${RULES.length} rules (${levels.MUST} MUST, ${levels.SHOULD} SHOULD, ${levels.MAY} MAY), ${tests.length} tests, ${input.faults.length} faults of the reference server, ${input.choices.length} [open choices](${CHOICES_PAGE}).`,
+    `${RULES.length} rules (${levels.MUST} MUST, ${levels.SHOULD} SHOULD, ${levels.MAY} MAY), ${tests.length} tests, ${input.faults.length} faults of the reference server, ${input.choices.filter(isOpen).length} [open choices](${CHOICES_PAGE}).`,
     '',
     'The catalogs are data, shipped in the package for a server in any language to read: `rules/rules.json`, one record',
     'per normative statement of the spec (`id`, `level`, `area`, `section`, `item`, `quote`, `rfc`, `reading`, `endpoint`,',
@@ -311,15 +311,18 @@ function referenceCell(input: ListInput, r: Rule, faults: string[]): string {
   return reference.map(cell).join('<br>') || '—';
 }
 
-/** The page of the open choices. */
+/** The page of the open choices, and of the choices the spec turned out to decide. */
 function choicesPage(input: ListInput): string {
   const declares = (d: OpenChoice['alternatives'][number]['declares']) => (d ? ` (declares ${code(JSON.stringify(d))})` : '');
+  const open = input.choices.filter(isOpen);
+  const decided = input.choices.filter((c) => !isOpen(c));
+  const source = (c: OpenChoice) => `§ ${c.section}: “${c.source}”${c.reading ? ` — suite's reading: ${c.reading}` : ''}`;
   return [
     '# Open choices',
     '',
     GENERATED,
     '',
-    `[All areas](${INDEX_PAGE}) · ${input.choices.length} open choices, ${input.choices.reduce((n, c) => n + c.alternatives.length, 0)} alternatives`,
+    `[All areas](${INDEX_PAGE}) · ${open.length} open choices, ${open.reduce((n, c) => n + c.alternatives.length, 0)} alternatives${decided.length ? ` · ${decided.length} [decided](#decided-choices)` : ''}`,
     '',
     'What the spec leaves open (`rules/choices.json`): a conformant server may take any of the alternatives, so no test',
     'asserts one. The reference server takes each (`REFERENCE_CHOICES`), and the suite must pass it whichever it takes.',
@@ -327,12 +330,34 @@ function choicesPage(input: ListInput): string {
     '',
     '| Choice | Source | Alternatives | Since |',
     '|---|---|---|---|',
-    ...input.choices.map(
+    ...open.map(
       (c) =>
-        `| ${code(c.id)} | ${cell(`§ ${c.section}: “${c.source}”${c.reading ? ` — suite's reading: ${c.reading}` : ''}`)} | ${c.alternatives
-          .map((a) => cell(`${code(a.name)}: ${a.description}${declares(a.declares)}`))
-          .join('<br>')} | ${c.since} |`,
+        `| ${code(c.id)} | ${cell(source(c))} | ${c.alternatives.map((a) => cell(`${code(a.name)}: ${a.description}${declares(a.declares)}`)).join('<br>')} | ${c.since} |`,
     ),
+    ...(decided.length ? decidedSection(decided, source) : []),
     '',
   ].join('\n');
+}
+
+/**
+ * The choices a closer reading found the spec to decide: kept under their ids (older reports and
+ * REFERENCE_CHOICES values name them), with the one alternative allowed and why.
+ */
+function decidedSection(decided: OpenChoice[], source: (c: OpenChoice) => string): string[] {
+  return [
+    '',
+    '## Decided choices',
+    '',
+    'Once catalogued as open, these are decided by the spec after all (`decided` in `rules/choices.json`): a conformant',
+    'server takes the alternative required, the reference server always takes it, and the suite judges it under its rules.',
+    '',
+    '| Choice | Source | Required | Withdrawn | Why | Decided in |',
+    '|---|---|---|---|---|---|',
+    ...decided.map((c) => {
+      const d = c.decided!;
+      const alt = (name: string) => c.alternatives.find((a) => a.name === name)!;
+      const withdrawn = c.alternatives.filter((a) => a.name !== d.alternative).map((a) => cell(`${code(a.name)}: ${a.description}`));
+      return `| ${code(c.id)} | ${cell(source(c))} | ${cell(`${code(d.alternative)}: ${alt(d.alternative).description}`)} | ${withdrawn.join('<br>')} | ${cell(d.reading)} | ${d.since} |`;
+    }),
+  ];
 }

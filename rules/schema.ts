@@ -15,8 +15,12 @@
  *     "since": "0.1.0" }
  *
  * An open choice: { id, section, source (the spec sentence), reading?, since, alternatives: [{ name,
- * description, declares? }] }. The first alternative is the reference server's default; the
- * second, where it did something, is what the old variant mode (REFERENCE_VARIANT=1) did.
+ * description, declares? }], decided? }. The first alternative is the reference server's default; the
+ * second, where it did something, is what the old variant mode (REFERENCE_VARIANT=1) did. A choice
+ * found on a closer reading not to be open after all is not deleted (its id is kept: reports, replay
+ * lines and REFERENCE_CHOICES values of older runs name it) but `decided`: { alternative (the only
+ * conformant one), since (the release that decided it), reading (why the spec's words decide it) }.
+ * The reference server then always takes that alternative, and the suite judges it under its rules.
  */
 import { z } from 'zod';
 
@@ -97,28 +101,53 @@ export const ChoiceAlternativeRecord = z.strictObject({
   hardest: z.literal(true).optional(),
 });
 
-export const OpenChoiceRecord = z.strictObject({
-  /** Stable id, `<area>.<topic>`, e.g. `webhook.payload`. */
-  id: z.string().regex(/^[a-z]+(\.[a-z0-9]+(-[a-z0-9]+)*)+$/, 'an id of the form <area>.<topic>'),
-  /** Heading of the spec section that leaves the choice open. */
-  section: text,
-  /** The spec sentence that leaves it open, quoted, e.g. "Payload of a notification: not shown." */
-  source: text,
-  /** Where the choice goes beyond the spec's words: the suite's reading. */
-  reading: text.optional(),
+/** A choice the spec's words decide after all: the alternative they require, since when, and why. */
+export const DecidedRecord = z.strictObject({
+  /** The one alternative the spec allows (one of the choice's `alternatives`); the others are withdrawn. */
+  alternative: z.string(),
+  /** The release that decided it (the choice's own `since` stays the release that added it). */
   since,
-  /** At least two, names unique; the first is the reference server's default. */
-  alternatives: z
-    .array(ChoiceAlternativeRecord)
-    .min(2)
-    .refine((as) => new Set(as.map((a) => a.name)).size === as.length, 'alternative names are unique'),
+  /** Why the spec's words leave no choice: the sentences, and how they read. */
+  reading: text,
 });
+
+export const OpenChoiceRecord = z
+  .strictObject({
+    /** Stable id, `<area>.<topic>`, e.g. `webhook.payload`. */
+    id: z.string().regex(/^[a-z]+(\.[a-z0-9]+(-[a-z0-9]+)*)+$/, 'an id of the form <area>.<topic>'),
+    /** Heading of the spec section that leaves the choice open. */
+    section: text,
+    /** The spec sentence that leaves it open, quoted, e.g. "Payload of a notification: not shown." */
+    source: text,
+    /** Where the choice goes beyond the spec's words: the suite's reading. */
+    reading: text.optional(),
+    since,
+    /** At least two, names unique; the first is the reference server's default. */
+    alternatives: z
+      .array(ChoiceAlternativeRecord)
+      .min(2)
+      .refine((as) => new Set(as.map((a) => a.name)).size === as.length, 'alternative names are unique'),
+    /** No longer open: the spec decides it (see {@link DecidedRecord}); the reference always takes `decided.alternative`. */
+    decided: DecidedRecord.optional(),
+  })
+  .refine((c) => !c.decided || c.alternatives.some((a) => a.name === c.decided!.alternative), {
+    message: 'a decided choice names one of its alternatives',
+    path: ['decided', 'alternative'],
+  });
 
 export type Rule = z.infer<typeof RuleRecord>;
 /** Where a rule comes from: the spec's own words (the fields of a rule that say it). */
 export type Source = Pick<Rule, 'section' | 'item' | 'quote' | 'rfc' | 'reading'>;
 export type ChoiceAlternative = z.infer<typeof ChoiceAlternativeRecord>;
 export type OpenChoice = z.infer<typeof OpenChoiceRecord>;
+export type Decided = z.infer<typeof DecidedRecord>;
+
+/** Whether a choice of the catalog is still open (not decided). */
+export const isOpen = (c: Pick<OpenChoice, 'decided'>): boolean => !c.decided;
+
+/** The alternatives a conformant server may take: all of an open choice's, the decided one of a decided choice. */
+export const allowedAlternatives = <C extends Pick<OpenChoice, 'alternatives' | 'decided'>>(c: C): C['alternatives'] =>
+  c.decided ? c.alternatives.filter((a) => a.name === c.decided!.alternative) : c.alternatives;
 
 export class CatalogError extends Error {}
 

@@ -13,7 +13,7 @@ import * as contracts from '../contracts/index.js';
 import * as profileContracts from '../contracts/profile.js';
 import { ROOT } from '../specs/support/core/config.js';
 import { listTests } from '../specs/support/core/suite-run.js';
-import { CHOICES } from './choices/index.js';
+import { CHOICES, OPEN_CHOICES } from './choices/index.js';
 import { NAMES_FILE, renderChoiceNames } from './choices/render-names.js';
 import { renderConformancePages, type FaultRef, type ListInput } from './list.js';
 import { RULE_PAGES, SPEC_HEADINGS } from './spec-text.js';
@@ -71,7 +71,7 @@ export function writeList(): void {
   const pages = renderConformancePages(input);
   writeConformancePages(pages);
   console.log(
-    `docs/conformance/: ${pages.size} pages; ${input.tests.length} tests, ${input.faults.length} faults, ${input.choices.length} open choices; ${NAMES_FILE} rewritten`,
+    `docs/conformance/: ${pages.size} pages; ${input.tests.length} tests, ${input.faults.length} faults, ${OPEN_CHOICES.length} open choices (${CHOICES.length - OPEN_CHOICES.length} decided); ${NAMES_FILE} rewritten`,
   );
 }
 

@@ -13,7 +13,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { assertCatalogFile, readJson, ROOT, runPlaywright } from './helpers.js';
-import { CatalogError, OpenChoiceRecord, parseChoices as parseChoiceRecords } from '../rules/schema.js';
+import { allowedAlternatives, CatalogError, OpenChoiceRecord, parseChoices as parseChoiceRecords } from '../rules/schema.js';
 import { NAMES_FILE, renderChoiceNames } from '../rules/choices/render-names.js';
 import type { ConformanceReport } from '../reporting/verdict.js';
 import {
@@ -49,7 +49,12 @@ function runChoices(k: number): Choices {
 test('the default run and the alt:<k>:<seed> runs take every alternative of every open choice (fast)', (t) => {
   const taken = new Map<string, Set<string>>(CHOICES.map((c) => [c.id, new Set<string>()]));
   for (const set of [defaultChoices(), ...RUNS.map(runChoices)]) for (const [id, name] of Object.entries(set)) taken.get(id)!.add(name);
-  const missing = CHOICES.flatMap((c) => c.alternatives.filter((a) => !taken.get(c.id)!.has(a.name)).map((a) => `${c.id}=${a.name}`));
+  // A decided choice's withdrawn alternatives are taken by no run (the spec allows one alternative).
+  const missing = CHOICES.flatMap((c) =>
+    allowedAlternatives(c)
+      .filter((a) => !taken.get(c.id)!.has(a.name))
+      .map((a) => `${c.id}=${a.name}`),
+  );
   const known = KNOWN_FAILING.map((f) => `${f.choice}=${f.alternative}`);
   assert.deepEqual(
     missing.filter((m) => !known.includes(m)),
@@ -92,6 +97,23 @@ test('the catalog is well formed and REFERENCE_CHOICES reads every form (fast)',
   assert.throws(() => parseChoices('nope=x'), ChoicesError);
   assert.throws(() => parseChoices('webhook.payload=nope'), ChoicesError);
   assert.throws(() => parseChoices('alt:x'), ChoicesError);
+});
+
+test('a decided choice takes its decided alternative in every set, and REFERENCE_CHOICES cannot take another (fast)', () => {
+  const decided = CHOICES.filter((c) => c.decided);
+  assert.ok(decided.length > 0, 'the catalog holds a decided choice (records.empty-strings)');
+  for (const c of decided) {
+    for (const spec of ['', 'variant', 'hardest', 'alt:1', 'alt:2', 'alt:3', '12345', 'alt:1:7'])
+      assert.equal((parseChoices(spec) as Record<string, string>)[c.id], c.decided!.alternative, `${c.id} under "${spec}"`);
+    assert.equal((parseChoices(`${c.id}=${c.decided!.alternative}`) as Record<string, string>)[c.id], c.decided!.alternative);
+    for (const a of c.alternatives.filter((x) => x.name !== c.decided!.alternative))
+      assert.throws(
+        () => parseChoices(`${c.id}=${a.name}`),
+        (e: Error) => e instanceof ChoicesError && /no longer open/.test(e.message),
+      );
+  }
+  const bad = [{ ...CHOICES[0], decided: { alternative: 'nope', since: '0.1.0', reading: 'x' } }];
+  assert.throws(() => parseChoiceRecords(bad), /decided\.alternative: a decided choice names one of its alternatives/);
 });
 
 for (const k of RUNS) {

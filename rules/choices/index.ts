@@ -9,14 +9,23 @@
  * Usage:
  *   import { CHOICES, type ChoiceId, type AlternativeOf } from '../rules/choices/index.js';
  *   CHOICES.find((c) => c.id === 'webhook.payload')!.alternatives.map((a) => a.name);
+ *
+ * A choice the spec's words turn out to decide is kept with its id and marked `decided` (the one
+ * alternative it allows, since when and why): `OPEN_CHOICES` leaves it out, the reference server
+ * always takes the decided alternative (reference/choices.ts), the generated list shows it apart.
  */
 import data from '../choices.json';
-import { parseChoices, type OpenChoice } from '../schema.js';
+import { isOpen, parseChoices, type OpenChoice } from '../schema.js';
 import type { ChoiceNames } from './names.js';
 
 export type { ChoiceAlternative, OpenChoice } from '../schema.js';
+export { allowedAlternatives, isOpen } from '../schema.js';
 
+/** Every record of the catalog, the decided ones too (their ids are kept: rules/schema.ts, `decided`). */
 export const CHOICES: readonly OpenChoice[] = parseChoices(data);
+
+/** The choices still open: what a conformant server may take either way. */
+export const OPEN_CHOICES: readonly OpenChoice[] = CHOICES.filter(isOpen);
 
 /** Every choice id of the catalog. */
 export type ChoiceId = keyof ChoiceNames;

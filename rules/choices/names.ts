@@ -1,6 +1,7 @@
 /**
  * Generated from rules/choices.json by `npm run rules:list` (rules/choices/render-names.ts); do not
- * edit. The alternative names of every open choice, for the typing of `app.choice(id)`.
+ * edit. The alternative names of every open choice, for the typing of `app.choice(id)` (a decided
+ * choice: the one alternative the spec requires).
  */
 export interface ChoiceNames {
   'ids.sequence': 'sequential' | 'gapped' | 'large' | 'per-kind';
@@ -22,7 +23,7 @@ export interface ChoiceNames {
   'errors.ill-typed-input': 'refused' | 'lenient';
   'account.other-settings': 'none' | 'other-key';
   'pipelines.order': 'by-id' | 'reversed';
-  'records.empty-strings': 'kept' | 'null';
+  'records.empty-strings': 'null';
   'records.custom-field-order': 'definition-order' | 'as-sent';
   'records.custom-fields-listing': 'set-only' | 'every-definition';
   'records.tag-order': 'as-sent' | 'sorted';
@@ -99,6 +100,8 @@ export interface ChoiceNames {
   'oauth.after-login': 'redirect-to-authorize' | 'consent-at-once';
   'oauth.login-failure-status': '200' | '401';
   'oauth.denial-error': 'access_denied' | 'consent_denied';
-  'oauth.token-error': 'rfc6749' | 'errors-list';
+  'oauth.token-error': 'rfc6749';
+  'oauth.token-client-error-status': '401' | '400';
+  'oauth.token-error-code': 'specific' | 'invalid-grant';
   'oauth.formats': 'prefixed-hex' | 'opaque';
 }
