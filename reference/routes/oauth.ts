@@ -24,8 +24,14 @@
  *   `state`, or `error` and `state`). Denial sends `error=access_denied` or `consent_denied` (`oauth.denial-error`).
  * - Token endpoint: form-encoded only (JSON and other types refused with 400); client
  *   authentication by the `client_id` and `client_secret` parameters; codes are single use, bound to
- *   the client and the redirect_uri, valid 10 minutes. Errors (`oauth.token-error`): RFC 6749 § 5.2
- *   JSON (`{ error, error_description }`, 400 or 401) or `{ errors: [{ code }] }` with 400/403;
+ *   the client and the redirect_uri (which the token request must repeat), valid 10 minutes.
+ *   Errors: RFC 6749 § 5.2 JSON, `{ error, error_description }` (OAUTH-16; `oauth.token-error`,
+ *   decided); a failed client authentication (invalid_client) with 401 or 400
+ *   (`oauth.token-client-error-status`); which code answers which failure (`oauth.token-error-code`):
+ *   `specific` (invalid_request for a missing or repeated parameter, unsupported_grant_type,
+ *   invalid_grant for a bad, spent or foreign code or a redirect_uri that differs) or `invalid-grant`
+ *   (invalid_grant for every problem of the code or the redirect_uri, present or not,
+ *   unauthorized_client for another grant_type);
  *   `created_at` in the token answer under `general.extra-fields`.
  * - Codes look like `ref-code-<hex>` and tokens like `ref-oauth-token-<hex>` (the leak self-test
  *   looks for these prefixes in every artifact), or opaque base64url (`oauth.formats`).
@@ -61,7 +67,7 @@ interface Txn {
   sessionId?: string;
   expires: number;
 }
-interface CodeGrant {
+export interface CodeGrant {
   clientId: string;
   redirectUri: string;
   scope: string;
@@ -201,7 +207,8 @@ interface OAuthHost {
   wording: LoginWording;
 }
 
-const accepts = (h: OAuthHost, param: OAuthParam, ok: boolean) => h.app.at('oauth.accepts', ok, { param });
+/** Does `param` pass its check (`value`: the parameter as sent, undefined when left out or repeated)? */
+const accepts = (h: OAuthHost, param: OAuthParam, ok: boolean, value: string | undefined) => h.app.at('oauth.accepts', ok, { param, value });
 const knownClient = (h: OAuthHost, id: string | undefined) => !!id && h.app.at('oauth.known-client', id === h.credentials.clientId, { id });
 const newCode = (h: OAuthHost) => (h.opaque ? randomBytes(24).toString('base64url') : `ref-code-${randomBytes(16).toString('hex')}`);
 const newToken = (h: OAuthHost) => (h.opaque ? `rt_${randomBytes(32).toString('base64url')}` : `ref-oauth-token-${randomBytes(20).toString('hex')}`);
@@ -222,15 +229,18 @@ function fresh<T extends { expires: number }>(m: Map<string, T>, id: string | un
   return x;
 }
 
+/** What the return to redirect_uri reports: a code, a denial, or a failed request. */
+export type CallbackOutcome = 'code' | 'denied' | 'failed';
+
 /** The page that returns the user to redirect_uri by a POST. */
-function backToClient(h: OAuthHost, redirectUri: string, fields: Record<string, string | undefined>, ctx: RequestContext): Reply {
+function backToClient(h: OAuthHost, redirectUri: string, outcome: CallbackOutcome, fields: Record<string, string | undefined>, ctx: RequestContext): Reply {
   const { app } = h;
   // `oauth.callback-iss` = present: the issuer identifier rides along (RFC 9207 §2), the origin of this host.
   const iss = app.choice('oauth.callback-iss') === 'present' ? `http://${String(ctx.req.headers.host ?? 'localhost')}` : undefined;
   const entries = app.at(
     'oauth.callback-fields',
     Object.entries({ ...fields, iss }).filter((e): e is [string, string] => e[1] !== undefined),
-    undefined,
+    { outcome },
   );
   return app.at('oauth.back-to-client', formPost(app, redirectUri, entries), { redirectUri, entries });
 }
@@ -319,9 +329,11 @@ function authorize(h: OAuthHost, ctx: RequestContext): Reply {
   const fail = (error: string, description: string) =>
     app.choice('oauth.request-error') === 'error-page'
       ? errorPage(400, description)
-      : backToClient(h, redirectUri, { error, error_description: description, state }, ctx);
-  if (!accepts(h, 'response_type', one(q, 'response_type') === 'code')) return fail('unsupported_response_type', 'response_type must be code');
-  if (!accepts(h, 'scope', one(q, 'scope') === OAUTH_SCOPE)) return fail('invalid_scope', `scope must be ${OAUTH_SCOPE}`);
+      : backToClient(h, redirectUri, 'failed', { error, error_description: description, state }, ctx);
+  const responseType = one(q, 'response_type');
+  const scope = one(q, 'scope');
+  if (!accepts(h, 'response_type', responseType === 'code', responseType)) return fail('unsupported_response_type', 'response_type must be code');
+  if (!accepts(h, 'scope', scope === OAUTH_SCOPE, scope)) return fail('invalid_scope', `scope must be ${OAUTH_SCOPE}`);
   const txnId = randomBytes(16).toString('hex');
   const sid = sessionOf(h, ctx);
   const txn: Txn = { clientId: clientId!, redirectUri, scope: OAUTH_SCOPE, state, query: q.toString(), sessionId: sid, expires: Date.now() + TXN_TTL_MS };
@@ -368,7 +380,7 @@ function decision(h: OAuthHost, ctx: RequestContext): Reply {
   if (!sid || !sessions.has(sid) || (txn.sessionId && txn.sessionId !== sid)) return loginPage(h, txnId);
   h.txns.delete(txnId);
   const authorized = app.at('oauth.authorized', form.decision === 'authorize', undefined);
-  if (!authorized) return backToClient(h, txn.redirectUri, { error: app.choice('oauth.denial-error'), state: txn.state }, ctx);
+  if (!authorized) return backToClient(h, txn.redirectUri, 'denied', { error: app.choice('oauth.denial-error'), state: txn.state }, ctx);
   const code = newCode(h);
   h.codes.set(code, {
     clientId: txn.clientId,
@@ -378,14 +390,31 @@ function decision(h: OAuthHost, ctx: RequestContext): Reply {
     expires: Date.now() + CODE_TTL_MS,
     used: false,
   });
-  return backToClient(h, txn.redirectUri, { code, state: txn.state }, ctx);
+  return backToClient(h, txn.redirectUri, 'code', { code, state: txn.state }, ctx);
 }
 
-/** A refused token request (`oauth.token-error`). */
-function tokenError(app: App, status: number, error: string, description: string): never {
-  if (app.choice('oauth.token-error') === 'errors-list')
-    throw new HttpError(status === 401 ? 403 : 400, { errors: [{ code: error, detail: description }] }, { 'cache-control': 'no-store' });
+/** The error codes of RFC 6749 § 5.2 the token endpoint answers. */
+type TokenErrorCode = 'invalid_request' | 'invalid_client' | 'invalid_grant' | 'unauthorized_client' | 'unsupported_grant_type';
+
+/**
+ * A refused token request, as RFC 6749 § 5.2 has it: JSON `{ error, error_description }` with 400;
+ * a failed client authentication (invalid_client) with 401 or 400 (`oauth.token-client-error-status`).
+ */
+function tokenError(app: App, error: TokenErrorCode, description: string): never {
+  const status = error === 'invalid_client' && app.choice('oauth.token-client-error-status') === '401' ? 401 : 400;
   throw new HttpError(status, { error, error_description: description }, { 'cache-control': 'no-store', pragma: 'no-cache' });
+}
+
+/**
+ * The code's grant, checked: issued, not expired, to this client, not exchanged before. A code left
+ * out (or repeated) is invalid_request under `oauth.token-error-code` = specific, invalid_grant otherwise.
+ */
+function grantOf(h: OAuthHost, code: string | undefined, clientId: string, redirectUri: string | undefined): CodeGrant {
+  const { app } = h;
+  const grant = app.at('oauth.code-grant', fresh(h.codes, code), { code, clientId, redirectUri });
+  if (grant && grant.clientId === clientId && !app.at('oauth.code-spent', grant.used, undefined)) return grant;
+  if (code === undefined && app.choice('oauth.token-error-code') === 'specific') tokenError(app, 'invalid_request', 'code is missing (or repeated)');
+  return tokenError(app, 'invalid_grant', 'the authorization code is invalid, expired or already used');
 }
 
 /** `POST /oauth/token`: a code exchanged, once, for an access token. */
@@ -396,27 +425,33 @@ function token(h: OAuthHost, ctx: RequestContext): Reply {
       .toLowerCase()
       .startsWith('application/x-www-form-urlencoded')
   ) {
-    tokenError(app, 400, 'invalid_request', 'the token request must be application/x-www-form-urlencoded');
+    tokenError(app, 'invalid_request', 'the token request must be application/x-www-form-urlencoded');
   }
   const form = new URLSearchParams(ctx.rawBody.toString('utf8'));
   const p = (name: string) => one(form, name);
+  const specific = app.choice('oauth.token-error-code') === 'specific';
   const clientId = p('client_id');
-  if (!clientId || clientId !== credentials.clientId) tokenError(app, 401, 'invalid_client', 'unknown client');
-  if (!accepts(h, 'client_secret', safeEqual(p('client_secret') ?? '', credentials.clientSecret)))
-    tokenError(app, 401, 'invalid_client', 'client authentication failed');
-  if (!accepts(h, 'grant_type', p('grant_type') === 'authorization_code'))
-    tokenError(app, 400, 'unsupported_grant_type', 'grant_type must be authorization_code');
-  const code = p('code') ?? '';
-  const grant = fresh(h.codes, code);
-  if (!grant || grant.clientId !== clientId || app.at('oauth.code-spent', grant.used, undefined))
-    tokenError(app, 400, 'invalid_grant', 'the authorization code is invalid, expired or already used');
-  if (!accepts(h, 'redirect_uri', p('redirect_uri') === grant!.redirectUri))
-    tokenError(app, 400, 'invalid_grant', 'redirect_uri differs from the authorization request');
+  if (!clientId || clientId !== credentials.clientId) tokenError(app, 'invalid_client', 'unknown client');
+  const secret = p('client_secret');
+  if (!accepts(h, 'client_secret', safeEqual(secret ?? '', credentials.clientSecret), secret))
+    tokenError(app, 'invalid_client', 'client authentication failed');
+  const grantType = p('grant_type');
+  if (!accepts(h, 'grant_type', grantType === 'authorization_code', grantType)) {
+    if (grantType === undefined && specific) tokenError(app, 'invalid_request', 'grant_type is missing (or repeated)');
+    tokenError(app, specific ? 'unsupported_grant_type' : 'unauthorized_client', 'grant_type must be authorization_code');
+  }
+  const redirectUri = p('redirect_uri');
+  const grant = grantOf(h, p('code'), clientId!, redirectUri);
+  // RFC 6749 § 4.1.3: the redirect_uri of the authorization request, repeated (required: that request had one).
+  if (!accepts(h, 'redirect_uri', redirectUri === grant.redirectUri, redirectUri)) {
+    if (redirectUri === undefined && specific) tokenError(app, 'invalid_request', 'redirect_uri is missing (or repeated): the authorization request had one');
+    tokenError(app, 'invalid_grant', 'redirect_uri differs from the authorization request');
+  }
   // Read-check-write without await: a code is exchanged at most once even under concurrency.
-  grant!.used = true;
+  grant.used = true;
   const accessToken = newToken(h);
   app.seam('oauth.register-token', { token: accessToken }, () => app.issuedTokens.add(accessToken));
-  const answer: Record<string, unknown> = { access_token: accessToken, token_type: 'Bearer', scope: grant!.scope };
+  const answer: Record<string, unknown> = { access_token: accessToken, token_type: 'Bearer', scope: grant.scope };
   if (app.choice('general.extra-fields') !== 'none') answer.created_at = Math.floor(Date.now() / 1000);
   return { status: 200, body: answer, headers: { 'cache-control': 'no-store', pragma: 'no-cache' } };
 }

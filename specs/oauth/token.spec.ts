@@ -3,12 +3,14 @@
  * (`POST {auth_url}/oauth/token`, form-encoded), the token answer (JSON, token_type `Bearer`),
  * and the token on the API (`Authorization: Bearer`). Each test gets a fresh code in a real
  * browser: a page of the worker's logged-in session (the login itself is judged by the
- * authorize specs). Refusals carry no status in the spec: any 4xx answer is one (a 5xx is the
- * server failing, no refusal).
+ * authorize specs); a test of a code the service never issued, or of none, needs no browser
+ * flow. Refusals carry no status in the spec: any 4xx answer is one (a 5xx is the server failing,
+ * no refusal); what the refusal carries is RFC 6749 § 5.2's (token-errors.spec.ts, OAUTH-16).
  */
 import { TokenResponse } from '../../contracts/resources.js';
 import { expect, expectJson, rule, test } from '../support/fixtures/test.js';
 import { OAUTH_SCOPE } from '../support/fixtures/oauth.js';
+import { madeUpCode } from './flow.js';
 
 test(
   ...rule('OAUTH-10', 'the token answer is JSON with access_token, token_type exactly "Bearer" and the granted scope', async ({ oauth, ns }) => {
@@ -56,6 +58,31 @@ test(
     const { code } = await oauth.obtainCode({ state: ns.id, inSession: true });
     const other = new URL('/oauth/other-callback', oauth.redirectUri).toString();
     const res = await oauth.exchange(oauth.tokenForm(code, { redirect_uri: other }));
+    expect(res).toBeRefused();
+    expect(oauth.accessTokenOf(res) === undefined, 'the refusal carries no access_token').toBe(true);
+  }),
+);
+
+test(
+  ...rule('OAUTH-17', 'a token request that leaves out redirect_uri is refused', async ({ oauth, ns }) => {
+    const { code } = await oauth.obtainCode({ state: ns.id, inSession: true });
+    const res = await oauth.exchange(oauth.tokenForm(code, { redirect_uri: undefined }));
+    expect(res).toBeRefused();
+    expect(oauth.accessTokenOf(res) === undefined, 'the refusal carries no access_token').toBe(true);
+  }),
+);
+
+test(
+  ...rule('OAUTH-18', 'a token request with a code the service never issued is refused', async ({ oauth, ns }) => {
+    const res = await oauth.exchange(oauth.tokenForm(madeUpCode(ns.id)));
+    expect(res).toBeRefused();
+    expect(oauth.accessTokenOf(res) === undefined, 'the refusal carries no access_token').toBe(true);
+  }),
+);
+
+test(
+  ...rule('OAUTH-18', 'a token request without code is refused', async ({ oauth, ns }) => {
+    const res = await oauth.exchange(oauth.tokenForm(madeUpCode(ns.id), { code: undefined }));
     expect(res).toBeRefused();
     expect(oauth.accessTokenOf(res) === undefined, 'the refusal carries no access_token').toBe(true);
   }),
