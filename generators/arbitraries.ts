@@ -4,9 +4,19 @@
  * against the run's values, so that a seed replays the same choices on a fresh namespace.
  */
 import fc from 'fast-check';
+import { REAL_NAMES, REAL_TEXTS } from './real-text.js';
 
 /** The alphabet of generated name labels: lower-case ASCII only, so every collation agrees. */
 export const LABEL_ALPHABET = 'abcdefghjkmnpqrstuvwxyz';
+
+/**
+ * A name as real users write it (generators/real-text.ts: outside ASCII, combining marks, beyond the
+ * BMP, spaces), to follow a label: the label before it decides any order.
+ */
+export const realName = () => fc.constantFrom(...REAL_NAMES);
+
+/** Free text as real users write it (details, notes): spaces, punctuation, letters outside ASCII, an emoji. */
+export const freeText = () => fc.constantFrom(...REAL_TEXTS);
 
 /** A name label of fixed length: labels of equal length never tie on a prefix. */
 export const nameLabel = (length = 4) => fc.string({ unit: fc.constantFrom(...LABEL_ALPHABET), minLength: length, maxLength: length });

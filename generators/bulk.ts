@@ -13,10 +13,12 @@
  *   shapes, at its own position.
  *
  * Templates hold indexes, not values: `materialize` turns one into a request entry with a fresh
- * name from the test's namespace, so a counterexample reads the same in every run.
+ * name from the test's namespace, so a counterexample reads the same in every run. Details are
+ * free text as real users write it, outside ASCII too (generators/real-text.ts).
  */
 import fc from 'fast-check';
 import type { CustomFieldFixture } from '../contracts/profile.js';
+import { REAL_NAMES, REAL_TEXTS } from './real-text.js';
 
 export interface BulkContext {
   /** Opportunity pipelines (GET /pipelines, type `opportunity`) with their stage ids. */
@@ -34,6 +36,8 @@ export const DEFECTS: Defect[] = ['no-name', 'empty-name', 'numeric-name', 'unkn
 
 export interface EntryTemplate {
   defect?: Defect;
+  /** What follows the namespaced name: a name as real users write it (generators/real-text.ts). */
+  nameTail?: string;
   pipeline?: number;
   monetaryValue?: number;
   closeDate?: { month: number; day: number; year: number };
@@ -55,10 +59,11 @@ const closeDate = fc.record({
 /** A valid entry's template (every member optional except the name). */
 export const validTemplate: fc.Arbitrary<EntryTemplate> = fc.record(
   {
+    nameTail: fc.constantFrom(...REAL_NAMES),
     pipeline: fc.nat({ max: 7 }),
     monetaryValue: fc.integer({ min: 0, max: 1_000_000 }),
     closeDate,
-    details: fc.constantFrom('bulk entry', 'created in bulk', 'generated'),
+    details: fc.constantFrom('bulk entry', 'created in bulk', ...REAL_TEXTS),
     priority: fc.constantFrom('None' as const, 'Low' as const, 'High' as const),
     winProbability: fc.integer({ min: 0, max: 100 }),
     assignee: fc.nat({ max: 7 }),
@@ -87,7 +92,7 @@ export const slashDates = (d: Day): string[] => [slashDate(d), `${d.year}/${pad(
 
 /** The request entry of a template. `name()` gives a fresh namespaced name. */
 export function materialize(t: EntryTemplate, ctx: BulkContext, name: () => string, tags: string[]): Record<string, unknown> {
-  const e: Record<string, unknown> = { name: name(), tags };
+  const e: Record<string, unknown> = { name: t.nameTail ? `${name()} ${t.nameTail}` : name(), tags };
   if (t.pipeline !== undefined && ctx.pipelines.length) e.pipeline_id = ctx.pipelines[t.pipeline % ctx.pipelines.length].id;
   if (t.monetaryValue !== undefined) e.monetary_value = t.monetaryValue;
   if (t.closeDate) e.close_date = slashDate(t.closeDate);

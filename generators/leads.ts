@@ -4,7 +4,8 @@
  *
  * Every run works on its own small pools of names, e-mails and custom-field values (three of
  * each, unique to the run, lower case and differing in more than case, so that the outcome never
- * depends on the case sensitivity of the match, which the spec leaves open). With so few values,
+ * depends on the case sensitivity of the match, which the spec leaves open; names and notes as real
+ * users write them, outside ASCII: generators/real-text.ts). With so few values,
  * random upserts soon hit 0, 1 and 2..n matching Leads. The model predicts each answer:
  *
  * - no match → a new Lead (status New) with the properties sent; the member the upsert matched on,
@@ -17,7 +18,7 @@
  * - convert → a Person; the Lead is gone: converting it again fails, and its values match no more.
  *
  * Commands carry pool indexes, not values, so a counterexample reads the same in every run:
- * `upsert by email#1 {name#0, email#2, details "note 7"}`.
+ * `upsert by email#1 {name#0, email#2, details "Søren: levering før jul, Ærø (7)"}`.
  *
  * Each failure names the rules whose prediction broke (`fail(message, rules)`: the spec appends
  * `[breaks …]`, specs/support/core/attribution.ts), so that the report credits a Lead left behind
@@ -28,6 +29,8 @@
 import fc from 'fast-check';
 import { Lead, Person, idsInBody, leakedIds, namesId } from '../contracts/index.js';
 import { wireProblems } from '../contracts/lists.js';
+import { freeText } from './arbitraries.js';
+import { REAL_NAMES } from './real-text.js';
 
 /** Values per pool. */
 export const POOL_SIZE = 3;
@@ -95,8 +98,9 @@ export function makePools(prefix: string): Pools {
   const p = prefix.toLowerCase().replace(/[^a-z0-9]+/g, '-');
   const idx = [...Array(POOL_SIZE).keys()];
   const words = ['alpha', 'bravo', 'charlie', 'delta', 'echo'];
+  // Names as real users write them (outside ASCII, beyond the BMP, with spaces), in lower case.
   return {
-    names: idx.map((i) => `${p} ${words[i]}`),
+    names: idx.map((i) => `${p} ${REAL_NAMES[i % REAL_NAMES.length].toLowerCase()}`),
     emails: idx.map((i) => `${p}.${words[i]}@example.com`),
     refs: idx.map((i) => `${p}-ref-${words[i]}`),
   };
@@ -115,7 +119,8 @@ export interface PropsSpec {
 }
 
 const poolIndex = fc.nat({ max: POOL_SIZE - 1 });
-const note = fc.nat({ max: 999 }).map((n) => `note ${n}`);
+/** Free text as real users write it (generators/real-text.ts), numbered so that two notes seldom agree. */
+const note = fc.tuple(freeText(), fc.nat({ max: 999 })).map(([text, n]) => `${text} (${n})`);
 
 export const propsSpec = (withRef: boolean): fc.Arbitrary<PropsSpec> =>
   fc

@@ -2,7 +2,9 @@
  * Domain generators of the search properties: random record sets (projects or tasks) to create
  * in a fresh namespace, and random search requests over them (any subset of the criteria, sort,
  * page size and number). Generators produce only inputs whose outcome the spec fixes: names
- * from one lower-case alphabet behind the namespace prefix, non-empty lists, inclusive bounds,
+ * from one lower-case alphabet behind the namespace prefix (followed by a name as real users
+ * write it, outside ASCII, which the label before it keeps out of any order; details of free text
+ * likewise: generators/real-text.ts), non-empty lists, inclusive bounds,
  * page sizes of at most 20, `allow_empty: true` only, and no `followed` unless the target can
  * follow records.
  */
@@ -24,6 +26,8 @@ import {
   tagForm,
   tagSubset,
   uniqueLabels,
+  freeText,
+  realName,
   type TimestampBound,
 } from './arbitraries.js';
 import { NO_OWNER, SORT_FIELDS, type Filter, type Id, type Kind, type ModelRecord } from './search-model.js';
@@ -58,6 +62,10 @@ export const TASK_DATES = [0, 1, 2, 3, 5].map((d) => 1_893_456_000 + d * TASK_DA
 
 export interface RecordSeed {
   label: string;
+  /** What follows the label in the name: a name as real users write it (the label decides any order). */
+  nameTail: string;
+  /** Free text as real users write it, or none. */
+  details: string | null;
   owner: number | null;
   tags: number[];
   dropdown: number | null;
@@ -90,6 +98,8 @@ const seedOf = (label: string) =>
       due: fc.option(pick(), { nil: null, freq: 4 }),
       reminder: fc.option(pick(), { nil: null, freq: 3 }),
       completed: pick(),
+      nameTail: realName(),
+      details: fc.option(freeText(), { nil: null, freq: 2 }),
     })
     .map((s): RecordSeed => ({ label, ...s }));
 
@@ -106,9 +116,13 @@ export const recordSet = () =>
   );
 export type RecordSet = { main: RecordSeed[]; spares: RecordSeed[] };
 
+/** The name of a seed's record: `base` (the namespaced label, which decides any order), then its tail. */
+export const recordName = (seed: RecordSeed, base: string): string => `${base} ${seed.nameTail}`;
+
 /** The create body of a seed (without name and namespace tags, which the spec adds). */
 export function recordBody(seed: RecordSeed, world: SearchWorld): Record<string, unknown> {
   const body: Record<string, unknown> = { tags: seed.tags.map((i) => world.extraTags[i]) };
+  if (seed.details !== null) body.details = seed.details;
   if (seed.owner !== null && world.users.length) body.assignee_id = resolve(world.users, seed.owner);
   const custom: { custom_field_definition_id: Id; value: unknown }[] = [];
   if (world.dropdown)

@@ -48,13 +48,15 @@ function entries(v: unknown, key: 'email' | 'number' | 'url'): { [k: string]: st
 }
 
 /**
- * An optional string member: a string, or null. Under `records.empty-strings` = null, an empty
- * string is stored (and answered) as null ("absent or empty fields are returned as null").
+ * An optional string member (a "string or null" of the spec): a string, or null. An empty string is
+ * an empty field, stored (and answered) as null: "Fields that are absent or empty are returned as
+ * `null`" (the choice `records.empty-strings`, decided: rules/choices.json). The point
+ * `records.empty-string` is where a fault keeps it.
  */
-const optional = (app: App) => {
-  const emptyIsNull = app.choice('records.empty-strings') === 'null';
-  return (v: unknown): string | null => (typeof v !== 'string' ? null : v === '' && emptyIsNull ? null : v);
-};
+const optional =
+  (app: App) =>
+  (v: unknown): string | null =>
+    typeof v !== 'string' ? null : v === '' ? app.at('records.empty-string', null, undefined) : v;
 
 const nameParts = (o: (v: unknown) => string | null, b: Record<string, unknown>) => ({
   prefix: o(b.prefix),

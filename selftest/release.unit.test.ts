@@ -26,6 +26,14 @@ const compare = (a: string, b: string) => {
 const changelog = readFileSync(join(ROOT, 'CHANGELOG.md'), 'utf8');
 const sections = [...changelog.matchAll(/^## \[([^\]]+)\](.*)$/gm)].map((m) => ({ name: m[1], rest: m[2] }));
 const RELEASES = sections.filter((s) => s.name !== 'Unreleased').map((s) => s.name);
+/**
+ * The release the changes under [Unreleased] will make: a minor one (before 1.0.0 a minor release
+ * may change what a run judges). A rule or choice added (or decided) since the last release says it
+ * comes with it, while [Unreleased] lists changes.
+ */
+const NEXT = `${parts(VERSION)[0]}.${parts(VERSION)[1] + 1}.0`;
+const UNRELEASED = /^## \[Unreleased\]\n([\s\S]*?)(?=^## \[)/m.exec(changelog)?.[1] ?? '';
+const upcoming = (since: string) => since === NEXT && /^- /m.test(UNRELEASED);
 
 test('the package has a version, x.y.z', () => {
   assert.match(VERSION, /^\d+\.\d+\.\d+$/);
@@ -43,11 +51,15 @@ test('CHANGELOG.md: Unreleased first, then each release, newest first, dated; th
     assert.equal(compare(RELEASES[i - 1], RELEASES[i]), 1, `${RELEASES[i - 1]} is listed before ${RELEASES[i]}: newest first`);
 });
 
-test('no rule or open choice came with a release later than the package, and each names a release of CHANGELOG.md', () => {
-  const records = [...RULES.map((r) => ({ what: `rule ${r.id}`, since: r.since })), ...CHOICES.map((c) => ({ what: `choice ${c.id}`, since: c.since }))];
-  const later = records.filter((r) => compare(r.since, VERSION) > 0).map((r) => `${r.what} since ${r.since}`);
-  assert.deepEqual(later, [], `later than the package's version ${VERSION}`);
-  const unknown = records.filter((r) => !RELEASES.includes(r.since)).map((r) => `${r.what} since ${r.since}`);
+test('no rule or open choice came with a release later than the package (or the next one, for what [Unreleased] lists), and each names a release of CHANGELOG.md', () => {
+  const records = [
+    ...RULES.map((r) => ({ what: `rule ${r.id}`, since: r.since })),
+    ...CHOICES.map((c) => ({ what: `choice ${c.id}`, since: c.since })),
+    ...CHOICES.flatMap((c) => (c.decided ? [{ what: `choice ${c.id} (decided)`, since: c.decided.since }] : [])),
+  ];
+  const later = records.filter((r) => compare(r.since, VERSION) > 0 && !upcoming(r.since)).map((r) => `${r.what} since ${r.since}`);
+  assert.deepEqual(later, [], `later than the package's version ${VERSION} (or ${NEXT}, the release of what [Unreleased] lists)`);
+  const unknown = records.filter((r) => !RELEASES.includes(r.since) && !upcoming(r.since)).map((r) => `${r.what} since ${r.since}`);
   assert.deepEqual(unknown, [], `a release CHANGELOG.md does not list (${RELEASES.join(', ')})`);
 });
 

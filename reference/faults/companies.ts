@@ -1,7 +1,7 @@
 /** Faults of Companies (`POST /companies`, `GET /companies/{id}`, `POST /companies/{id}/activities`). */
 import type { Rec } from '../model.js';
 import type { Fault } from './types.js';
-import { dropNulls, emptyListsTo, onSuccess } from './reshape.js';
+import { dropNulls, emptyListsTo, latin1Column, mapStrings, onSuccess } from './reshape.js';
 
 declare module './types.js' {
   interface HookPoints {
@@ -53,5 +53,22 @@ export const COMPANIES_FAULTS: Fault[] = [
     rules: ['COMPANY-5'],
     description: 'POST /companies/{id}/activities ignores activity_types and answers every activity',
     at: { 'companies.activities.found': (_found, { all }) => all },
+  },
+  {
+    name: 'company-text-latin1',
+    rules: ['COMPANY-1'],
+    description: 'the company store keeps name, details and address in Latin-1 columns: characters beyond U+00FF ("Ł", "山") are created (and answered) as "?"',
+    at: {
+      'companies.create.fields': (fields) => ({
+        ...fields,
+        ...(mapStrings({ name: fields.name, details: fields.details, address: fields.address }, latin1Column) as Record<string, unknown>),
+      }),
+    },
+  },
+  {
+    name: 'company-fetch-no-socials',
+    rules: ['COMPANY-2'],
+    description: 'GET /companies/{id} does not join the socials and websites of the Company: both come back [] though the create answered them',
+    routes: [{ route: FETCH, respond: onSuccess((b) => ({ ...(b as Record<string, unknown>), socials: [], websites: [] })) }],
   },
 ];

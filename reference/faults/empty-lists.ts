@@ -8,6 +8,13 @@
 import type { Fault, RouteFault } from './types.js';
 import { eachRecord, emptyListsTo, onSuccess } from './reshape.js';
 
+declare module './types.js' {
+  interface HookPoints {
+    /** What an optional string member ("string or null") sent as "" is stored as: null (reference/model.ts). */
+    'records.empty-string': { value: string | null; ctx: undefined };
+  }
+}
+
 type Kind = 'projects' | 'tasks' | 'people' | 'companies' | 'leads' | 'opportunities';
 
 const isObj = (v: unknown): v is Record<string, unknown> => !!v && typeof v === 'object' && !Array.isArray(v);
@@ -78,4 +85,17 @@ EMPTY_LIST_FAULTS.push({
   rules: ['WIRE-3'],
   description: 'POST /companies/{company_id}/activities answers null instead of [] when the Company has no such activity',
   routes: [{ route: 'POST /companies/{company_id}/activities', respond: onSuccess((body) => (Array.isArray(body) && body.length === 0 ? null : body)) }],
+});
+
+/**
+ * The other half of the sentence: an empty string is an empty field, returned as null (the choice
+ * records.empty-strings, decided). A serializer that keeps "" as it came: caught where a record is
+ * created with empty strings (specs/wire/empty-strings.spec.ts, people and companies create).
+ */
+EMPTY_LIST_FAULTS.push({
+  name: 'empty-string-kept',
+  rules: ['WIRE-3', 'PEOPLE-3', 'COMPANY-6'],
+  description:
+    'an optional string member ("string or null": details, title, company_name, email_domain, …) sent as "" is stored and answered as "" instead of null',
+  at: { 'records.empty-string': () => '' },
 });

@@ -2,7 +2,7 @@
  * Faults of file attachments (reference/routes/files.ts). How they hook in:
  * reference/faults/types.ts.
  */
-import { uploadPath } from '../routes/files.js';
+import { parseMultipart, uploadPath } from '../routes/files.js';
 import type { Fault, Presented } from './types.js';
 
 declare module './types.js' {
@@ -50,6 +50,30 @@ export const FILES_FAULTS: Fault[] = [
     rules: ['FILE-3', 'FILE-4'],
     description: 'step 2 checks the signature against the key instead of the policy and refuses every upload (403 SignatureDoesNotMatch)',
     at: { 'files.signed-text': (_policy, { key }) => key },
+  },
+  {
+    name: 'upload-filename-space-refused',
+    rules: ['FILE-3'],
+    description:
+      'step 2 reads the Content-Disposition of the file part up to the first space: a file name with a space is taken for a malformed part, 400 MalformedPOSTRequest',
+    routes: [
+      {
+        route: (app) => `POST ${uploadPath(app)}`,
+        host: 'root',
+        around: (ctx, next) => {
+          const type = String(ctx.headers['content-type'] ?? '');
+          let name: string | undefined;
+          try {
+            name = /^multipart\/form-data/i.test(type) ? parseMultipart(ctx.rawBody, type).files.file?.filename : undefined;
+          } catch {
+            name = undefined;
+          }
+          if (name === undefined || !/\s/.test(name)) return next();
+          const raw = `<?xml version="1.0" encoding="UTF-8"?>\n<Error><Code>MalformedPOSTRequest</Code><Message>The body of your POST request is not well-formed multipart/form-data.</Message></Error>`;
+          return { status: 400, raw, headers: { 'content-type': 'application/xml' } };
+        },
+      },
+    ],
   },
   {
     name: 'upload-status-200',

@@ -2,16 +2,17 @@
  * Faults of Lead upsert and Lead conversion (reference/routes/leads.ts). How they hook in:
  * reference/faults/types.ts.
  */
-import { C, LEAD_STATUSES, firstStage, makeLead, type Rec } from '../model.js';
+import { C, LEAD_STATUSES, firstStage, makeCompany, makeLead, type Rec } from '../model.js';
 import type { PipelineRecord } from '../routes/pipelines.js';
 import { UPSERT_MAX_IDS, leadPatch, type CompanyPlan, type OpportunityPlan } from '../routes/leads.js';
 import { tick, type Fault, type Presented } from './types.js';
+import { mapStrings, mojibake } from './reshape.js';
 import type { App } from '../app.js';
 
 declare module './types.js' {
   interface HookPoints {
     /** The Leads an upsert matched. */
-    'upsert.matches': { value: Rec[]; ctx: { fieldName: string; properties: Record<string, unknown> } };
+    'upsert.matches': { value: Rec[]; ctx: { fieldName: string; fieldValue: unknown; properties: Record<string, unknown> } };
     /** The ids an ambiguous upsert answers (undefined over 30 matches). */
     'upsert.ambiguous-ids': { value: number[] | undefined; ctx: { matches: Rec[]; properties: Record<string, unknown> } };
     /** A Lead about to be created by upsert. */
@@ -24,8 +25,10 @@ declare module './types.js' {
     'convert.opportunity-plan': { value: OpportunityPlan; ctx: { opportunity: Record<string, unknown> | undefined; pipelines: PipelineRecord[] } };
     /** The Lead being converted (undefined: no such Lead). */
     'convert.lead': { value: Rec | undefined; ctx: { id: number; person: Record<string, unknown> } };
-    /** The Company the new Person joins. */
-    'convert.joined-company': { value: Rec | undefined; ctx: { created: boolean } };
+    /** The Company the new Person joins; ctx.requested: details.company was given. */
+    'convert.joined-company': { value: Rec | undefined; ctx: { created: boolean; lead: Rec; requested: boolean } };
+    /** Whether a conversion announces the records it creates (new events of their types). */
+    'convert.announce-new': { value: boolean; ctx: undefined };
     /** The name of the new Person. */
     'convert.person-name': { value: unknown; ctx: { lead: Rec } };
     /** The Opportunity a conversion is about to create. */
@@ -265,5 +268,63 @@ export const LEADS_FAULTS: Fault[] = [
         },
       },
     ],
+  },
+  {
+    name: 'upsert-create-latin1',
+    rules: ['UPSERT-2'],
+    description:
+      'an upsert that creates decodes the free text of properties (details, title, company_name, address) as Latin-1: "Zoë" is stored and answered as "ZoÃ«"',
+    at: {
+      'upsert.new-lead': (lead) => {
+        const text = { details: lead.details, title: lead.title, company_name: lead.company_name, address: lead.address };
+        return { ...lead, ...(mapStrings(text, mojibake) as Record<string, unknown>) };
+      },
+    },
+  },
+  {
+    name: 'upsert-name-match-latin1',
+    rules: ['UPSERT-7', 'UPSERT-3'],
+    description: 'a name match reads its value as Latin-1: a name outside ASCII matches no Lead, not even its own (every upsert on it creates one more)',
+    at: {
+      'upsert.matches': (m, { fieldName, fieldValue }) => (fieldName === 'name' && typeof fieldValue === 'string' && /[^\x00-\x7f]/.test(fieldValue) ? [] : m),
+    },
+  },
+  {
+    name: 'upsert-create-address-not-stored',
+    rules: ['UPSERT-14'],
+    description: 'an upsert that creates answers the address sent but stores none (the address row is written by the update path only)',
+    routes: [
+      {
+        route: 'PUT /leads/upsert',
+        around: async (_ctx, next, app) => {
+          const before = leadsOf(app).size;
+          const res = await next();
+          const id = (res.body as { id?: unknown } | undefined)?.id;
+          if (ok(res) && leadsOf(app).size > before && typeof id === 'number') leadsOf(app).update(id, { address: null } as Partial<Rec>);
+          return res;
+        },
+      },
+    ],
+  },
+  {
+    name: 'convert-company-from-lead',
+    rules: ['CONVERT-4', 'CONVERT-5', 'CONVERT-6', 'CONVERT-7'],
+    description:
+      "a Lead's own company_name wins over details.company: the new Person joins the Company of that name (created when none has it), whatever the request named",
+    at: {
+      'convert.joined-company': (joined, { lead, requested }, app) => {
+        const name = lead.company_name;
+        if (!requested || typeof name !== 'string' || name === '') return joined;
+        const companies = app.store.collection<Rec>(C.companies);
+        return companies.all().find((c) => c.name === name) ?? companies.insert(makeCompany(app, { name }));
+      },
+    },
+  },
+  {
+    name: 'convert-new-records-not-announced',
+    rules: ['EVENT-1'],
+    description:
+      'a conversion writes the new Person, Company and Opportunity without announcing them: no new notification goes to person, company or opportunity subscriptions',
+    at: { 'convert.announce-new': () => false },
   },
 ];

@@ -1,6 +1,6 @@
 /** Faults of People (`POST /people`): post-processors of its answer and its hook points. */
 import type { Fault } from './types.js';
-import { dropNulls, emptyListsTo, onSuccess } from './reshape.js';
+import { dropNulls, emptyListsTo, mapStrings, mojibake, onSuccess } from './reshape.js';
 
 declare module './types.js' {
   interface HookPoints {
@@ -50,5 +50,11 @@ export const PEOPLE_FAULTS: Fault[] = [
         return body;
       },
     },
+  },
+  {
+    name: 'person-name-latin1',
+    rules: ['PEOPLE-2'],
+    description: 'POST /people decodes the body as Latin-1: a name or address outside ASCII is created (and answered) as mojibake ("Zoë" → "ZoÃ«")',
+    at: { 'people.create.body': (body) => mapStrings(body, mojibake) },
   },
 ];

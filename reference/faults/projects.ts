@@ -1,6 +1,7 @@
 /** Faults of Projects (`POST /projects`); the project search's faults are in ./search.ts. */
-import type { Rec } from '../model.js';
-import type { Fault } from './types.js';
+import { C, type Rec } from '../model.js';
+import type { Fault, Presented } from './types.js';
+import { mapStrings, mojibake, utf8mb3 } from './reshape.js';
 
 declare module './types.js' {
   interface HookPoints {
@@ -37,5 +38,36 @@ export const PROJECTS_FAULTS: Fault[] = [
     rules: ['PROJ-1'],
     description: 'POST /projects does not store details and related_resource (they come back null)',
     at: { 'projects.create.fields': (fields) => ({ ...fields, details: null, related_resource: null }) },
+  },
+  {
+    name: 'project-name-latin1',
+    rules: ['PROJ-1'],
+    description: 'POST /projects reads the name and details as Latin-1: a Project named "Zoë" is created (and answered) as "ZoÃ«"',
+    at: {
+      'projects.create.fields': (fields) => ({
+        ...fields,
+        name: mojibake(String(fields.name)),
+        details: typeof fields.details === 'string' ? mojibake(fields.details) : fields.details,
+      }),
+    },
+  },
+  {
+    name: 'project-store-utf8mb3',
+    rules: ['PROJ-6'],
+    description:
+      'the project store keeps text in a 3-byte UTF-8 column: characters beyond the BMP ("𠮷", emoji) of the name, details and tags are stored as "?", while the create answers what was sent',
+    routes: [
+      {
+        route: 'POST /projects',
+        respond: (res: Presented, _ctx, app) => {
+          const id = (res.body as { id?: unknown } | undefined)?.id;
+          if (res.status < 200 || res.status >= 300 || typeof id !== 'number') return res;
+          const projects = app.store.collection<Rec>(C.projects);
+          const stored = projects.get(id);
+          if (stored) projects.update(id, mapStrings({ name: stored.name, details: stored.details, tags: stored.tags }, utf8mb3) as Partial<Rec>);
+          return res;
+        },
+      },
+    ],
   },
 ];

@@ -29,3 +29,22 @@ export const onSuccess =
   (f: (body: unknown) => unknown) =>
   <R extends { status: number; body?: unknown }>(res: R): R =>
     res.status >= 200 && res.status < 300 ? { ...res, body: f(res.body) } : res;
+
+/* ---------------- text a store or a parser mangles (faults of values outside ASCII) ---------------- */
+
+/** UTF-8 bytes read one by one as Latin-1 ("Zoë" → "ZoÃ«"): a body or a parameter decoded with the wrong charset. ASCII is unchanged. */
+export const mojibake = (s: string): string => Buffer.from(s, 'utf8').toString('latin1');
+
+/** A 3-byte UTF-8 column (MySQL's utf8mb3): characters beyond the BMP ("𠮷", emoji) become "?". */
+export const utf8mb3 = (s: string): string => s.replace(/[\u{10000}-\u{10FFFF}]/gu, '?');
+
+/** A Latin-1 column: characters beyond U+00FF ("Ł", "山") become "?". */
+export const latin1Column = (s: string): string => s.replace(/[^\u0000-\u00ff]/gu, '?');
+
+/** `f` applied to every string of a value (objects and lists, deeply). */
+export function mapStrings(v: unknown, f: (s: string) => string): unknown {
+  if (typeof v === 'string') return f(v);
+  if (Array.isArray(v)) return v.map((x) => mapStrings(x, f));
+  if (isRecord(v)) return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, mapStrings(x, f)]));
+  return v;
+}

@@ -67,6 +67,20 @@ function deliverInRequest(job: DeliveryJob): void {
 /** Subscriptions only flagged as deleted (the fault `webhook-get-after-delete`), per server. */
 const flagged = new WeakMap<App, Set<number>>();
 
+/** Subscriptions the delivery index lost with a sibling's DELETE (the fault `webhook-delete-unroutes-siblings`), per server. */
+const unrouted = new WeakMap<App, Set<number>>();
+
+/** The other subscriptions of the type and event of subscription `id` (before it is deleted). */
+function siblingsOf(app: App, id: number): Subscription[] {
+  const subs = app.store.collection<Subscription>(C.webhooks);
+  const s = subs.get(id);
+  return s ? subs.filter((x) => x.id !== s.id && x.type === s.type && x.event === s.event) : [];
+}
+
+/** Secret keys as a case-insensitive store keeps them: lower case. */
+const lowerKeys = (secret: unknown) =>
+  secret && typeof secret === 'object' && !Array.isArray(secret) ? Object.fromEntries(Object.entries(secret).map(([k, v]) => [k.toLowerCase(), v])) : secret;
+
 const createdAtMs = (res: Presented): Presented => {
   if (ok(res) && typeof body(res).created_at === 'number') res.body = { ...body(res), created_at: (body(res).created_at as number) * 1000 + 123 };
   return res;
@@ -167,6 +181,57 @@ export const WEBHOOKS_FAULTS: Fault[] = [
         },
       },
     ],
+  },
+  {
+    name: 'webhook-fetch-secret-keys-lowercased',
+    rules: ['HOOK-7'],
+    description:
+      'the subscription store keeps the secret in a case-insensitive map: GET /webhooks/{id} answers its keys in lower case ("X-Api-Key" → "x-api-key")',
+    routes: [
+      {
+        route: 'GET /webhooks/{webhook_id}',
+        respond: (res) => {
+          if (ok(res)) res.body = { ...body(res), secret: lowerKeys(body(res).secret) };
+          return res;
+        },
+      },
+    ],
+  },
+  {
+    name: 'webhook-delete-removes-siblings',
+    rules: ['HOOK-7'],
+    description:
+      'DELETE /webhooks/{id} deletes by type and event instead of by id: every other subscription of that type and event is gone too (GET no longer answers it)',
+    routes: [
+      {
+        route: 'DELETE /webhooks/{webhook_id}',
+        around: async (ctx, next, app) => {
+          const siblings = siblingsOf(app, Number(ctx.params.webhook_id));
+          const res = await next();
+          if (ok(res)) for (const x of siblings) app.store.collection<Subscription>(C.webhooks).delete(x.id);
+          return res;
+        },
+      },
+    ],
+  },
+  {
+    name: 'webhook-delete-unroutes-siblings',
+    rules: ['EVENT-1'],
+    description:
+      'DELETE /webhooks/{id} drops the whole type-and-event entry of the delivery index: the other subscriptions of that type and event still exist but are no longer notified',
+    routes: [
+      {
+        route: 'DELETE /webhooks/{webhook_id}',
+        around: async (ctx, next, app) => {
+          const siblings = siblingsOf(app, Number(ctx.params.webhook_id));
+          const res = await next();
+          const lost = unrouted.get(app) ?? unrouted.set(app, new Set()).get(app)!;
+          if (ok(res)) for (const x of siblings) lost.add(x.id);
+          return res;
+        },
+      },
+    ],
+    at: { 'webhook.targets': (found, _ctx, app) => found.filter((x) => !unrouted.get(app)?.has(x.id)) },
   },
   {
     name: 'webhook-delete-without-id',

@@ -228,7 +228,7 @@ function upsertNow(a: LeadArea, properties: Record<string, unknown>, fieldName: 
   const { app, leads, out } = a;
   // ---- check ----
   const found = leads.filter((l) => valueMatches(a.matchIgnoresCase, read(l), fieldValue));
-  const matches = app.at('upsert.matches', found, { fieldName, properties });
+  const matches = app.at('upsert.matches', found, { fieldName, fieldValue, properties });
   if (matches.length > 1) {
     const ids = app.at('upsert.ambiguous-ids', matches.length > UPSERT_MAX_IDS ? undefined : matches.map((l) => l.id), { matches, properties });
     ambiguous(app, ids, matches.length);
@@ -344,7 +344,7 @@ function writeConversion(a: LeadArea, lead: Rec, d: ConvertDetails, plan: Compan
     companyRec = companies.insert(makeCompany(app, { name: plan.newName, assignee_id: lead.assignee_id, address: lead.address }));
     createdCompany = true;
   }
-  const joined = app.at('convert.joined-company', companyRec, { created: createdCompany });
+  const joined = app.at('convert.joined-company', companyRec, { created: createdCompany, lead, requested: !!d.company });
   const personRec = newPerson(a, lead, d.person, joined);
   if (createdCompany && companyRec) companyRec = companies.update(companyRec.id, { primary_contact_id: personRec.id } as Partial<Rec>);
   const oppRec = oppPlan.pipelineId === undefined ? undefined : newOpportunity(a, lead, d, oppPlan, personRec, joined);
@@ -352,9 +352,12 @@ function writeConversion(a: LeadArea, lead: Rec, d: ConvertDetails, plan: Compan
 
   // Whether a conversion is a delete event is not stated (open choice webhook.convert-delete).
   if (app.choice('webhook.convert-delete') === 'announced') app.emit('lead', 'delete', out(lead, false));
-  app.emit('person', 'new', out(personRec, false));
-  if (createdCompany && companyRec) app.emit('company', 'new', out(companyRec, false));
-  if (oppRec) app.emit('opportunity', 'new', out(oppRec, false));
+  // The records it creates are new records of their types ("A Person is created…"): announced as such.
+  if (app.at('convert.announce-new', true, undefined)) {
+    app.emit('person', 'new', out(personRec, false));
+    if (createdCompany && companyRec) app.emit('company', 'new', out(companyRec, false));
+    if (oppRec) app.emit('opportunity', 'new', out(oppRec, false));
+  }
   return { personRec, companyRec, createdCompany, oppRec };
 }
 

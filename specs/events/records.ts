@@ -6,7 +6,7 @@
 import type { Identifier, TargetProfile, WebhookType } from '../../contracts/index.js';
 import type { ApiClient, ApiResponse } from '../support/core/http.js';
 import { breaks, expect, type Namespace } from '../support/fixtures/test.js';
-import { extension, made, NO_TASK_CREATE, type Made } from '../support/make.js';
+import { extension, made, NO_TASK_CREATE, opportunityPipeline, realName, type Made } from '../support/make.js';
 
 export type EntityType = (typeof WebhookType)['options'][number];
 
@@ -82,4 +82,35 @@ export async function convertLead({ api, ns }: Ctx, lead: Created): Promise<ApiR
   const res = await api.post(`/leads/${encodeURIComponent(String(lead.id))}/convert`, { details: { person: { name: ns.name('converted person') } } });
   expect(res, `the conversion is accepted (2xx: the spec shows no status)${breaks(['CONVERT-1'])}`).not.toBeRefused();
   return res;
+}
+
+/** What a conversion with every part creates, as its answer names them: the Person, and the Company and Opportunity asked for. */
+export type ConvertedRecords = Partial<Record<'person' | 'company' | 'opportunity', { id: Identifier; name: string }>>;
+
+/**
+ * Converts a Lead into a Person, a new Company and (when GET /pipelines lists an opportunity
+ * pipeline) an Opportunity, each with a name of its own; answers the records the answer names
+ * (listed in created-records.json: the answer has no top-level id). A refused conversion fails
+ * the step, CONVERT-1's.
+ */
+export async function convertLeadFully({ api, ns }: Ctx, lead: Created): Promise<ConvertedRecords> {
+  const pipeline = await opportunityPipeline(api);
+  const names = { person: realName(ns, 'converted person'), company: realName(ns, 'converted company'), opportunity: realName(ns, 'converted opportunity') };
+  const details = {
+    person: { name: names.person },
+    company: { name: names.company, exact_match: true },
+    ...(pipeline ? { opportunity: { name: names.opportunity, pipeline_id: pipeline.id } } : {}),
+  };
+  const path = `/leads/${encodeURIComponent(String(lead.id))}/convert`;
+  const res = await api.post(path, { details });
+  expect(res, `the conversion is accepted (2xx: the spec shows no status)${breaks(['CONVERT-1'])}`).not.toBeRefused();
+  const out: ConvertedRecords = {};
+  for (const part of ['person', 'company', 'opportunity'] as const) {
+    if (!(part in details)) continue;
+    const rec = (res.body as Record<string, { id?: Identifier } | null | undefined> | undefined)?.[part];
+    expect(rec?.id !== undefined && rec?.id !== null, `the answer names the ${part} the conversion created${breaks(['CONVERT-1'])}`).toBe(true);
+    api.recorder.created.push({ path: `${path} (${part})`, id: rec!.id });
+    out[part] = { id: rec!.id!, name: names[part] };
+  }
+  return out;
 }

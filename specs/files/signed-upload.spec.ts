@@ -4,7 +4,8 @@
  * `storage_access_key_id`, `security_token`, `key`, `acl`, `success_action_status`) and
  * `sample_curl`. Step 2 — performed here for real — is a multipart form POST to `url` with the
  * form fields `key`, `signature`, `success_action_status`, `acl`, `policy`,
- * `storage_access_key_id`, `x-storage-security-token` (the value of `security_token`) and `file`.
+ * `storage_access_key_id`, `x-storage-security-token` (the value of `security_token`) and `file`
+ * (its file name as users name files too: spaces, letters outside ASCII).
  * The response to step 2 is "not shown": it is held to 2xx (MUST) and to the status named by
  * `success_action_status` (SHOULD). Step 3 (attaching the upload) is not shown and not performed.
  *
@@ -45,6 +46,18 @@ test(
     expect(res, `step 1 is answered${breaks(['FILE-1'])}`).toHaveStatus(200);
     expect(res, `step 1 answers every member step 2 needs${breaks(['FILE-1'])}`).toMatchContract(SignedUpload);
     const up = await uploadStep2(api, res.body, smallFile(ns));
+    expect(up.status >= 200 && up.status < 300, `step 2 is accepted with a 2xx status\n${describeExchange(up.exchange)}`).toBe(true);
+  }),
+);
+
+test(
+  ...rule('FILE-3', 'step 2 accepts a file whose name has spaces and letters outside ASCII, as users name files', async ({ api, ns }) => {
+    const company = await make.company({ api, ns });
+    const res = await getSignedUpload(api, 'companies', company.id);
+    // Step 1, FILE-1's: step 2 rests on it.
+    expect(res, `step 1 is answered${breaks(['FILE-1'])}`).toHaveStatus(200);
+    expect(res, `step 1 answers every member step 2 needs${breaks(['FILE-1'])}`).toMatchContract(SignedUpload);
+    const up = await uploadStep2(api, res.body, smallFile(ns, `Angebot Q3 (final) Zoë Łukasiewicz ${ns.id}.txt`));
     expect(up.status >= 200 && up.status < 300, `step 2 is accepted with a 2xx status\n${describeExchange(up.exchange)}`).toBe(true);
   }),
 );

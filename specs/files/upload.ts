@@ -105,8 +105,12 @@ export async function uploadStep2(api: ApiClient, signed: SignedUpload, file: { 
   }
 }
 
-/** A small text file unique to the test. */
-export const smallFile = (ns: Namespace) => ({ name: `${ns.id}.txt`, type: 'text/plain', content: Buffer.from(`crm-conformance upload ${ns.id}\n`, 'utf8') });
+/** A small text file unique to the test; `name`: its file name as a user has it (spaces, letters outside ASCII), else `<ns>.txt`. */
+export const smallFile = (ns: Namespace, name = `${ns.id}.txt`) => ({
+  name,
+  type: 'text/plain',
+  content: Buffer.from(`crm-conformance upload ${ns.id}\n`, 'utf8'),
+});
 
 /**
  * A record of `entityType` to attach files to, through the one record factory (make.ts): people,

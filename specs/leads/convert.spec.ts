@@ -7,6 +7,10 @@
  * endpoint. `exact_match: true` is sent wherever the outcome must be exact: without it the spec
  * allows fuzzy matching (CONVERT-9, a MAY, records what comes back: convert.optional.spec.ts). A conversion succeeds with any 2xx
  * (status not shown); "no Company / no Opportunity" accepts an absent member or null.
+ *
+ * The Leads that join a Company by `company` (CONVERT-4, -5, -6) have a company_name of their own,
+ * another Company's: the Company the request names is the one joined, never the Lead's. What a
+ * conversion without `company` does with the Lead's company_name is open (convert.company-default).
  */
 import { Company, ConvertResponse, Opportunity, Person, type Lead, type Pipeline } from '../../contracts/index.js';
 import { byEmail, byName, computedValueProblems, convertPath, customFieldOn, expectLead, upsert } from '../support/leads.js';
@@ -107,7 +111,7 @@ test(
 test(
   ...rule('CONVERT-4', 'company.id makes the new Person join that Company', async ({ api, ns }) => {
     const company = await companyByConversion(api, ns, ns.name('join by id'));
-    const lead = await make.lead({ api, ns }, {}, 'joins');
+    const lead = await make.lead({ api, ns }, { company_name: ns.name("the Lead's own company") }, 'joins');
     const out = await converted(api, lead, { person: { name: ns.name('person') }, company: { id: company.id } });
     expect(out.company, 'the answer names the Company joined').toBeTruthy();
     expect(sameId(out.company!.id, company.id), `the Company joined is ${String(company.id)}, got ${String(out.company!.id)}`).toBe(true);
@@ -119,7 +123,7 @@ test(
   ...rule('CONVERT-5', 'the name of an existing Company makes the Person join it, without a second Company', async ({ api, ns }) => {
     const name = ns.name('existing company');
     const company = await companyByConversion(api, ns, name);
-    const lead = await make.lead({ api, ns }, {}, 'joins-by-name');
+    const lead = await make.lead({ api, ns }, { company_name: ns.name("the Lead's own company") }, 'joins-by-name');
     const out = await converted(api, lead, { person: { name: ns.name('person') }, company: { name, exact_match: true } });
     expect(out.company, 'the answer names the Company joined').toBeTruthy();
     expect(
@@ -132,7 +136,7 @@ test(
 
 test(
   ...rule('CONVERT-6', 'a new company name creates a Company of that name and the Person joins it', async ({ api, ns }) => {
-    const lead = await make.lead({ api, ns }, {}, 'new-company');
+    const lead = await make.lead({ api, ns }, { company_name: ns.name("the Lead's own company") }, 'new-company');
     const name = ns.name('brand new company');
     const out = await converted(api, lead, { person: { name: ns.name('person') }, company: { name, exact_match: true } });
     expect(out.company, 'a Company is created').toBeTruthy();

@@ -3,8 +3,10 @@
  * shapes (computed custom field values). One test per outcome: no match, one match, 2..30
  * matches, more than 30; matching on name, e-mail and the profile's Lead custom field.
  *
- * Every value is unique to the test (namespace) and lower case, so no outcome depends on the case
- * sensitivity of the match (open in the spec). A successful upsert is any 2xx (status not shown).
+ * Every value is unique to the test (namespace), so no outcome depends on the case sensitivity of
+ * the match (open in the spec); names and free text outside ASCII are created, matched and read
+ * back as sent. A successful upsert is any 2xx (status not shown). A Lead created by upsert is the
+ * Lead stored: an upsert that matches it and sets nothing answers it as the create did (UPSERT-14).
  */
 import type { Lead } from '../../contracts/index.js';
 import {
@@ -22,8 +24,13 @@ import {
   updateRules,
   upsert,
 } from '../support/leads.js';
+import { REAL_TEXTS } from '../../generators/real-text.js';
 import { breaks, expect, rule, test } from '../support/fixtures/test.js';
-import { make, sameId, leadEmail, leadProperties } from '../support/make.js';
+import { make, post, sameId, leadEmail, leadProperties } from '../support/make.js';
+import { customFieldValues, storedDifferences } from '../support/records.js';
+
+/** An address as a user in Kraków writes it. */
+const KRAKOW = { street: 'ul. Świętokrzyska 12', city: 'Kraków', state: 'Małopolska', postal_code: '31-000', country: 'PL' };
 
 test(
   ...rule(
@@ -55,6 +62,65 @@ test(
       await readLead(api, byName(lead.name!), lead.id);
     },
     { also: ['UPSERT-11'] },
+  ),
+);
+
+test(
+  ...rule(
+    'UPSERT-2',
+    'an upsert matching nothing creates a Lead whose name, details, title, company name and address outside ASCII are as sent',
+    async ({ api, ns }) => {
+      const properties = leadProperties(ns, 'unicode', {
+        name: `${ns.name('lead')} Ọ̀ṣun Adéwálé 𠮷野`,
+        details: REAL_TEXTS.join(' / '),
+        title: 'Kierowniczka zakupów',
+        company_name: 'Ñandú & Cía',
+        address: KRAKOW,
+      });
+      const lead = expectLead(await upsert(api, properties, byName(properties.name as string)), 'an upsert matching no Lead');
+      expect(lead.name, 'name').toBe(properties.name);
+      expect(lead.details, 'details').toBe(properties.details);
+      expect(lead.title, 'title').toBe(properties.title);
+      expect(lead.company_name, 'company_name').toBe(properties.company_name);
+      expect(lead.address, 'address').toMatchObject(KRAKOW);
+    },
+  ),
+);
+
+test(
+  ...rule(
+    'UPSERT-14',
+    'an upsert that matches the new Lead and sets nothing answers every member its create answered, with the same value',
+    async ({ api, ns, profile }) => {
+      const custom = customFieldValues(profile, 'lead', REAL_TEXTS[4]);
+      const res = await post.lead(
+        { api, ns },
+        {
+          prefix: 'Dr.',
+          first_name: 'Zoë',
+          last_name: 'Łukasiewicz',
+          title: 'Kierowniczka zakupów',
+          details: REAL_TEXTS.join(' / '),
+          company_name: 'Ñandú & Cía',
+          address: KRAKOW,
+          phone_numbers: [{ number: '+48 12 345 67 89', category: 'work' }],
+          socials: [{ url: `https://twitter.com/${ns.id}`, category: 'twitter' }],
+          websites: [{ url: `https://${ns.id}.example.com/`, category: 'work' }],
+          monetary_unit: 'EUR',
+          monetary_value: 1200.5,
+          ...(custom.length ? { custom_fields: custom } : {}),
+        },
+        'stored',
+      );
+      const created = expectLead(res, 'an upsert matching no Lead', ['UPSERT-2']);
+      // Read back through the spec's one read of a Lead: an upsert that matches it and sets nothing.
+      const read = await readLead(api, byEmail(created.email!.email), created.id);
+      // A difference is the create's (stored otherwise than answered) or the empty update's (UPSERT-12: it changes nothing).
+      expect(
+        storedDifferences(created, read, { profile }),
+        `the Lead matched again is the Lead the create answered${breaks(['UPSERT-14', 'UPSERT-12'])}`,
+      ).toEqual([]);
+    },
   ),
 );
 
@@ -102,6 +168,21 @@ test(
     const twin = await make.lead({ api, ns }, { name }, 'by-name-twin');
     expectAmbiguous(await upsert(api, { details: 'ambiguous' }, byName(name)), [created.id, twin.id], ['UPSERT-7', 'UPSERT-4']);
   }),
+);
+
+test(
+  ...rule(
+    'UPSERT-7',
+    'a name outside ASCII (combining marks, a character beyond the BMP, spaces) is matched: two Leads sharing it answer 422',
+    async ({ api, ns }) => {
+      // Observed through the 422 of two matches (UPSERT-4), as above, not through an update.
+      const name = `${ns.name('by-name')} Zoë Łukasiewicz 山田 Ọ̀ṣun 𠮷野`;
+      const created = expectLead(await upsert(api, { name, tags: ns.tags }, byName(name)), 'no Lead has the name yet');
+      const twin = await make.lead({ api, ns }, { name }, 'by-name-twin');
+      expect(sameId(twin.id, created.id), `two Leads${breaks(['UPSERT-2', 'UPSERT-8'])}`).toBe(false);
+      expectAmbiguous(await upsert(api, { details: 'ambiguous' }, byName(name)), [created.id, twin.id], ['UPSERT-7', 'UPSERT-4']);
+    },
+  ),
 );
 
 test(

@@ -9,7 +9,8 @@
  * created or failed, but it is one of the two shapes, at its own position. The limit of entries
  * per request is the documented 10 unless the profile declares another
  * (`capabilities.bulk_entries_limit`: the spec says it "may be raised or lowered"); titles say "the
- * limit", the failure messages name its number.
+ * limit", the failure messages name its number. The spec gives no read of an Opportunity: what a
+ * bulk create stored is not observed (no read is invented for it), only its answer.
  */
 import { BulkFailedEntry, BulkOpportunity, BulkTooLarge, type BulkOpportunity as BulkOpp } from '../../contracts/index.js';
 import type { TargetProfile } from '../../contracts/profile.js';

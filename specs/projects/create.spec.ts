@@ -1,11 +1,15 @@
 /**
- * spec § Endpoints → Projects (`POST /projects`), § Resources → Project, § Shared shapes
- * (computed custom field values). The status of a create is not shown: any 2xx with a Project.
+ * spec § Endpoints → Projects (`POST /projects`, `POST /projects/search`), § Resources → Project,
+ * § Shared shapes (computed custom field values). The status of a create is not shown: any 2xx
+ * with a Project. A created Project is the record stored: a search by its id answers it as the
+ * create did (PROJ-6), names and free text outside ASCII included.
  */
-import { Project } from '../../contracts/index.js';
+import { Project, ProjectList } from '../../contracts/index.js';
+import { REAL_TEXTS } from '../../generators/real-text.js';
 import { idOf, inNs, search } from '../support/search.js';
-import { expect, isAccepted, rule, test } from '../support/fixtures/test.js';
-import { make, sameId } from '../support/make.js';
+import { breaks, expect, isAccepted, rule, test } from '../support/fixtures/test.js';
+import { expectCreated, made, make, realName, sameId, type Rec } from '../support/make.js';
+import { customFieldValues, storedDifferences } from '../support/records.js';
 
 test(
   ...rule(
@@ -115,4 +119,53 @@ test(
     expect(Array.isArray(p.custom_fields), 'custom_fields is a list (it may be empty)').toBe(true);
     expect([...(p.tags as string[])].sort(), 'tags').toEqual([...ns.tags].sort());
   }),
+);
+
+test(
+  ...rule('PROJ-1', 'POST /projects answers a name, details and a tag outside ASCII as sent', async ({ api, ns }) => {
+    const body = { name: `${ns.name('projekt')} Zoë Łukasiewicz 山田 Ọ̀ṣun`, details: REAL_TEXTS.join(' / '), tags: [`${ns.id} équipe Kraków`] };
+    const p = await make.project({ api, ns }, body);
+    expect(p.name, 'name').toBe(body.name);
+    expect(p.details, 'details').toBe(body.details);
+    expect(p.tags, 'tags').toEqual(expect.arrayContaining(body.tags));
+  }),
+);
+
+test(
+  ...rule(
+    'PROJ-6',
+    'a search by id answers every member the create answered, for a Project with every field and one with its name only',
+    async ({ api, ns, profile }) => {
+      const user = profile.fixtures.users[0]?.id;
+      const company = await make.company({ api, ns });
+      const custom = customFieldValues(profile, 'project', REAL_TEXTS[0]);
+      const full = await made.project(
+        { api, ns },
+        {
+          name: `${ns.name('stored project')} 𠮷野 Zoë`,
+          details: `${REAL_TEXTS[5]}: ${REAL_TEXTS[3]}`,
+          tags: [`${ns.id} équipe 𠮷`],
+          related_resource: { id: company.id, type: 'company' },
+          ...(user !== undefined ? { assignee_id: user } : {}),
+          ...(custom.length ? { custom_fields: custom } : {}),
+        },
+      );
+      // Its name only: no tags, no custom fields. Only a record whose lists are empty shows what the
+      // search makes of an empty list (every other record carries the namespace's tags).
+      const bare = await api.post<Rec>('/projects', { name: realName(ns, 'project with its name only') });
+      expectCreated(bare, 'Project', 'PROJ-1');
+      const found = await api.post<Rec[]>('/projects/search', { ids: [full.record.id, bare.body.id] });
+      expect(found, `a search by id${breaks(['SEARCH-1'])}`).toHaveStatus(200);
+      // A list answered null names WIRE-3 (fixtures/matchers.ts wireRulesOf).
+      expect(found).toMatchContract(ProjectList);
+      for (const [what, created] of [
+        ['the Project with every field', full.record],
+        ['the Project with its name only', bare.body],
+      ] as const) {
+        const read = found.body.find((p) => sameId(p.id, created.id));
+        expect(read, `the search by ids finds ${what}, ${String(created.id)}${breaks(['SEARCH-14'])}`).toBeTruthy();
+        expect(storedDifferences(created, read, { profile }), `${what}: the search answers it as the create did`).toEqual([]);
+      }
+    },
+  ),
 );

@@ -1,7 +1,8 @@
 /**
  * spec § Endpoints → Projects (`POST /projects/search`): the default sort (`name`), the `name`
- * criterion (full name), `statuses` and `status_ids`. Status ids and the names of statuses
- * other than `Open` come from the profile (fixtures.project_statuses): the spec shows no list.
+ * criterion (full name, outside ASCII too), `statuses` and `status_ids`. Status ids and the names
+ * of statuses other than `Open` come from the profile (fixtures.project_statuses): the spec shows
+ * no list.
  */
 import { createInOrder, expectSameRecords, idsOf, inNs, search } from '../support/search.js';
 import { breaks, expect, rule, test } from '../support/fixtures/test.js';
@@ -37,6 +38,28 @@ test(
     expectSameRecords(await search(api, 'projects', inNs(ns, { name: longer.name })), [longer], `name "${longer.name}"`);
     expectSameRecords(await search(api, 'projects', inNs(ns, { name: `${ns.id} named` })), [], 'a part of a name is not a full name');
   }),
+);
+
+test(
+  ...rule(
+    'PSEARCH-3',
+    'a name outside ASCII (combining marks, a character beyond the BMP, spaces) selects the project with exactly that name',
+    async ({ api, ns, profile }) => {
+      const base = `${ns.name('named')} Zoë Łukasiewicz 山田 Ọ̀ṣun 𠮷野`;
+      const names = [base, `${base} Ąnė̃`];
+      const [exact, longer] = await createInOrder(
+        'projects',
+        { api, ns, profile },
+        names.map((name) => ({ name })),
+      );
+      // The criterion looks for the names sent: steps it rests on are that they were created (PROJ-1) and stored (PROJ-6) as sent.
+      expect([exact.name, longer.name], `the Projects are created with the names sent${breaks(['PROJ-1'])}`).toEqual(names);
+      const stored = (await search(api, 'projects', inNs(ns))).map((p) => p.name).sort();
+      expect(stored, `the Projects are stored with the names sent (a search of the namespace)${breaks(['PROJ-6'])}`).toEqual([...names].sort());
+      expectSameRecords(await search(api, 'projects', inNs(ns, { name: base })), [exact], `name "${base}" (another project's name starts with it)`);
+      expectSameRecords(await search(api, 'projects', inNs(ns, { name: longer.name })), [longer], `name "${longer.name}"`);
+    },
+  ),
 );
 
 test(

@@ -7,7 +7,16 @@
  */
 import type { TestInfo } from '@playwright/test';
 import fc from 'fast-check';
-import { recordBody, recordSet, requestSpec, toFilter, type CriteriaSpec, type RecordSet, type SearchWorld } from '../../generators/search-domain.js';
+import {
+  recordBody,
+  recordName,
+  recordSet,
+  requestSpec,
+  toFilter,
+  type CriteriaSpec,
+  type RecordSet,
+  type SearchWorld,
+} from '../../generators/search-domain.js';
 import {
   FIXED_ORDER,
   compareOrder,
@@ -80,7 +89,7 @@ export async function buildWorld(kind: Kind, ctx: Ctx): Promise<SearchWorld> {
  */
 export async function createRecordSet(kind: Kind, ctx: Ctx, set: RecordSet, world: SearchWorld): Promise<{ records: Rec[]; followed: Set<string> }> {
   const { api, ns, profile } = ctx;
-  const body = (s: RecordSet['main'][number]) => ({ name: ns.name(s.label), ...recordBody(s, world) });
+  const body = (s: RecordSet['main'][number]) => ({ name: recordName(s, ns.name(s.label)), ...recordBody(s, world) });
   const half = Math.ceil(set.main.length / 2);
   const made: { rec: Rec; follow: boolean }[] = [];
   const first = await createMany(kind, ctx, set.main.slice(0, half).map(body));

@@ -1,13 +1,16 @@
 /**
  * spec § Endpoints → Tasks (`POST /tasks/search`): the default sort (`due_date`),
- * `opportunity_ids`, `project_ids` with -2, `statuses`, and the Task shape of the results.
+ * `opportunity_ids`, `project_ids` with -2, `statuses`, the Task shape of the results, and a
+ * task answered as it was stored (TSEARCH-8: as the create answered it).
  * Tasks are created through the profile's documented extension (the spec shows no task
  * create); projects through `POST /projects`, opportunities through the bulk create.
  */
 import { Task } from '../../contracts/index.js';
 import { createInOrder, expectSameRecords, idsOf, inNs, needTaskCreate, search } from '../support/search.js';
+import { REAL_TEXTS } from '../../generators/real-text.js';
 import { breaks, expect, rule, test } from '../support/fixtures/test.js';
-import { make, opportunitiesToRelate } from '../support/make.js';
+import { make, opportunitiesToRelate, sameId } from '../support/make.js';
+import { customFieldValues, storedDifferences } from '../support/records.js';
 
 const DAY = 86_400;
 const T0 = 1_893_456_000;
@@ -92,4 +95,34 @@ test(
       expect(['Open', 'Completed'], `status of task ${String(t.id)}`).toContain(t.status);
     }
   }),
+);
+
+test(
+  ...rule(
+    'TSEARCH-8',
+    "a search by id answers every member the task's create (the profile's extension) answered: long free text, dates, relation, owner and custom fields",
+    async ({ api, ns, profile }) => {
+      needTaskCreate(profile);
+      const project = await make.project({ api, ns });
+      const user = profile.fixtures.users[0]?.id;
+      const custom = customFieldValues(profile, 'task', REAL_TEXTS[1]);
+      const created = await make.task(
+        { api, ns, profile },
+        {
+          // Free text longer than a preview: every sentence of real users' text.
+          details: REAL_TEXTS.join(' / '),
+          priority: 'High',
+          due_date: T0 + DAY,
+          reminder_date: T0,
+          related_resource: { id: project.id, type: 'project' },
+          tags: [`${ns.id} équipe`],
+          ...(user !== undefined ? { assignee_id: user } : {}),
+          ...(custom.length ? { custom_fields: custom } : {}),
+        },
+      );
+      const read = (await search(api, 'tasks', { ids: [created.id] })).find((t) => sameId(t.id, created.id));
+      expect(read, `the search by id finds task ${String(created.id)}${breaks(['SEARCH-14'])}`).toBeTruthy();
+      expect(storedDifferences(created, read, { profile }), 'the search answers the task as its create answered it').toEqual([]);
+    },
+  ),
 );

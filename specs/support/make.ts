@@ -2,6 +2,9 @@
  * The one record factory: `make.person|company|lead|project|task|opportunity(ctx, overrides)`.
  * Every record carries the test's namespace tags (`ns.tags`, plus `overrides.tags`) and a name
  * from `ns.name(…)`, so records of parallel tests and runs never collide and can be found again.
+ * A default name goes on as real users write names (generators/real-text.ts: outside ASCII,
+ * combining marks, beyond the BMP, spaces), one after the other: the namespaced part before it
+ * keeps it out of any order, and what a server does to such names is seen wherever a record is made.
  * Each fails the test when the create is refused or answers no record (any 2xx with an id: the
  * spec shows no status for a create); `post.*` gives the raw answer, for tests that judge it.
  *
@@ -19,6 +22,7 @@ import { bulkCreate } from './core/rate-limit.js';
 import { breaks, NotJudgedError } from './core/attribution.js';
 import { conforms, expect, isAccepted, wireRulesOf } from './fixtures/matchers.js';
 import type { Namespace } from './fixtures/namespace.js';
+import { REAL_NAMES } from '../../generators/real-text.js';
 
 /** The raw bulk create (on the bulk schedule of core/rate-limit.ts), for specs that judge its answer. */
 export { bulkCreate };
@@ -39,10 +43,15 @@ export type Opportunity = Record<string, unknown> & { id: Identifier; name: stri
 /** Same identifier, whatever its JSON type (the spec does not fix the id format). */
 export const sameId = (a: unknown, b: unknown): boolean => a !== null && a !== undefined && b !== null && b !== undefined && String(a) === String(b);
 
-/** A create body: a namespaced name, the overrides, and `ns.tags` plus `overrides.tags`. */
+let realSerial = 0;
+/** A namespaced name followed by a name as real users write it (the next of REAL_NAMES): `cc…t3ab12 person 1 Zoë Łukasiewicz`. */
+export const realName = (ns: Namespace, label: string): string => `${ns.name(label)} ${REAL_NAMES[realSerial++ % REAL_NAMES.length]}`;
+
+/** A create body: a namespaced name (real users' letters after it), the overrides, and `ns.tags` plus `overrides.tags`. */
 export function recordBody(ns: Namespace, label: string, overrides: Body = {}): Body {
   const extraTags = Array.isArray(overrides.tags) ? (overrides.tags as unknown[]) : [];
-  return { name: ns.name(label), ...overrides, tags: [...ns.tags, ...extraTags.filter((t) => !ns.tags.includes(t as string))] };
+  const name = 'name' in overrides ? undefined : realName(ns, label);
+  return { name, ...overrides, tags: [...ns.tags, ...extraTags.filter((t) => !ns.tags.includes(t as string))] };
 }
 
 /**
@@ -108,9 +117,10 @@ let leadSerial = 0;
 /** A lower-case e-mail address unique to the test (values differ in more than case). */
 export const leadEmail = (ns: Namespace, label: string) => `${ns.id}.${label}`.toLowerCase().replace(/[^a-z0-9.]+/g, '-') + '@example.com';
 
-/** Lead properties with a namespaced name, a unique e-mail and the namespace's tags. */
+/** Lead properties with a namespaced name (real users' letters after it), a unique e-mail and the namespace's tags. */
 export function leadProperties(ns: Namespace, label: string, overrides: Body = {}): Body {
-  return { name: ns.name(label), email: { email: leadEmail(ns, `${label}-${++leadSerial}`), category: 'work' }, tags: ns.tags, ...overrides };
+  const name = 'name' in overrides ? undefined : realName(ns, label);
+  return { name, email: { email: leadEmail(ns, `${label}-${++leadSerial}`), category: 'work' }, tags: ns.tags, ...overrides };
 }
 
 /* ---------------- raw creates ---------------- */

@@ -1,8 +1,10 @@
 /**
  * Helpers of the activity specs (spec § Companies → activities, § Activities): the listing of a
- * company's activities, and the activities of the profile's `company_with_activities`.
+ * company's activities, and the activities of the profile's `company_with_activities`; and the
+ * comparison of a record as a create answered it with the same record as a later read answers it
+ * (stored as answered: PROJ-6, UPSERT-14, COMPANY-2, HOOK-7, TSEARCH-8).
  */
-import type { Activity } from '../../contracts/index.js';
+import type { Activity, TargetProfile } from '../../contracts/index.js';
 import type { ApiClient, ApiResponse } from './core/http.js';
 import { expect } from './fixtures/matchers.js';
 
@@ -41,4 +43,93 @@ export function absentId(id: unknown, salt: string): number | string {
   const text = String(id);
   if (/^\d+$/.test(text)) return String(BigInt(text) + BigInt(far));
   return `${text}-absent-${salt}`;
+}
+
+/* ---------------- stored as answered ---------------- */
+
+/**
+ * Custom field values of every kind the profile names and records of `kind` take (an empty
+ * `available_on` counts as all): a text (free text outside ASCII), a dropdown option, two
+ * multi-select options (in the order opposite to the options').
+ */
+export function customFieldValues(profile: TargetProfile, kind: string, text: string): { custom_field_definition_id: unknown; value: unknown }[] {
+  const { text: textField, dropdown, multi_select: multi } = profile.fixtures.custom_fields;
+  const usable = (d: { available_on: string[] } | undefined) => !!d && (d.available_on.length === 0 || d.available_on.includes(kind));
+  return [
+    ...(usable(textField) ? [{ custom_field_definition_id: textField!.id, value: text }] : []),
+    ...(usable(dropdown) && dropdown!.options.length ? [{ custom_field_definition_id: dropdown!.id, value: dropdown!.options[0].id }] : []),
+    ...(usable(multi) && multi!.options.length > 1 ? [{ custom_field_definition_id: multi!.id, value: [multi!.options[1].id, multi!.options[0].id] }] : []),
+  ];
+}
+
+const isObj = (v: unknown): v is Record<string, unknown> => !!v && typeof v === 'object' && !Array.isArray(v);
+const show = (v: unknown) => (JSON.stringify(v) ?? 'undefined').slice(0, 300);
+
+/**
+ * A value where what the spec leaves open does not count: every list in any order (tags, entry
+ * lists: the spec fixes no order), an object's keys in any order, identifiers (`id`, `…_id`) whatever
+ * their JSON type.
+ */
+function canonical(v: unknown, key = ''): unknown {
+  if (Array.isArray(v)) return v.map((x) => JSON.stringify(canonical(x))).sort();
+  if (isObj(v))
+    return Object.fromEntries(
+      Object.keys(v)
+        .sort()
+        .map((k) => [k, canonical(v[k], k)]),
+    );
+  if (/(^|_)id$/.test(key) && (typeof v === 'number' || typeof v === 'string')) return String(v);
+  return v;
+}
+
+/**
+ * Custom field values by definition id, in a form where what the spec leaves open does not count:
+ * a value without a value (null, []) is absent (a server may list every definition or only those
+ * set), the options of a multi-select in any order, and with the profile's dropdown and
+ * multi-select definitions option ids as their names (one endpoint computes values, the other need not).
+ */
+function customValues(list: unknown, profile?: TargetProfile): string {
+  const { dropdown, multi_select: multi } = profile?.fixtures.custom_fields ?? {};
+  const names = new Map<string, Map<string, string>>();
+  for (const d of [dropdown, multi]) if (d) names.set(String(d.id), new Map(d.options.map((o) => [String(o.id), o.name])));
+  const out: Record<string, unknown> = {};
+  for (const c of Array.isArray(list) ? list : []) {
+    if (!isObj(c)) continue;
+    const def = String(c.custom_field_definition_id);
+    const opts = names.get(def);
+    const named = (x: unknown) => (opts && (typeof x === 'number' || typeof x === 'string') ? (opts.get(String(x)) ?? x) : x);
+    const value = Array.isArray(c.value) ? c.value.map(named) : named(c.value);
+    if (value === null || value === undefined || (Array.isArray(value) && value.length === 0)) continue;
+    out[def] = canonical(value);
+  }
+  return JSON.stringify(canonical(out));
+}
+
+/**
+ * What a later read of a record answers otherwise than its create did: every member the create
+ * answered must come back with the same value, but for what a read may present otherwise:
+ * `date_modified` may be later (never earlier), lists in any order, custom field values as
+ * {@link customValues} reads them. Members only the read has are not judged (an open choice may add
+ * one: a task's custom_activity_type_id). `skip`: members the caller leaves out. Empty: the same.
+ */
+export function storedDifferences(answered: unknown, read: unknown, o: { profile?: TargetProfile; skip?: string[] } = {}): string[] {
+  if (!isObj(answered)) return [];
+  if (!isObj(read)) return [`the read answers ${show(read)}, no record`];
+  const out: string[] = [];
+  for (const [k, v] of Object.entries(answered)) {
+    if (o.skip?.includes(k)) continue;
+    if (!(k in read)) {
+      out.push(`${k}: the create answered ${show(v)}; the read leaves it out`);
+      continue;
+    }
+    const r = read[k];
+    if (k === 'date_modified' && typeof v === 'number' && typeof r === 'number') {
+      if (r < v) out.push(`date_modified: the read answers ${r}, earlier than the ${v} the create answered`);
+      continue;
+    }
+    const same =
+      k === 'custom_fields' ? customValues(v, o.profile) === customValues(r, o.profile) : JSON.stringify(canonical(v, k)) === JSON.stringify(canonical(r, k));
+    if (!same) out.push(`${k}: the create answered ${show(v)}, the read answers ${show(r)}`);
+  }
+  return out;
 }

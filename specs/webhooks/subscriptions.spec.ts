@@ -1,10 +1,16 @@
 /**
  * spec § Webhook subscriptions (POST, GET, DELETE /webhooks) and § States and transitions
- * (a subscription exists after POST, is removed by DELETE). Targets are this test's receiver
- * paths; every subscription is removed at the end of its test.
+ * (a subscription exists after POST, is removed by DELETE: that one, not the others of its type
+ * and event). Targets are this test's receiver paths; every subscription is removed at the end of
+ * its test. GET answers a subscription as POST answered it: every member, the secret's pairs as
+ * sent (keys as written, values outside ASCII).
  */
 import { WebhookDeleted, WebhookSubscription, WebhookEvent, WebhookType } from '../../contracts/index.js';
 import { breaks, expect, rule, test } from '../support/fixtures/test.js';
+import { storedDifferences } from '../support/records.js';
+
+/** A secret as an integration writes one: keys in mixed case with a dash or a space, values outside ASCII. */
+const realSecret = (id: string) => ({ 'X-Api-Key': `k-${id}`, 'Tenant Name': 'Zoë Łukasiewicz 山田 Ọ̀ṣun', conformance_key: `k-${id}` });
 
 test(
   ...rule('HOOK-1', 'POST /webhooks with only target, type and event answers a subscription with id and created_at', async ({ api, hooks }) => {
@@ -50,28 +56,33 @@ test(
 );
 
 test(
-  ...rule('HOOK-7', 'GET /webhooks/{id} answers the subscription as created', async ({ api, hooks, ns }) => {
+  ...rule('HOOK-7', 'GET /webhooks/{id} answers the subscription as created: every member, the secret as sent', async ({ api, hooks, ns }) => {
     const ch = hooks.channel('get');
-    const secret = { conformance_key: `k-${ns.id}` };
+    const secret = realSecret(ns.id);
     const sub = await hooks.subscribe(ch, { type: 'lead', event: 'delete', secret, custom_field_computed_values: true });
     // The comparison rests on the created subscription's own members (HOOK-1, HOOK-2).
     expect(sub, `the created subscription${breaks(['HOOK-1'])}`).toMatchContract(WebhookSubscription);
+    expect(sub.secret, `the created subscription carries the secret sent${breaks(['HOOK-2'])}`).toEqual(secret);
     const res = await api.get<WebhookSubscription>(`/webhooks/${encodeURIComponent(String(sub.id))}`);
     expect(res).toHaveStatus(200);
     expect(res).toMatchContract(WebhookSubscription);
-    const { id, target, type, event, custom_field_computed_values, created_at } = res.body;
-    expect(
-      { id: String(id), target, type, event, secret: res.body.secret, custom_field_computed_values, created_at },
-      'the fetched subscription equals the created one',
-    ).toEqual({
-      id: String(sub.id),
-      target: ch.url,
-      type: 'lead',
-      event: 'delete',
-      secret,
-      custom_field_computed_values: true,
-      created_at: sub.created_at,
-    });
+    expect(String(res.body.id), 'the fetched subscription is the one asked for').toBe(String(sub.id));
+    expect(storedDifferences(sub, res.body), 'the fetched subscription is the created one, member by member').toEqual([]);
+  }),
+);
+
+test(
+  ...rule('HOOK-7', 'GET /webhooks/{id} still answers a subscription after another of its type and event was deleted', async ({ api, hooks, ns }) => {
+    const secret = realSecret(ns.id);
+    const kept = await hooks.subscribe(hooks.channel('kept'), { type: 'company', event: 'update', secret });
+    expect(kept.secret, `the created subscription carries the secret sent${breaks(['HOOK-2'])}`).toEqual(secret);
+    const other = await hooks.subscribe(hooks.channel('deleted'), { type: 'company', event: 'update', secret: { conformance_key: `other-${ns.id}` } });
+    const del = await hooks.unsubscribe(other.id);
+    expect(del, `DELETE of the other subscription is accepted (any 2xx)${breaks(['HOOK-8'])}`).not.toBeRefused();
+    const res = await api.get<WebhookSubscription>(`/webhooks/${encodeURIComponent(String(kept.id))}`);
+    expect(res, 'DELETE removed the subscription it named, not this one: it still exists').toHaveStatus(200);
+    expect(res).toMatchContract(WebhookSubscription);
+    expect(storedDifferences(kept, res.body), 'the subscription not deleted is answered as created').toEqual([]);
   }),
 );
 
