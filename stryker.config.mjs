@@ -19,16 +19,33 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const ROOT = fileURLToPath(new URL('.', import.meta.url));
-const OUT = 'reports/mutation';
+
+/** The spec paths a run's command is limited to (`MUTANTS_SPECS`, space-separated; unset: the whole suite), set by scripts/mutants.ts. */
+const SPECS = (process.env.MUTANTS_SPECS ?? '').split(/\s+/).filter(Boolean);
+/** The depth of the suite run per mutant (`MUTANTS_DEPTH`): quick, or standard for the pass that looks for quick's blind spots. */
+const DEPTH = process.env.MUTANTS_DEPTH === 'standard' ? 'standard' : 'quick';
+/** Where the reports and the incremental file go (`MUTANTS_OUT`): the standard pass keeps its own. */
+const OUT = process.env.MUTANTS_OUT || 'reports/mutation';
 
 /**
- * The command that runs the suite for one mutant (and the dry run): quick depth, stopping at its
- * first failure, its reports in a directory of its own, removed after it; `paths` limits the specs.
+ * The command that runs the suite for one mutant (and the dry run): `depth`, strict (a SHOULD
+ * failure fails the run: a mutant the suite only warns about is killed too), stopping at its first
+ * failure, its reports in a directory of its own, removed after it; `paths` limits the specs.
  */
-export function suiteCommand(paths = []) {
+export function suiteCommand(paths = [], depth = 'quick') {
   const dir = 'reports/mutant-$$';
   const playwright = JSON.stringify(join(ROOT, 'node_modules/@playwright/test/cli.js'));
-  const run = ['CRM_DEPTH=quick', 'CRM_REPORTERS=minimal', `CRM_REPORT_DIR=${dir}`, 'node', playwright, 'test', '--max-failures=1', ...paths].join(' ');
+  const run = [
+    `CRM_DEPTH=${depth}`,
+    'CRM_STRICT=1',
+    'CRM_REPORTERS=minimal',
+    `CRM_REPORT_DIR=${dir}`,
+    'node',
+    playwright,
+    'test',
+    '--max-failures=1',
+    ...paths,
+  ].join(' ');
   return `${run}; status=$?; rm -rf ${dir}; exit $status`;
 }
 
@@ -45,9 +62,11 @@ export default {
     'reference/server.ts',
   ],
   testRunner: 'command',
-  commandRunner: { command: suiteCommand() },
+  commandRunner: { command: suiteCommand(SPECS, DEPTH) },
   coverageAnalysis: 'off',
-  plugins: [],
+  // The mutants that are no matter of the spec, known before any run (scripts/stryker-ignorers.mjs).
+  plugins: ['./scripts/stryker-ignorers.mjs'],
+  ignorers: ['error-text', 'log-output', 'open-choice'],
   checkers: [],
   tsconfigFile: 'reports/mutation/no-tsconfig.json',
   disableTypeChecks: false,

@@ -15,7 +15,7 @@
  */
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { availableParallelism, loadavg } from 'node:os';
-import { dirname, join, relative, resolve } from 'node:path';
+import { dirname, join, relative, resolve, sep } from 'node:path';
 import type { FullConfig, FullResult, Reporter, Suite, TestCase, TestError, TestResult } from '@playwright/test/reporter';
 import { getRule, hasRule, ruleIdOfTitle, type Level } from '../rules/index.js';
 import { loadConfig, ROOT } from '../specs/support/core/config.js';
@@ -391,15 +391,16 @@ export default class ConformanceReporter implements Reporter {
     const outcome = outcomeOf(test, result, this.rootDir);
     if (this.shard) outcome.shard = this.shard;
     this.outcomes.set(test.id, outcome);
-    this.cover(result);
+    this.cover(outcome.file, result);
   }
 
-  /** Counts the test's exchanges, notifications and OAuth steps into the coverage map (each test once, as it ends). */
-  private cover(result: TestResult): void {
+  /** Counts the test's exchanges, notifications and OAuth steps into the coverage map (each test once, as it ends), under its spec file. */
+  private cover(file: string, result: TestResult): void {
     if (this.coverageBroken) return;
     try {
       this.coverage ??= new CoverageCollector();
       this.coverage.addTest({
+        file: file.split(sep).join('/'),
         exchanges: exchangesOf(result).all,
         notifications: attachmentJson(result, 'notifications.json'),
         oauthSteps: attachmentJson<OAuthStep[]>(result, OAUTH_STEPS_ATTACHMENT),

@@ -1,27 +1,65 @@
 /**
  * `npm run mutants`: StrykerJS mutation testing of the reference server (stryker.config.mjs), each
- * mutant judged by a quick run of the suite. StrykerJS 10 needs Node 22 or later: this Node when it
- * is, else Node 24 from the npm registry's `node` package (`npx -y node@24`, cached by npm, as
- * .ci/run gets it). The arguments go to `stryker run` as they are:
+ * mutant judged by a quick, strict run of the suite. StrykerJS 10 needs Node 22 or later: this Node
+ * when it is, else Node 24 from the npm registry's `node` package (`npx -y node@24`, cached by npm,
+ * as .ci/run gets it). docs/calibration.md, "Mutation testing", says how to read the results.
  *
- *     npm run mutants                                          # the whole reference, reusing unchanged results
- *     npm run mutants -- --mutate reference/routes/pipelines.ts
- *     npm run mutants -- --mutate reference/routes/pipelines.ts:60-70
- *     npm run mutants -- --force                               # every mutant again (incremental results ignored)
- *     npm run mutants -- --dryRunOnly                          # the suite once, and the count of mutants
+ *     npm run mutants                                          # the whole reference, in stages (below)
+ *     npm run mutants -- --mutate reference/routes/pipelines.ts   # one file: its spec subset, then its survivors
+ *     npm run mutants -- --mutate reference/routes/pipelines.ts:60-70   # as given, judged by the whole quick suite
+ *     npm run mutants -- --force                               # every mutant again (kept results ignored)
+ *     npm run mutants -- --summary                             # per area: killed, survived, …, the score
+ *     npm run mutants -- --standard                            # only the standard pass over today's survivors
  *
- * Reports: reports/mutation/ (mutation.html, mutation.json, stryker-incremental.json). The caller's
- * CRM_* and REFERENCE_* settings are not passed on: the mutants are judged against the embedded
- * reference server with its default choices.
+ * The whole run (no `--mutate`), each stage's results kept in StrykerJS's incremental file, so that
+ * running it again resumes: (1) the plan, one quick run of the whole suite against the unmutated
+ * reference, whose coverage map says which spec files reach which endpoint (kept in
+ * reports/mutation/plan/; `--replan` makes it again); (2) per reference file, routes first (the
+ * largest first), then search.ts, model.ts and the rest, one StrykerJS run over the file with the
+ * command limited to the spec files that reach its endpoints (scripts/mutants-plan.ts; a file every
+ * area uses: the whole suite); (3) the survivors of those subsets once more, with the whole quick
+ * suite (`--mutate` ranges, `--force`, in chunks of {@link CHUNK}; reports/mutation/whole-suite.json
+ * remembers which were judged so); (4) the survivors at standard depth, into
+ * reports/mutation-standard/ (`--no-standard` leaves it out): the mutants standard kills and quick
+ * does not are listed in reports/mutation-standard/blind-spots.txt. `--files a,b` limits stages 2–4
+ * to those files. Reports: reports/mutation/ (mutation.html, mutation.json with every file's
+ * results, survivors.txt, stryker-incremental.json).
+ *
+ * The caller's CRM_* and REFERENCE_* settings are not passed on: the mutants are judged against the
+ * embedded reference server with its default choices. Any other arguments go to `stryker run` as they
+ * are; with a configuration file as the first argument, or `--dryRunOnly`, the script only runs StrykerJS.
  */
-import { execFileSync, spawn } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { readCoverageMap, type SpecCoverage } from '../reporting/coverage/map.js';
 import { ROOT } from '../specs/support/core/config.js';
-import { cleanEnv } from '../specs/support/core/suite-run.js';
+import { cleanEnv, runPlaywright } from '../specs/support/core/suite-run.js';
+import {
+  mutantKey,
+  mutatedFiles,
+  originalText,
+  rangeOf,
+  routesByFile,
+  runOrder,
+  subsetOf,
+  summaryRows,
+  summaryTable,
+  survivors,
+  type MutationReport,
+  type ReportMutant,
+} from './mutants-plan.js';
 
 /** The oldest Node StrykerJS 10 runs on. */
 export const STRYKER_NODE_MAJOR = 22;
+
+/** The survivors judged again per StrykerJS run (stages 3 and 4): an interrupted run loses at most one chunk. */
+export const CHUNK = 100;
+
+const OUT = 'reports/mutation';
+const STANDARD_OUT = 'reports/mutation-standard';
+const PLAN_DIR = `${OUT}/plan`;
 
 const major = (version: string) => Number(/^v?(\d+)/.exec(version)?.[1] ?? 0);
 
@@ -55,7 +93,184 @@ export function strykerBin(): string | undefined {
   return existsSync(bin) ? bin : undefined;
 }
 
-function main() {
+const log = (text: string) => console.log(`[mutants ${new Date().toISOString().slice(11, 19)}] ${text}`);
+const minutes = (ms: number) => `${(ms / 60_000).toFixed(1)} min`;
+
+let current: ChildProcess | undefined;
+
+/** Runs `stryker run …` on the Node it needs, with `env` added (MUTANTS_SPECS, MUTANTS_DEPTH, MUTANTS_OUT); its exit code. */
+function stryker(node: { path: string }, bin: string, args: string[], env: Record<string, string> = {}): Promise<number> {
+  return new Promise((done) => {
+    current = spawn(node.path, [bin, 'run', ...args], { cwd: ROOT, env: cleanEnv(env), stdio: 'inherit' });
+    current.on('exit', (code, signal) => {
+      current = undefined;
+      done(code ?? (signal ? 1 : 0));
+    });
+  });
+}
+
+const readReport = (dir = OUT): MutationReport | undefined => {
+  const file = join(ROOT, dir, 'mutation.json');
+  return existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as MutationReport) : undefined;
+};
+
+/** The counts of one file's mutants in a report, as a line. */
+function fileLine(report: MutationReport | undefined, file: string): string {
+  const ms = report?.files[file]?.mutants ?? [];
+  const n = (s: string) => ms.filter((m) => m.status === s).length;
+  return `${ms.length} mutants: ${n('Killed')} killed, ${n('Survived')} survived, ${n('Timeout')} timeout, ${n('Ignored')} ignored, ${n('NoCoverage')} no coverage`;
+}
+
+/** The plan: a quick, strict run of the whole suite against the unmutated reference, writing the coverage map (kept unless `replan`). */
+async function plan(replan: boolean): Promise<SpecCoverage> {
+  const kept = !replan ? readCoverageMap(join(ROOT, PLAN_DIR)) : undefined;
+  if (kept) {
+    log(`plan: the coverage map of ${PLAN_DIR} (${kept.generatedAt}; --replan makes it again)`);
+    return kept;
+  }
+  log('plan: a quick run of the whole suite against the unmutated reference, for its coverage map');
+  const res = await runPlaywright([], { CRM_DEPTH: 'quick', CRM_STRICT: '1', CRM_REPORTERS: 'minimal', CRM_REPORT_DIR: PLAN_DIR }, 3_600_000);
+  const map = readCoverageMap(join(ROOT, PLAN_DIR));
+  if (res.code !== 0 || !map)
+    throw new Error(`the suite fails against the unmutated reference (exit ${res.code}): no mutant can be judged\n${res.out.slice(-3000)}`);
+  log(`plan: ${(res.ms / 1000).toFixed(0)} s, ${map.summary.exchanges} exchanges`);
+  return map;
+}
+
+/** The mutants judged by the whole quick suite so far (reports/mutation/whole-suite.json), by key. */
+class Judged {
+  readonly keys: Set<string>;
+  constructor(private readonly file: string) {
+    this.keys = new Set(existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as { judged: string[] }).judged : []);
+  }
+  add(keys: string[]): void {
+    for (const k of keys) this.keys.add(k);
+    mkdirSync(resolve(this.file, '..'), { recursive: true });
+    writeFileSync(this.file, JSON.stringify({ judged: [...this.keys].sort() }, null, 1));
+  }
+}
+
+/** Judges mutants again, in chunks (`--mutate` their ranges, `--force`), with the whole suite at `depth`; records each chunk as judged. */
+async function rejudge(
+  run: (args: string[], env: Record<string, string>) => Promise<number>,
+  todo: { file: string; mutant: ReportMutant }[],
+  depth: 'quick' | 'standard',
+  judged: Judged,
+): Promise<void> {
+  const env: Record<string, string> = depth === 'standard' ? { MUTANTS_DEPTH: 'standard', MUTANTS_OUT: STANDARD_OUT } : {};
+  for (let i = 0; i < todo.length; i += CHUNK) {
+    const chunk = todo.slice(i, i + CHUNK);
+    const started = Date.now();
+    log(`${depth} pass: mutants ${i + 1}–${i + chunk.length} of ${todo.length}, the whole ${depth} suite`);
+    const code = await run(['--force', '--mutate', chunk.map((s) => rangeOf(s.file, s.mutant)).join(',')], env);
+    if (code !== 0) throw new Error(`StrykerJS ended with exit code ${code}`);
+    judged.add(chunk.map((s) => mutantKey(s.file, s.mutant)));
+    log(
+      `${depth} pass: ${chunk.length} survivors (and any mutant inside their ranges) in ${minutes(Date.now() - started)} (${((Date.now() - started) / 1000 / chunk.length).toFixed(1)} s each)`,
+    );
+  }
+}
+
+/** Writes reports/mutation/survivors.txt: one line per survivor, `file:line:column mutator: original → replacement`. */
+function writeSurvivors(report: MutationReport): string {
+  const lines = survivors(report).map(({ file, mutant: m }) => {
+    const orig = originalText(report.files[file].source, m).replace(/\s+/g, ' ').slice(0, 100);
+    return `${file}:${m.location.start.line}:${m.location.start.column} ${m.mutatorName}: ${orig} → ${(m.replacement ?? '').replace(/\s+/g, ' ').slice(0, 60)}`;
+  });
+  const path = join(ROOT, OUT, 'survivors.txt');
+  writeFileSync(path, lines.join('\n') + (lines.length ? '\n' : ''));
+  return path;
+}
+
+/** The mutants standard kills and quick does not: reports/mutation-standard/blind-spots.txt. */
+function blindSpots(quick: MutationReport, standard: MutationReport): string[] {
+  const survived = new Set(survivors(quick).map((s) => mutantKey(s.file, s.mutant)));
+  const lines = Object.entries(standard.files).flatMap(([file, f]) =>
+    f.mutants
+      .filter((m) => (m.status === 'Killed' || m.status === 'Timeout') && survived.has(mutantKey(file, m)))
+      .map(
+        (m) =>
+          `${file}:${m.location.start.line}:${m.location.start.column} ${m.mutatorName}: ${originalText(f.source, m).slice(0, 80)} → ${m.replacement ?? ''} (${m.status})`,
+      ),
+  );
+  writeFileSync(join(ROOT, STANDARD_OUT, 'blind-spots.txt'), lines.join('\n') + (lines.length ? '\n' : ''));
+  return lines;
+}
+
+interface Options {
+  files?: string[];
+  force: boolean;
+  replan: boolean;
+  standard: boolean;
+  quick: boolean;
+}
+
+/** Stages 1–3 for `files`: the plan, each file with its subset, its survivors with the whole quick suite. */
+async function quickStages(run: (args: string[], env?: Record<string, string>) => Promise<number>, files: string[], o: Options): Promise<void> {
+  const map = await plan(o.replan);
+  const byFile = routesByFile();
+  const subsetFiles: string[] = [];
+  for (const [i, file] of files.entries()) {
+    const subset = subsetOf(file, map, byFile);
+    log(`${file} (${i + 1}/${files.length}): ${subset.specs ? `${subset.specs.length} spec files` : 'the whole suite'}: ${subset.why}`);
+    const started = Date.now();
+    const code = await run(['--mutate', file, ...(o.force ? ['--force'] : [])], subset.specs ? { MUTANTS_SPECS: subset.specs.join(' ') } : {});
+    if (code !== 0) throw new Error(`StrykerJS ended with exit code ${code} on ${file}`);
+    if (subset.specs) subsetFiles.push(file);
+    log(`${file}: ${fileLine(readReport(), file)}, in ${minutes(Date.now() - started)}`);
+  }
+  const judged = new Judged(join(ROOT, OUT, 'whole-suite.json'));
+  const todo = survivors(readReport() ?? { files: {} }, subsetFiles).filter((s) => o.force || !judged.keys.has(mutantKey(s.file, s.mutant)));
+  log(`survivors of the subsets not yet judged by the whole quick suite: ${todo.length}`);
+  await rejudge(run, todo, 'quick', judged);
+}
+
+async function wholeRun(run: (args: string[], env?: Record<string, string>) => Promise<number>, o: Options): Promise<void> {
+  const config = (await import(pathToFileURL(join(ROOT, 'stryker.config.mjs')).href)) as { default: { mutate: string[] } };
+  const all = runOrder(mutatedFiles(config.default.mutate));
+  const unknown = (o.files ?? []).filter((f) => !all.includes(f));
+  if (unknown.length) throw new Error(`not files StrykerJS mutates (stryker.config.mjs): ${unknown.join(', ')}`);
+  const files = o.files ? all.filter((f) => o.files!.includes(f)) : all;
+  const started = Date.now();
+  if (o.quick) await quickStages(run, files, o);
+  const report = readReport();
+  if (!report) throw new Error(`no report in ${OUT}: run the quick stages first`);
+  log(`quick stages: ${minutes(Date.now() - started)}; survivors: ${writeSurvivors(report)}\n${summaryTable(summaryRows(report))}`);
+  if (!o.standard) return;
+  const judged = new Judged(join(ROOT, STANDARD_OUT, 'judged.json'));
+  const todo = survivors(report, files).filter((s) => o.force || !judged.keys.has(mutantKey(s.file, s.mutant)));
+  log(`standard pass: ${todo.length} survivors of the quick suite not yet judged at standard depth`);
+  await rejudge(run, todo, 'standard', judged);
+  const standard = readReport(STANDARD_OUT);
+  if (standard) {
+    const spots = blindSpots(report, standard);
+    log(`standard kills ${spots.length} mutants quick does not (quick's blind spots): ${STANDARD_OUT}/blind-spots.txt\n${spots.join('\n')}`);
+  }
+}
+
+/** The value of `--name value` (or `--name=value`) in `args`, and the rest. */
+function option(args: string[], name: string): { value?: string; rest: string[] } {
+  const i = args.findIndex((a) => a === name || a.startsWith(`${name}=`));
+  if (i < 0) return { rest: args };
+  const eq = args[i].indexOf('=');
+  const value = eq > 0 ? args[i].slice(eq + 1) : args[i + 1];
+  return { value, rest: [...args.slice(0, i), ...args.slice(eq > 0 ? i + 1 : i + 2)] };
+}
+
+function printSummary(): void {
+  const report = readReport();
+  if (!report) {
+    console.error(`mutants: no report in ${OUT}/mutation.json: run npm run mutants first`);
+    process.exit(2);
+  }
+  console.log(`${join(OUT, 'mutation.json')}:\n${summaryTable(summaryRows(report))}\nSurvivors: ${writeSurvivors(report)}`);
+  const standard = readReport(STANDARD_OUT);
+  if (standard) console.log(`Quick's blind spots (standard kills, quick does not): ${blindSpots(report, standard).length}, in ${STANDARD_OUT}/blind-spots.txt`);
+}
+
+async function main() {
+  const args = process.argv.slice(2);
+  if (args.includes('--summary')) return printSummary();
   const bin = strykerBin();
   if (!bin) {
     console.error('mutants: StrykerJS is not installed (node_modules/@stryker-mutator/core): npm ci installs it (a devDependency)');
@@ -68,11 +283,34 @@ function main() {
     );
     process.exit(2);
   }
-  const args = process.argv.slice(2);
+  for (const sig of ['SIGINT', 'SIGTERM'] as const)
+    process.on(sig, () => {
+      current?.kill(sig);
+      process.exit(130);
+    });
+  const { value: mutate, rest } = option(args, '--mutate');
+  const passThrough =
+    /\.(m?js|json)$/.test(args[0] ?? '') || args.includes('--dryRunOnly') || (mutate !== undefined && !/^reference\/[\w/-]+\.ts$/.test(mutate));
   console.log(`mutants: StrykerJS on Node ${node.version}${node.path === process.execPath ? '' : ` (${node.path})`}: stryker run ${args.join(' ')}`.trimEnd());
-  const child = spawn(node.path, [bin, 'run', ...args], { cwd: ROOT, env: cleanEnv(), stdio: 'inherit' });
-  for (const sig of ['SIGINT', 'SIGTERM'] as const) process.on(sig, () => child.kill(sig));
-  child.on('exit', (code, signal) => process.exit(code ?? (signal ? 1 : 0)));
+  const run = (a: string[], env: Record<string, string> = {}) => stryker(node, bin, a, env);
+  if (passThrough) process.exit(await run(args));
+  const files = option(rest, '--files');
+  const o: Options = {
+    files: mutate ? [mutate] : files.value?.split(',').filter(Boolean),
+    force: rest.includes('--force'),
+    replan: rest.includes('--replan'),
+    // One file (`--mutate`): its subset and survivors, no standard pass.
+    standard: !mutate && !rest.includes('--no-standard'),
+    quick: !rest.includes('--standard'),
+  };
+  const unknown = files.rest.filter((a) => !['--force', '--replan', '--no-standard', '--standard'].includes(a));
+  if (unknown.length)
+    throw new Error(`mutants: unknown arguments ${unknown.join(' ')} (stryker's own options go with a configuration file or --mutate <ranges>)`);
+  await wholeRun(run, o);
 }
 
-if (resolve(process.argv[1] ?? '') === __filename) main();
+if (resolve(process.argv[1] ?? '') === __filename)
+  main().catch((err: Error) => {
+    console.error(`mutants: ${err.message}`);
+    process.exit(1);
+  });

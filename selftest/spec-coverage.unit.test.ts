@@ -12,6 +12,7 @@ import { ENDPOINTS } from '../contracts/endpoints.js';
 import { CatalogError } from '../rules/schema.js';
 import { coverageReasons, parseCoverageReasons } from '../rules/coverage-reasons.js';
 import { answerShape, readAnswerShape } from '../specs/support/core/answer-shape.js';
+import type { OAuthStep } from '../specs/support/core/oauth-steps.js';
 import { CoverageCollector, emptyTallies, outsideShape, type RecordedExchange, type TestInput } from '../reporting/coverage/collector.js';
 import { renderCoverageHtml } from '../reporting/coverage/html.js';
 import { buildCoverageMap, coverageLine, dataOf, mergeCoverageMaps, SpecCoverage, type CoverageData } from '../reporting/coverage/map.js';
@@ -334,6 +335,45 @@ test('maps of shards merge by summing their counts', () => {
   assert.equal(data.counts['POST /projects/search request sort_direction=asc'], 1);
   assert.equal(data.tallies.outsideSpec['POST /tasks'], 1);
   assert.equal(dataOf(mapOf(new CoverageCollector(s))).tallies.exchanges, emptyTallies().exchanges);
+});
+
+test('per endpoint, the spec files whose tests sent it requests: sorted, once each, OAuth steps under the authorization request; a merge unites them', () => {
+  const one = new CoverageCollector(s);
+  const two = new CoverageCollector(s);
+  const a: TestInput = { file: 'specs/search/sort.spec.ts', exchanges: [x('POST', '/projects/search', 200, {}, []), x('POST', '/tasks', 200, {}, {})] };
+  const b: TestInput = {
+    file: 'specs/account/account.spec.ts',
+    exchanges: [x('POST', '/projects/search', 200, {}, []), x('GET', '/account', 200, undefined, { id: 1 })],
+  };
+  const authorize = {
+    step: 'authorize',
+    params: { response_type: 'valid', client_id: 'valid', redirect_uri: 'valid', scope: 'valid', state: 'given' },
+    screens: [],
+  };
+  const c: TestInput = { file: 'specs/oauth/authorize.spec.ts', exchanges: [], oauthSteps: [authorize as OAuthStep] };
+  one.addTest(a);
+  one.addTest(a);
+  two.addTest(b);
+  two.addTest(c);
+  two.addTest({ exchanges: [x('GET', '/pipelines', 200, undefined, [])] });
+  const files = (m: SpecCoverage, key: string) => m.endpoints.find((e) => e.endpoint === key)?.specFiles;
+  const m1 = mapOf(one);
+  assert.deepEqual(files(m1, 'POST /projects/search'), ['specs/search/sort.spec.ts'], 'once, however many requests');
+  assert.deepEqual(files(m1, 'GET /account'), []);
+  assert.deepEqual(m1.outsideSpecFiles, { 'POST /tasks': ['specs/search/sort.spec.ts'] });
+  const merged = mergeCoverageMaps([m1, mapOf(two)]);
+  assert.deepEqual(files(merged, 'POST /projects/search'), ['specs/account/account.spec.ts', 'specs/search/sort.spec.ts']);
+  assert.deepEqual(files(merged, 'GET /oauth/authorize'), ['specs/oauth/authorize.spec.ts'], 'the OAuth steps stand for the authorization request');
+  assert.deepEqual(files(merged, 'GET /pipelines'), [], 'a test without its file lists none');
+  assert.match(
+    renderCoverageHtml(merged),
+    /data-spec-files="2">[^<]*<code>specs\/account\/account\.spec\.ts<\/code> · <code>specs\/search\/sort\.spec\.ts<\/code>/,
+  );
+  // A map written before the lists: read as none.
+  const old = JSON.parse(JSON.stringify(m1)) as Record<string, unknown> & { endpoints: Record<string, unknown>[] };
+  delete old.outsideSpecFiles;
+  for (const e of old.endpoints) delete e.specFiles;
+  assert.deepEqual(files(SpecCoverage.parse(old), 'POST /projects/search'), []);
 });
 
 test('rules/coverage-reasons.json: well formed, each gap explained once, and every id a class of the surface (a stale one fails)', () => {

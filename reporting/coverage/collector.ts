@@ -4,7 +4,8 @@
  * (`notifications.json`) and its OAuth steps (`oauth-steps.json`) to {@link CoverageCollector.addTest}
  * once, when the test ends; each exchange is matched to its endpoint and classified once
  * (reporting/coverage/classify.ts), its transitions judged in the order of the test's exchanges
- * (reporting/coverage/transitions.ts). Only counts are kept: no value, no exchange.
+ * (reporting/coverage/transitions.ts). Only counts are kept, and per endpoint the spec files whose
+ * tests sent it requests (given the test's file): no value, no exchange.
  */
 import { readAnswerShape } from '../../specs/support/core/answer-shape.js';
 import type { OAuthStep } from '../../specs/support/core/oauth-steps.js';
@@ -37,6 +38,13 @@ export interface CoverageTallies {
   answersWithoutBody: number;
   notifications: number;
   oauthSteps: number;
+  /**
+   * Per endpoint key, the spec files whose tests sent it a request (`GET /oauth/authorize`: whose
+   * tests made an authorization request, through the browser: an OAuth step), and per path shape outside the spec the same;
+   * each list sorted, without repeats (united by a merge).
+   */
+  specFiles: Record<string, string[]>;
+  outsideSpecFiles: Record<string, string[]>;
 }
 
 export const emptyTallies = (): CoverageTallies => ({
@@ -47,9 +55,24 @@ export const emptyTallies = (): CoverageTallies => ({
   answersWithoutBody: 0,
   notifications: 0,
   oauthSteps: 0,
+  specFiles: {},
+  outsideSpecFiles: {},
 });
 
+/** Adds `file` to the sorted list of `key` (kept without repeats). */
+export function addFile(lists: Record<string, string[]>, key: string, file: string): void {
+  const list = (lists[key] ??= []);
+  if (list.includes(file)) return;
+  list.push(file);
+  list.sort();
+}
+
+/** The endpoint the OAuth steps stand for: the authorization request, made by the browser and never recorded as an exchange. */
+const AUTHORIZE = 'GET /oauth/authorize';
+
 export interface TestInput {
+  /** The test's spec file, relative to the project (`specs/people/create.spec.ts`): listed for each endpoint it sent requests to. */
+  file?: string;
   exchanges: RecordedExchange[];
   /** notifications.json of the hooks fixture: `{ <receiving path>: [{ body, … }] }`. */
   notifications?: unknown;
@@ -87,25 +110,28 @@ export class CoverageCollector {
   addTest(input: TestInput): void {
     const t = new TestTransitions(this.counts, this.surface.named);
     for (const x of input.exchanges) {
-      const e = this.exchange(x);
+      const e = this.exchange(x, input.file);
       if (e) t.exchange(e.key, x);
     }
     if (input.notifications) this.tallies.notifications += t.notifications(input.notifications);
     for (const step of input.oauthSteps ?? []) t.oauth(step);
     this.tallies.oauthSteps += input.oauthSteps?.length ?? 0;
+    if (input.file && input.oauthSteps?.some((o) => o.step === 'authorize')) addFile(this.tallies.specFiles, AUTHORIZE, input.file);
   }
 
-  /** Matches and classifies one exchange; its endpoint, or undefined (a path the spec does not show). */
-  private exchange(x: RecordedExchange): EndpointSurface | undefined {
+  /** Matches and classifies one exchange of `file`; its endpoint, or undefined (a path the spec does not show). */
+  private exchange(x: RecordedExchange, file: string | undefined): EndpointSurface | undefined {
     this.tallies.exchanges++;
     const method = String(x.method ?? 'GET');
     const found = this.match(method, String(x.url ?? ''));
     if (!found) {
       const shape = outsideShape(method, String(x.url ?? ''));
       this.tallies.outsideSpec[shape] = (this.tallies.outsideSpec[shape] ?? 0) + 1;
+      if (file) addFile(this.tallies.outsideSpecFiles, shape, file);
       return undefined;
     }
     const { e, params } = found;
+    if (file) addFile(this.tallies.specFiles, e.key, file);
     const status = String(x.status ?? 0);
     this.tallies.requests[e.key] = (this.tallies.requests[e.key] ?? 0) + 1;
     const seen = (this.tallies.statuses[e.key] ??= {});

@@ -3,7 +3,7 @@
  * conformance.html (no external asset, opens offline, prints): the counts, the unexplained gaps
  * first, then per endpoint a table of its request members and answer members with a chip per
  * class (its count; a gap red when unexplained, amber when explained, its reason in the chip's
- * title), the transitions, notifications and OAuth steps, the requests outside the spec, and the
+ * title) and the spec files whose tests sent it requests, the transitions, notifications and OAuth steps, the requests outside the spec, and the
  * explained gaps by reason. Every count is also a data attribute, for the self-tests.
  */
 import { esc } from '../html.js';
@@ -41,6 +41,7 @@ function endpointBlock(e: SpecCoverage['endpoints'][number], reasons: Map<string
   return `<details class="endpoint${unexplained ? ' bad' : ''}" id="${esc(e.endpoint)}"${unexplained ? ' open' : ''} data-endpoint="${esc(e.endpoint)}" data-requests="${e.requests}">
 <summary><code>${esc(e.endpoint)}</code> <small>§ ${esc(e.section)} · ${e.requests} request${e.requests === 1 ? '' : 's'} · ${exercised}/${all.length} classes${unexplained ? ` · <b class="t-bad">${unexplained} unexplained</b>` : ''}</small></summary>
 <p>Statuses the spec shows: ${e.statuses.map((c) => chip(c, reasons)).join(' ') || '<small>none beyond the HTML screens</small>'} · seen: ${seen || '<small>none</small>'}</p>
+<p data-spec-files="${e.specFiles.length}">Spec files whose tests sent it requests (${e.specFiles.length}): ${e.specFiles.map((f) => `<code>${esc(f)}</code>`).join(' · ') || '<small>none</small>'}</p>
 ${memberTable('Request: each member and the value classes sent', e.request, reasons)}
 ${memberTable('Answers: each member and what it showed', e.response, reasons)}
 </details>`;

@@ -3,7 +3,8 @@
  * {@link SpecCoverage}): per endpoint the requests sent, the statuses seen against those the spec
  * shows, each request member's value classes and each answer member's classes, with counts; the
  * state transitions, notification kinds and OAuth steps; the requests to paths the spec does not
- * show; and every gap (a class never exercised), explained by rules/coverage-reasons.json or not.
+ * show; and every gap (a class never exercised), explained by rules/coverage-reasons.json or not;
+ * per endpoint (and per path shape outside the spec) the spec files whose tests sent it requests.
  * Built from counts alone ({@link buildCoverageMap}), so shards merge by summing them
  * ({@link mergeCoverageMaps}). It holds no value sent or received: member names, class names, enum
  * members and statuses only.
@@ -14,7 +15,7 @@ import { z } from 'zod';
 import type { SpecCoverageSummary } from '../verdict.js';
 import { renderCoverageHtml } from './html.js';
 import { coverageReasons, GAP_REASON_KINDS, type CoverageReason } from '../../rules/coverage-reasons.js';
-import { emptyTallies, type CoverageTallies } from './collector.js';
+import { addFile, emptyTallies, type CoverageTallies } from './collector.js';
 import type { Node } from './nodes.js';
 import { NOTIFICATION_KINDS, OAUTH_STEPS, surface as surfaceOnce, TRANSITIONS, type EndpointSurface, type Surface } from './surface.js';
 
@@ -63,12 +64,16 @@ export const SpecCoverage = z.strictObject({
       statuses: z.array(ClassEntry),
       request: z.array(MemberEntry),
       response: z.array(MemberEntry),
+      /** The spec files whose tests sent it requests, sorted (`GET /oauth/authorize`: took OAuth steps); [] in a map of an older run. */
+      specFiles: z.array(z.string()).default([]),
     }),
   ),
   transitions: z.array(GroupEntry),
   notifications: z.array(ClassEntry),
   oauth: z.array(GroupEntry),
   outsideSpec: z.record(z.string(), count),
+  /** Per path shape outside the spec, the spec files whose tests sent it requests, sorted. */
+  outsideSpecFiles: z.record(z.string(), z.array(z.string())).default({}),
   gaps: z.array(
     z.strictObject({
       id: z.string(),
@@ -140,6 +145,7 @@ function endpointEntry(s: Surface, e: EndpointSurface, data: CoverageData, byGap
     statuses: e.answers.map((a) => entry(a.classIndex)),
     request,
     response,
+    specFiles: [...(data.tallies.specFiles[e.key] ?? [])].sort(),
   };
 }
 
@@ -192,10 +198,19 @@ export function buildCoverageMap(data: CoverageData, meta: MapMeta = {}, s: Surf
     notifications: NOTIFICATION_KINDS.map((k) => entryOf(s, s.named.get(`notification ${k}`)!, data.counts, byGap)),
     oauth: groups(s, OAUTH_STEPS, data, byGap),
     outsideSpec: data.tallies.outsideSpec,
+    outsideSpecFiles: sortedLists(data.tallies.outsideSpecFiles),
     gaps,
     staleReasons: [...byGap.keys()].filter((id) => !s.byId.has(id)),
   };
 }
+
+/** Lists of files by key, each sorted, the keys in order. */
+const sortedLists = (lists: Record<string, string[]>): Record<string, string[]> =>
+  Object.fromEntries(
+    Object.keys(lists)
+      .sort()
+      .map((k) => [k, [...lists[k]].sort()]),
+  );
 
 /** Every class entry of a map. */
 function entriesOf(m: SpecCoverage): Entry[] {
@@ -226,6 +241,8 @@ export function dataOf(m: SpecCoverage): CoverageData {
       answersWithoutBody: t.answersWithoutBody,
       notifications: t.notifications,
       oauthSteps: t.oauthSteps,
+      specFiles: Object.fromEntries(m.endpoints.filter((e) => e.specFiles.length).map((e) => [e.endpoint, [...e.specFiles]])),
+      outsideSpecFiles: Object.fromEntries(Object.entries(m.outsideSpecFiles).map(([k, v]) => [k, [...v]])),
     },
   };
 }
@@ -240,6 +257,8 @@ export function mergeCoverageMaps(maps: SpecCoverage[], meta: MapMeta = {}): Spe
     add(sum.tallies.outsideSpec, d.tallies.outsideSpec);
     for (const [k, v] of Object.entries(d.tallies.statuses)) add((sum.tallies.statuses[k] ??= {}), v);
     for (const k of ['exchanges', 'answersWithoutBody', 'notifications', 'oauthSteps'] as const) sum.tallies[k] += d.tallies[k];
+    for (const k of ['specFiles', 'outsideSpecFiles'] as const)
+      for (const [key, files] of Object.entries(d.tallies[k])) for (const f of files) addFile(sum.tallies[k], key, f);
   }
   return buildCoverageMap(sum, meta);
 }

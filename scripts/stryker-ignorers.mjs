@@ -1,0 +1,170 @@
+/**
+ * StrykerJS ignore plugins (`ignorers` of stryker.config.mjs; the documented plugin kind `Ignore`
+ * of `@stryker-mutator/api/plugin`): the mutants of the reference server that are no matter of the
+ * spec, known before any run. StrykerJS asks `shouldIgnore(path)` of every node it visits (a Babel
+ * NodePath) and reports every mutant inside a node given a reason as Ignored, with that reason.
+ * `npm run mutants -- --summary` counts them by class (the reason up to its first colon).
+ *
+ * - `error-text`: the free text of an error answer, a string or template literal that is the
+ *   message of a refusal or an error body: a message argument of the reference's error helpers
+ *   ({@link MESSAGE_ARGS}), the value of a `message` member, the value of a `const message`. Not
+ *   what the spec fixes of an error: `success`, `status`, the ids of an ambiguous upsert (in the
+ *   `detail` text of one body shape), nor the bulk-too-large `{ error }`, which states the limit.
+ * - `log-output`: a `console.*` call (the server's log, never part of an answer).
+ * - `open-choice`: the switch of an open choice: an equality comparison whose operand is
+ *   `app.choice('<id>')` (or a constant read from it, or it passed through `app.at`), and an
+ *   `if`/`?:` test that is a constant holding such a comparison. Every mutant of those yields
+ *   another catalogued alternative's behaviour (or the same): `true`/`false`, `===`/`!==`, an id
+ *   or alternative name emptied (the comparison then fails, as under another alternative). A
+ *   `switch` over a choice is left alone (reference/search.ts's have no `default`: an emptied case
+ *   test there answers no alternative at all), as is any other use of a choice's value.
+ *
+ * What else survives is decided one mutant at a time (docs/calibration.md, "Mutation testing").
+ */
+import { declareValuePlugin, PluginKind } from '@stryker-mutator/api/plugin';
+
+export const ERROR_TEXT_REASON = 'the text of an error answer: the general error body is not shown (spec § Errors; open choice errors.body)';
+export const LOG_REASON = 'log output: the server log (console.*) is no part of any answer';
+export const choiceReason = (id) =>
+  `the alternative of an open choice (rules/choices.json ${id}): the suite passes every alternative, so no check may tell them apart`;
+
+/**
+ * The reference's helpers that build an error answer, by name, and which argument (0-based) is
+ * only the text of its message (reference/http.ts, reference/routes/*.ts).
+ */
+export const MESSAGE_ARGS = {
+  fail: 1, // http.ts fail(status, message); oauth.ts authorize's fail(error, description)
+  refusal: 2, // common.ts refusal(app, status, message, detail, headers)
+  invalid: 1, // common.ts invalid(app, message, field)
+  notFound: 0, // common.ts notFound(what): `${what} not found`
+  missing: 1, // common.ts missing(app, what): `${what} not found`
+  idParam: 1, // common.ts idParam(value, what): `${what} must be a number`
+  asObject: 1, // common.ts asObject(body, what = 'body'): `${what} must be a JSON object`
+  refuse: 2, // files.ts refuse(app, what, message)
+  s3Error: 2, // files.ts s3Error(status, code, message): the step-2 error's <Message>
+  numericParam: 2, // files.ts numericParam(app, raw, what): `${what} must be a number`
+  invalidTarget: 1, // webhooks.ts invalidTarget(app, message): the free `message` of the 422 the spec shows
+  errorPage: 1, // oauth.ts errorPage(status, message): the authorization host's error page
+  tokenError: 3, // oauth.ts tokenError(app, status, error, description): `error_description`
+};
+
+const isText = (n) => n?.type === 'StringLiteral' || n?.type === 'TemplateLiteral';
+const keyName = (n) => (n.computed ? undefined : n.key.type === 'Identifier' ? n.key.name : n.key.type === 'StringLiteral' ? n.key.value : undefined);
+const calleeName = (n) => (n.type === 'Identifier' ? n.name : undefined);
+
+/** Is `path` (a literal) the free text of an error answer? */
+function isErrorText(path) {
+  if (!isText(path.node)) return false;
+  const parent = path.parentPath;
+  if (!parent) return false;
+  // A message argument of an error helper.
+  if ((parent.isCallExpression() || parent.isOptionalCallExpression()) && path.listKey === 'arguments') {
+    const name = calleeName(parent.node.callee);
+    return name !== undefined && MESSAGE_ARGS[name] === path.key;
+  }
+  // The value of a `message` member (`{ success: false, status, message: '…' }`, refusal's nested shape).
+  if (parent.isObjectProperty() && path.key === 'value') return keyName(parent.node) === 'message';
+  // `const message = …` (the text several body shapes share).
+  if (parent.isVariableDeclarator() && path.key === 'init') return parent.node.id.type === 'Identifier' && parent.node.id.name === 'message';
+  // The default of a message parameter (`asObject(body, what = 'body')`).
+  if (parent.isAssignmentPattern() && path.key === 'right') {
+    const fn = parent.parentPath;
+    const name = fn?.node.id?.name ?? (fn?.parentPath?.isVariableDeclarator() ? fn.parentPath.node.id.name : undefined);
+    return fn?.isFunction() === true && parent.listKey === 'params' && name !== undefined && MESSAGE_ARGS[name] === parent.key;
+  }
+  return false;
+}
+
+function isConsoleCall(path) {
+  if (!path.isCallExpression()) return false;
+  const c = path.node.callee;
+  return c.type === 'MemberExpression' && c.object.type === 'Identifier' && c.object.name === 'console';
+}
+
+/** `app.choice('<id>')` (also `h.app.choice`, `this.app.choice`, `app?.choice`): its id, else undefined. */
+function choiceCallId(n) {
+  if (!n || (n.type !== 'CallExpression' && n.type !== 'OptionalCallExpression')) return undefined;
+  const c = n.callee;
+  if ((c.type !== 'MemberExpression' && c.type !== 'OptionalMemberExpression') || c.computed || c.property.type !== 'Identifier') return undefined;
+  if (c.property.name === 'choice' && n.arguments.length === 1 && n.arguments[0].type === 'StringLiteral') return n.arguments[0].value;
+  // `app.at(point, app.choice('<id>'), ctx)`: the choice through a fault's hook point (the identity with no fault on).
+  if (c.property.name === 'at' && n.arguments.length >= 2) return choiceCallId(n.arguments[1]);
+  return undefined;
+}
+
+/**
+ * The constants of a file that hold a choice or a comparison of one, by their binding's identifier:
+ * `{ id, compared }`. Collected when StrykerJS enters the file (its Program node), before it places
+ * any mutant: a constant's initial value is instrumented (replaced) by the time its uses are visited.
+ */
+const choiceConsts = new WeakMap();
+
+function collectChoiceConsts(program) {
+  program.traverse({
+    VariableDeclarator(p) {
+      if (p.parentPath.node.kind !== 'const' || p.node.id.type !== 'Identifier') return;
+      const binding = p.scope.getBinding(p.node.id.name);
+      if (!binding) return;
+      const direct = choiceCallId(p.node.init);
+      if (direct !== undefined) choiceConsts.set(binding.identifier, { id: direct, compared: false });
+    },
+  });
+  // A second walk: a comparison may read a constant collected in the first (`const typeFirst = shape === '…'`).
+  program.traverse({
+    VariableDeclarator(p) {
+      if (p.parentPath.node.kind !== 'const' || p.node.id.type !== 'Identifier') return;
+      const binding = p.scope.getBinding(p.node.id.name);
+      const compared = binding && comparedChoice(p, p.node.init);
+      if (compared !== undefined) choiceConsts.set(binding.identifier, { id: compared, compared: true });
+    },
+  });
+}
+
+/** What the constant an identifier names in `path`'s scope holds, when it is a choice or a comparison of one. */
+function choiceConst(path, name) {
+  const binding = path.scope.getBinding(name);
+  return binding ? choiceConsts.get(binding.identifier) : undefined;
+}
+
+/** The choice id an expression reads: `app.choice('<id>')`, or a constant holding it. */
+function readsChoice(path, n) {
+  const id = choiceCallId(n);
+  if (id !== undefined) return id;
+  if (n?.type !== 'Identifier') return undefined;
+  const c = choiceConst(path, n.name);
+  return c && !c.compared ? c.id : undefined;
+}
+
+const EQUALITY = new Set(['===', '!==', '==', '!=']);
+
+/** An equality comparison with an operand that reads a choice: its id. */
+function comparedChoice(path, n) {
+  if (n?.type !== 'BinaryExpression' || !EQUALITY.has(n.operator)) return undefined;
+  return readsChoice(path, n.left) ?? readsChoice(path, n.right);
+}
+
+/** The choice whose alternative `path` switches, or undefined. */
+function choiceSwitch(path) {
+  const n = path.node;
+  const compared = comparedChoice(path, n);
+  if (compared !== undefined) return compared;
+  const parent = path.parentPath;
+  // `if (specific)` / `typeFirst ? … : …`, the constant holding a comparison of a choice.
+  if (n.type === 'Identifier' && path.key === 'test' && (parent?.isIfStatement() || parent?.isConditionalExpression())) {
+    const c = choiceConst(path, n.name);
+    return c?.compared ? c.id : undefined;
+  }
+  return undefined;
+}
+
+export const strykerPlugins = [
+  declareValuePlugin(PluginKind.Ignore, 'error-text', { shouldIgnore: (path) => (isErrorText(path) ? ERROR_TEXT_REASON : undefined) }),
+  declareValuePlugin(PluginKind.Ignore, 'log-output', { shouldIgnore: (path) => (isConsoleCall(path) ? LOG_REASON : undefined) }),
+  declareValuePlugin(PluginKind.Ignore, 'open-choice', {
+    shouldIgnore: (path) => {
+      if (path.isProgram()) collectChoiceConsts(path);
+      const id = choiceSwitch(path);
+      return id === undefined ? undefined : choiceReason(id);
+    },
+  }),
+];

@@ -1,0 +1,185 @@
+/**
+ * What `npm run mutants` decides before any mutant runs: the ignore plugins of
+ * scripts/stryker-ignorers.mjs (which nodes they ignore, with which reason: walked here as
+ * StrykerJS walks a file, a node's subtree ignored with it), and the plan of scripts/mutants-plan.ts
+ * (each reference file's routes and spec subset, the run's order, survivors as `--mutate` ranges,
+ * the summary per area). The runs themselves: selftest/mutants.test.ts.
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import {
+  CROSS_CUTTING,
+  IGNORE_CLASSES,
+  ignoreClassOf,
+  rangeOf,
+  routesByFile,
+  runOrder,
+  subsetOf,
+  summaryRows,
+  type MutationReport,
+  type ReportMutant,
+} from '../scripts/mutants-plan.js';
+import type { SpecCoverage } from '../reporting/coverage/map.js';
+import { ROOT } from './helpers.js';
+
+/** What this test uses of Babel's NodePath and of @babel/core (a devDependency without types; StrykerJS walks files with Babel too). */
+interface NodePath {
+  node: { start?: number | null; end?: number | null };
+  skip(): void;
+}
+const babel = require('@babel/core') as {
+  parseSync(code: string, options: object): unknown;
+  traverse(ast: unknown, visitors: { enter(path: NodePath): void }): void;
+};
+
+interface Plugin {
+  name: string;
+  value: { shouldIgnore(path: NodePath): string | undefined };
+}
+
+interface IgnorersModule {
+  strykerPlugins: Plugin[];
+  ERROR_TEXT_REASON: string;
+  LOG_REASON: string;
+  choiceReason(id: string): string;
+}
+
+const ignorers = async () => (await import(pathToFileURL(join(ROOT, 'scripts/stryker-ignorers.mjs')).href)) as IgnorersModule;
+const plugins = async () => (await ignorers()).strykerPlugins;
+
+/** The source text of each node the plugins ignore (not descending into it), with its reason's class. */
+async function ignored(code: string): Promise<[string, string][]> {
+  const ps = await plugins();
+  const ast = babel.parseSync(code, { filename: 'x.ts', presets: ['@babel/preset-typescript'], babelrc: false, configFile: false })!;
+  const out: [string, string][] = [];
+  babel.traverse(ast, {
+    enter(path) {
+      for (const p of ps) {
+        const reason = p.value.shouldIgnore(path);
+        if (reason) {
+          out.push([code.slice(path.node.start!, path.node.end!), ignoreClassOf(reason)]);
+          path.skip();
+          return;
+        }
+      }
+    },
+  });
+  return out;
+}
+
+test("the ignore plugins: an error answer's free text, a console call, the switch of an open choice; nothing the spec fixes", async () => {
+  assert.deepEqual(
+    (await plugins()).map((p) => p.name),
+    ['error-text', 'log-output', 'open-choice'],
+  );
+  const code = `
+    function handler(app, ctx) {
+      if (!ctx.body) invalid(app, 'the body must be a JSON object', 'body');
+      const rec = get(idParam(ctx.params.id, 'id')) ?? missing(app, 'company');
+      if (bad) throw new HttpError(422, { success: false, status: 422, message: \`target \${t} is no URL\` });
+      if (many) throw new HttpError(422, { error: 'too many entries: at most 10' });
+      console.error('[reference] internal error', err);
+      const shape = app.choice('errors.body');
+      const body = shape === 'errors-list' ? list : other;
+      const extra = app.choice('general.extra-fields') === 'extra-members';
+      if (extra) out.active = true;
+      if (ready && app.choice('webhook.timing') === 'lagging') lag();
+      switch (app.choice('search.tie-order')) { case 'id-asc': return 1; case 'id-desc': return -1; }
+      return { status: Number(app.choice('general.create-status')), body };
+    }`;
+  assert.deepEqual(await ignored(code), [
+    ["'the body must be a JSON object'", 'error text'],
+    ["'id'", 'error text'],
+    ["'company'", 'error text'],
+    ['`target ${t} is no URL`', 'error text'],
+    ["console.error('[reference] internal error', err)", 'log'],
+    ["shape === 'errors-list'", 'open choice'],
+    ["app.choice('general.extra-fields') === 'extra-members'", 'open choice'],
+    ['extra', 'open choice'],
+    ["app.choice('webhook.timing') === 'lagging'", 'open choice'],
+  ]);
+  // The summary counts the ignored mutants by how their reasons begin.
+  const m = await ignorers();
+  assert.deepEqual(
+    [m.ERROR_TEXT_REASON, m.LOG_REASON, m.choiceReason('webhook.payload')].map((r) => ignoreClassOf(r)),
+    IGNORE_CLASSES.map((c) => c.name),
+  );
+});
+
+/** A coverage map with only what the plan reads: per endpoint its spec files, and per shape outside the spec. */
+const mapWith = (files: Record<string, string[]>, outside: Record<string, string[]> = {}) =>
+  ({
+    endpoints: Object.entries(files).map(([endpoint, specFiles]) => ({ endpoint, host: endpoint.includes('/oauth/') ? 'auth' : 'api', specFiles })),
+    outsideSpecFiles: outside,
+  }) as unknown as SpecCoverage;
+
+test("the plan: a file's routes by its module, its spec subset from the coverage map, the whole suite for a file every area uses", () => {
+  const byFile = routesByFile();
+  assert.deepEqual(
+    byFile.get('reference/routes/pipelines.ts')?.map((r) => `${r.host} ${r.method} ${r.pattern}`),
+    ['api GET /pipelines'],
+  );
+  assert.ok(
+    byFile.get('reference/routes/tasks.ts')?.some((r) => r.method === 'POST' && r.pattern === '/tasks'),
+    'an extension route too',
+  );
+  const map = mapWith(
+    {
+      'GET /pipelines': ['specs/pipelines/pipelines.spec.ts', 'specs/wire/conventions.spec.ts'],
+      'POST /tasks/search': ['specs/search/sort.spec.ts'],
+      'POST /projects/search': ['specs/search/paging.spec.ts'],
+      'GET /oauth/authorize': ['specs/oauth/authorize.spec.ts'],
+    },
+    { 'POST /tasks': ['specs/events/new-events.spec.ts', 'specs/search/sort.spec.ts'] },
+  );
+  assert.deepEqual(subsetOf('reference/routes/pipelines.ts', map, byFile).specs, ['specs/pipelines/pipelines.spec.ts', 'specs/wire/conventions.spec.ts']);
+  assert.deepEqual(subsetOf('reference/routes/tasks.ts', map, byFile).specs, ['specs/events/new-events.spec.ts', 'specs/search/sort.spec.ts']);
+  assert.deepEqual(subsetOf('reference/search.ts', map, byFile).specs, ['specs/search/paging.spec.ts', 'specs/search/sort.spec.ts']);
+  assert.deepEqual(
+    subsetOf('reference/routes/oauth.ts', map, byFile).specs,
+    ['specs/oauth/authorize.spec.ts'],
+    'the login forms through the authorization request',
+  );
+  for (const f of CROSS_CUTTING) assert.equal(subsetOf(f, map, byFile).specs, undefined, `${f}: the whole suite`);
+  assert.equal(subsetOf('reference/routes/account.ts', map, byFile).specs, undefined, 'no spec file reaches it: the whole suite');
+  assert.deepEqual(runOrder(['reference/model.ts', 'reference/http.ts', 'reference/routes/account.ts', 'reference/search.ts', 'reference/routes/leads.ts']), [
+    'reference/routes/leads.ts',
+    'reference/routes/account.ts',
+    'reference/search.ts',
+    'reference/model.ts',
+    'reference/http.ts',
+  ]);
+});
+
+test('survivors as --mutate ranges (columns from 0), and the summary per area with the ignored mutants by class', () => {
+  const m = (status: string, statusReason?: string): ReportMutant => ({
+    id: '1',
+    mutatorName: 'StringLiteral',
+    replacement: '""',
+    status,
+    statusReason,
+    location: { start: { line: 3, column: 11 }, end: { line: 3, column: 18 } },
+  });
+  assert.equal(rangeOf('reference/routes/pipelines.ts', m('Survived')), 'reference/routes/pipelines.ts:3:10-3:17');
+  const report: MutationReport = {
+    files: {
+      'reference/routes/pipelines.ts': { source: '', mutants: [m('Killed'), m('Survived'), m('Ignored', 'log output: x')] },
+      'reference/search.ts': { source: '', mutants: [m('Timeout'), m('Ignored', 'the alternative of an open choice (rules/choices.json x): y')] },
+      'reference/http.ts': { source: '', mutants: [m('Ignored', 'the text of an error answer: z'), m('Ignored', 'a reason of a comment')] },
+    },
+  };
+  const rows = summaryRows(report);
+  assert.deepEqual(
+    rows.map((r) => r.area),
+    ['routes/pipelines', 'search', 'the rest', 'total'],
+  );
+  const total = rows.at(-1)!;
+  assert.deepEqual(
+    [total.mutants, total.killed, total.survived, total.timeout, total.ignored],
+    [7, 1, 1, 1, { log: 1, 'open choice': 1, 'error text': 1, disabled: 1 }],
+  );
+  assert.equal(total.score?.toFixed(1), '66.7');
+  assert.equal(rows[0].score, 50);
+});
