@@ -147,16 +147,17 @@ test(
         { tags: ns.tags, details: 'no name' },
         { name: ns.name('valid'), tags: ns.tags },
         { name: ns.name('odd value'), tags: ns.tags, monetary_value: 'a lot' },
-        { name: ns.name('valid'), tags: ns.tags },
+        { name: ns.name('odd probability'), tags: ns.tags, win_probability: 'high' },
       ];
-      const templates: EntryTemplate[] = [{}, { defect: 'no-name' }, {}, { defect: 'text-monetary-value' }, {}];
+      const templates: EntryTemplate[] = [{}, { defect: 'no-name' }, {}, { defect: 'text-monetary-value' }, { defect: 'text-win-probability' }];
       const res = await bulkCreate(api, { opportunities: sent });
       expect(bulkAnswerProblems(sent, templates, res), `position by position\n${describeExchange(res.exchange)}`).toEqual([]);
       const failed = (res.body as unknown[]).filter((x) => BulkFailedEntry.safeParse(x).success).length;
       if (!failed)
         testInfo.annotations.push({
           type: 'note',
-          description: 'the target created every entry (including those without a name or with a text monetary_value): no failed entry to judge',
+          description:
+            'the target created every entry (including those without a name or with a text monetary_value or win_probability): no failed entry to judge',
         });
     },
     TIMEOUT,
