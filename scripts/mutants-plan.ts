@@ -189,6 +189,7 @@ export function originalText(source: string, m: ReportMutant): string {
 export const IGNORE_CLASSES = [
   { name: 'error text', prefix: 'the text of an error answer' },
   { name: 'log', prefix: 'log output' },
+  { name: 'area label', prefix: "an area module's label" },
   { name: 'open choice', prefix: 'the alternative of an open choice' },
 ] as const;
 

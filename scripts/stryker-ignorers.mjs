@@ -19,12 +19,16 @@
  *   `switch` over a choice is left alone (reference/search.ts's have no `default`: an emptied case
  *   test there answers no alternative at all), as is any other use of a choice's value.
  *
+ * - `area-label`: the `name` of an area module (`export const x: AreaModule = { name: '…' }`): a
+ *   label scripts/mutants-plan.ts reads to find the module's file, never part of an answer.
+ *
  * What else survives is decided one mutant at a time (docs/calibration.md, "Mutation testing").
  */
 import { declareValuePlugin, PluginKind } from '@stryker-mutator/api/plugin';
 
 export const ERROR_TEXT_REASON = 'the text of an error answer: the general error body is not shown (spec § Errors; open choice errors.body)';
 export const LOG_REASON = 'log output: the server log (console.*) is no part of any answer';
+export const AREA_LABEL_REASON = "an area module's label: read by the mutation plan, never part of an answer";
 export const choiceReason = (id) =>
   `the alternative of an open choice (rules/choices.json ${id}): the suite passes every alternative, so no check may tell them apart`;
 
@@ -73,6 +77,17 @@ function isErrorText(path) {
     return fn?.isFunction() === true && parent.listKey === 'params' && name !== undefined && MESSAGE_ARGS[name] === parent.key;
   }
   return false;
+}
+
+/** Is `path` the label of an area module: the value of `name` in `const x: AreaModule = { … }`? */
+function isAreaLabel(path) {
+  if (!isText(path.node) || path.key !== 'value') return false;
+  const prop = path.parentPath;
+  if (!prop?.isObjectProperty() || keyName(prop.node) !== 'name') return false;
+  const decl = prop.parentPath?.parentPath;
+  if (!decl?.isVariableDeclarator() || prop.parentPath.key !== 'init') return false;
+  const t = decl.node.id.typeAnnotation?.typeAnnotation;
+  return t?.type === 'TSTypeReference' && t.typeName.type === 'Identifier' && t.typeName.name === 'AreaModule';
 }
 
 function isConsoleCall(path) {
@@ -160,6 +175,7 @@ function choiceSwitch(path) {
 export const strykerPlugins = [
   declareValuePlugin(PluginKind.Ignore, 'error-text', { shouldIgnore: (path) => (isErrorText(path) ? ERROR_TEXT_REASON : undefined) }),
   declareValuePlugin(PluginKind.Ignore, 'log-output', { shouldIgnore: (path) => (isConsoleCall(path) ? LOG_REASON : undefined) }),
+  declareValuePlugin(PluginKind.Ignore, 'area-label', { shouldIgnore: (path) => (isAreaLabel(path) ? AREA_LABEL_REASON : undefined) }),
   declareValuePlugin(PluginKind.Ignore, 'open-choice', {
     shouldIgnore: (path) => {
       if (path.isProgram()) collectChoiceConsts(path);

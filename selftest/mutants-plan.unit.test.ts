@@ -43,6 +43,7 @@ interface IgnorersModule {
   strykerPlugins: Plugin[];
   ERROR_TEXT_REASON: string;
   LOG_REASON: string;
+  AREA_LABEL_REASON: string;
   choiceReason(id: string): string;
 }
 
@@ -69,12 +70,14 @@ async function ignored(code: string): Promise<[string, string][]> {
   return out;
 }
 
-test("the ignore plugins: an error answer's free text, a console call, the switch of an open choice; nothing the spec fixes", async () => {
+test("the ignore plugins: an error answer's free text, a console call, an area module's label, the switch of an open choice; nothing the spec fixes", async () => {
   assert.deepEqual(
     (await plugins()).map((p) => p.name),
-    ['error-text', 'log-output', 'open-choice'],
+    ['error-text', 'log-output', 'area-label', 'open-choice'],
   );
   const code = `
+    export const people: AreaModule = { name: 'people', api() {} };
+    const other = { name: 'Sales' };
     function handler(app, ctx) {
       if (!ctx.body) invalid(app, 'the body must be a JSON object', 'body');
       const rec = get(idParam(ctx.params.id, 'id')) ?? missing(app, 'company');
@@ -90,6 +93,7 @@ test("the ignore plugins: an error answer's free text, a console call, the switc
       return { status: Number(app.choice('general.create-status')), body };
     }`;
   assert.deepEqual(await ignored(code), [
+    ["'people'", 'area label'],
     ["'the body must be a JSON object'", 'error text'],
     ["'id'", 'error text'],
     ["'company'", 'error text'],
@@ -103,7 +107,7 @@ test("the ignore plugins: an error answer's free text, a console call, the switc
   // The summary counts the ignored mutants by how their reasons begin.
   const m = await ignorers();
   assert.deepEqual(
-    [m.ERROR_TEXT_REASON, m.LOG_REASON, m.choiceReason('webhook.payload')].map((r) => ignoreClassOf(r)),
+    [m.ERROR_TEXT_REASON, m.LOG_REASON, m.AREA_LABEL_REASON, m.choiceReason('webhook.payload')].map((r) => ignoreClassOf(r)),
     IGNORE_CLASSES.map((c) => c.name),
   );
 });
