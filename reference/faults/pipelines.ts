@@ -43,6 +43,12 @@ export const PIPELINES_FAULTS: Fault[] = [
     ],
   },
   {
+    name: 'pipelines-list-empty',
+    rules: ['PIPE-5'],
+    description: 'GET /pipelines answers an empty list, though opportunities are created in the seeded pipelines',
+    routes: [{ route: 'GET /pipelines', respond: (res) => (ok(res) ? { ...res, body: [] } : res) }],
+  },
+  {
     name: 'pipelines-stages-null',
     rules: ['PIPE-1', 'WIRE-3'],
     description: 'a pipeline without stages has stages: null',
