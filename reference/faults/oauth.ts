@@ -63,6 +63,18 @@ export const OAUTH_FAULTS: Fault[] = [
   skips('oauth-response-type-not-checked', 'response_type', ['OAUTH-1'], 'the authorization endpoint ignores response_type and issues a code for any value'),
   skips('oauth-scope-not-checked', 'scope', ['OAUTH-2'], 'the authorization endpoint ignores scope and issues a code for any value'),
   {
+    name: 'oauth-response-type-optional',
+    rules: ['OAUTH-1'],
+    description: 'the authorization endpoint checks response_type only when the request has one: without it, a code is issued',
+    at: { 'oauth.accepts': (accepted, ctx) => accepted || (ctx.param === 'response_type' && ctx.value === undefined) },
+  },
+  {
+    name: 'oauth-scope-optional',
+    rules: ['OAUTH-2'],
+    description: 'the authorization endpoint checks scope only when the request has one: without it, a code is issued',
+    at: { 'oauth.accepts': (accepted, ctx) => accepted || (ctx.param === 'scope' && ctx.value === undefined) },
+  },
+  {
     name: 'oauth-consent-missing-app-name',
     rules: ['OAUTH-3'],
     description: 'the consent screen says "An application" instead of naming it',

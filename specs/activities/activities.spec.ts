@@ -8,6 +8,7 @@
  * the old values are not restored.
  */
 import { Activity } from '../../contracts/index.js';
+import { REAL_TEXTS } from '../../generators/real-text.js';
 import { fixtureActivities } from '../support/records.js';
 import { expect, expectJson, rule, test } from '../support/fixtures/test.js';
 import { sameId } from '../support/make.js';
@@ -51,12 +52,13 @@ test(
 );
 
 test(
-  ...rule('ACT-3', 'an activity update is visible on a later GET /activities/{id}', async ({ api, ns, profile }) => {
+  ...rule('ACT-3', 'an activity update, details outside ASCII included, is visible on a later GET /activities/{id}', async ({ api, ns, profile }) => {
     const fixture = profile.fixtures.company_with_activities;
     test.skip(!fixture, NO_FIXTURE);
     const list = await fixtureActivities(api, fixture!);
     const target = list[1 % list.length];
-    const sent = { activity_date: newDate(), details: ns.name('activity details (ACT-3)') };
+    // Details as real users write them (letters outside ASCII, a character beyond the BMP): stored as sent.
+    const sent = { activity_date: newDate(), details: `${ns.name('activity details (ACT-3)')} ${REAL_TEXTS.join(' / ')}` };
     const put = await api.put<Activity>(`/activities/${encodeURIComponent(String(target.id))}`, sent);
     expect(put).not.toBeRefused();
     const res = await api.get<Activity>(`/activities/${encodeURIComponent(String(target.id))}`);

@@ -64,6 +64,24 @@ test(
 );
 
 test(
+  ...rule(
+    'COMPANY-1',
+    'an address whose country is null or empty ("may be null or empty") is taken: its other members come back as sent, its country null or empty',
+    async ({ api, ns }) => {
+      for (const country of [null, '']) {
+        const address = { ...fullCompany(ns.id).address, country };
+        const res = await post.company({ api, ns }, { name: ns.name(`country ${JSON.stringify(country)}`), address });
+        expectCreated(res, 'Company', 'COMPANY-1');
+        const { country: got, ...rest } = (res.body.address ?? {}) as Record<string, unknown>;
+        const { country: _, ...others } = address;
+        expect(rest, `the address sent with country ${JSON.stringify(country)}: its other members`).toMatchObject(others);
+        expect([null, ''], `its country (null or empty either way: records.address-country)`).toContain(got ?? null);
+      }
+    },
+  ),
+);
+
+test(
   ...rule('COMPANY-1', 'POST /companies answers a name, details and address outside ASCII as sent', async ({ api, ns }) => {
     const sent = {
       name: `${ns.name('Spółka')} Łukasiewicz & 山田 株式会社 Ọ̀ṣun`,

@@ -108,6 +108,25 @@ test(
   }),
 );
 
+// "A Person is created" (§ Operations) by every conversion, and details.person is optional
+// (`{ details: { person?, company?, opportunity? } }`): without it, or without its name, the Person
+// is still created. Which name it then has is not shown (the Lead's, most likely): not judged.
+test(
+  ...rule('CONVERT-3', 'without details.person, or with a person without name, a conversion still creates a Person', async ({ api, ns, profile }) => {
+    const user = profile.fixtures.users[0];
+    const cases: [string, Details][] = [
+      ['details {}', {}],
+      ['details.person {}', { person: {} }],
+      ...(user ? ([['details.person without name', { person: { assignee_id: user.id } }]] as [string, Details][]) : []),
+    ];
+    for (const [label, details] of cases) {
+      const lead = await make.lead({ api, ns }, {}, `no-person-${label.length}`);
+      const out = await converted(api, lead, details);
+      expect(out.person, `${label}: the answer carries the Person created`).toMatchContract(Person);
+    }
+  }),
+);
+
 test(
   ...rule('CONVERT-4', 'company.id makes the new Person join that Company', async ({ api, ns }) => {
     const company = await companyByConversion(api, ns, ns.name('join by id'));

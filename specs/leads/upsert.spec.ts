@@ -108,6 +108,7 @@ test(
           websites: [{ url: `https://${ns.id}.example.com/`, category: 'work' }],
           monetary_unit: 'EUR',
           monetary_value: 1200.5,
+          ...(profile.fixtures.users[0] ? { assignee_id: profile.fixtures.users[0].id } : {}),
           ...(custom.length ? { custom_fields: custom } : {}),
         },
         'stored',

@@ -46,6 +46,23 @@ test(
   }),
 );
 
+// The required parameters left out ("Required: yes"): response_type "must be `code`", scope "must be
+// `developer/v1/all`", and without client_id no application is named. redirect_uri left out is not
+// judged: RFC 6749 §3.1.2.3 lets a server use the one registered (rules/coverage-reasons.json).
+for (const [id, param, what] of [
+  ['OAUTH-1', 'response_type', 'without response_type'],
+  ['OAUTH-2', 'scope', 'without scope'],
+  ['OAUTH-15', 'client_id', 'without client_id'],
+] as const) {
+  test(
+    ...rule(id, `an authorization request ${what} fails (error to the callback or an error page, never a code)`, async ({ oauth, ns }) => {
+      const mark = oauth.receiver.mark();
+      const outcome = await oauth.run(oauth.authorizeUrl({ [param]: undefined, state: ns.id }), { decision: 'authorize', inSession: true });
+      expectAuthorizationFailed(oauth.receiver, mark, outcome, what);
+    }),
+  );
+}
+
 test(
   ...rule(
     'OAUTH-3',

@@ -32,6 +32,15 @@ test(
 );
 
 test(
+  ...rule('OAUTH-4', 'without state (it is optional), after Authorize the browser POSTs to redirect_uri a payload with code', async ({ oauth }) => {
+    const outcome = await oauth.run(oauth.authorizeUrl({ state: undefined }), { decision: 'authorize', inSession: true });
+    expect(outcome.hit, `the browser reaches the callback; ${describeOutcome(outcome)}`).toBeTruthy();
+    expect(outcome.hit!.method, `the user is sent to redirect_uri by a POST; ${describeOutcome(outcome)}`).toBe('POST');
+    expect(outcome.hit!.form).toMatchContract(CallbackSuccess, 'CallbackSuccess (the POST payload)');
+  }),
+);
+
+test(
   ...rule('OAUTH-5', 'state with characters that need encoding reaches the callback unchanged', async ({ oauth, ns }) => {
     const state = awkwardState(ns.id);
     const outcome = await oauth.run(oauth.authorizeUrl({ state }), { decision: 'authorize', inSession: true });

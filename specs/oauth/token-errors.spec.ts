@@ -23,6 +23,10 @@ test(
       const failing: [string, Record<string, string>][] = [
         ['grant_type=client_credentials', oauth.tokenForm(code, { grant_type: 'client_credentials' })],
         ['a wrong client_secret', oauth.tokenForm(code, { client_secret: `wrong-secret-for-conformance-${ns.id}` })],
+        ['no grant_type', oauth.tokenForm(code, { grant_type: undefined })],
+        ['no client_id', oauth.tokenForm(code, { client_id: undefined })],
+        ['no client_secret', oauth.tokenForm(code, { client_secret: undefined })],
+        ['an unknown client_id', oauth.tokenForm(code, { client_id: `unknown-client-${ns.id}` })],
         ['a made-up code', oauth.tokenForm(madeUpCode(ns.id))],
         ['no code', oauth.tokenForm(code, { code: undefined })],
         ['a redirect_uri that differs', oauth.tokenForm(code, { redirect_uri: other })],

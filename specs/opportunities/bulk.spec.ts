@@ -18,7 +18,7 @@ import { slashDates, type EntryTemplate } from '../../generators/bulk.js';
 import { customValue } from '../support/leads.js';
 import { bulkAnswerProblems, bulkContext, bulkCreate, entriesLimit, fullRequest, isCreatedEntry } from './bulk.js';
 import { breaks, describeExchange, expect, rule, test, type ApiResponse, type Namespace } from '../support/fixtures/test.js';
-import { sameId } from '../support/make.js';
+import { make, sameId } from '../support/make.js';
 
 /** Valid entries: a namespaced name, the namespace's tags, `extra`. */
 const entries = (ns: Namespace, count: number, extra: Record<string, unknown> = {}) =>
@@ -141,15 +141,19 @@ test(
   ...rule(
     'BULK-5',
     'a failed entry is { success: false, message: { <field>: [ { error } ] } } and the valid entries are still created',
-    async ({ api, ns }, testInfo) => {
-      const sent: Record<string, unknown>[] = [
-        { name: ns.name('valid'), tags: ns.tags },
-        { tags: ns.tags, details: 'no name' },
-        { name: ns.name('valid'), tags: ns.tags },
-        { name: ns.name('odd value'), tags: ns.tags, monetary_value: 'a lot' },
-        { name: ns.name('odd probability'), tags: ns.tags, win_probability: 'high' },
-      ];
-      const templates: EntryTemplate[] = [{}, { defect: 'no-name' }, {}, { defect: 'text-monetary-value' }, { defect: 'text-win-probability' }];
+    async ({ api, ns, profile }, testInfo) => {
+      // Every kind of dubious entry but an unknown pipeline (the property draws them at random), within the target's limit.
+      const cases: [Record<string, unknown>, EntryTemplate][] = [
+        [{ name: ns.name('valid'), tags: ns.tags }, {}],
+        [{ tags: ns.tags, details: 'no name' }, { defect: 'no-name' }],
+        [{ name: ns.name('valid'), tags: ns.tags }, {}],
+        [{ name: ns.name('odd value'), tags: ns.tags, monetary_value: 'a lot' }, { defect: 'text-monetary-value' }],
+        [{ name: ns.name('odd probability'), tags: ns.tags, win_probability: 'high' }, { defect: 'text-win-probability' }],
+        [{ name: 4711, tags: ns.tags }, { defect: 'numeric-name' }],
+        [{ name: '', tags: ns.tags }, { defect: 'empty-name' }],
+      ].slice(0, fullRequest(profile)) as [Record<string, unknown>, EntryTemplate][];
+      const sent = cases.map(([entry]) => entry);
+      const templates = cases.map(([, template]) => template);
       const res = await bulkCreate(api, { opportunities: sent });
       expect(bulkAnswerProblems(sent, templates, res), `position by position\n${describeExchange(res.exchange)}`).toEqual([]);
       const failed = (res.body as unknown[]).filter((x) => BulkFailedEntry.safeParse(x).success).length;
@@ -258,18 +262,21 @@ test(
 test(
   ...rule(
     'BULK-11',
-    'a created entry carries the members sent for it',
+    'a created entry carries the members sent for it (a Person as its primary contact, status Open among them)',
     async ({ api, ns, profile }) => {
       const ctx = await bulkContext(api, profile);
       const pipeline = ctx.pipelines[0];
       const user = ctx.users[0];
+      const contact = await make.person({ api, ns });
       const sent = {
         name: ns.name('members'),
         tags: ns.tags,
         details: 'bulk details',
         monetary_value: 2500,
         priority: 'High',
+        status: 'Open',
         win_probability: 40,
+        primary_contact_id: contact.id,
         ...(pipeline ? { pipeline_id: pipeline.id } : {}),
         ...(user !== undefined ? { assignee_id: user } : {}),
       };
@@ -280,6 +287,8 @@ test(
       expect(opp.monetary_value, 'monetary_value').toBe(2500);
       expect(opp.priority, 'priority').toBe('High');
       expect(opp.win_probability, 'win_probability').toBe(40);
+      expect(opp.status, 'status').toBe('Open');
+      expect(sameId(opp.primary_contact_id, contact.id), `primary_contact_id: the Person ${String(contact.id)}`).toBe(true);
       expect(opp.tags, 'tags').toEqual(expect.arrayContaining(ns.tags));
       if (pipeline) expect(sameId(opp.pipeline_id, pipeline.id), 'pipeline_id').toBe(true);
       if (user !== undefined) expect(sameId(opp.assignee_id, user), 'assignee_id').toBe(true);

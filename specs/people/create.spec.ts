@@ -72,6 +72,24 @@ test(
 
 test(
   ...rule(
+    'PEOPLE-2',
+    'an address whose country is null or empty ("may be null or empty") is taken: its other members come back as sent, its country null or empty',
+    async ({ api, ns }) => {
+      for (const country of [null, '']) {
+        const address = { street: '12 Analytical Row', city: 'London', state: 'Greater London', postal_code: 'NW1 6XE', country };
+        const res = await post.person({ api, ns }, { name: ns.name(`country ${JSON.stringify(country)}`), address });
+        expectCreated(res, 'Person', 'PEOPLE-1');
+        const { country: got, ...rest } = (res.body.address ?? {}) as Record<string, unknown>;
+        const { country: _, ...others } = address;
+        expect(rest, `the address sent with country ${JSON.stringify(country)}: its other members`).toMatchObject(others);
+        expect([null, ''], `its country (null or empty either way: records.address-country)`).toContain(got ?? null);
+      }
+    },
+  ),
+);
+
+test(
+  ...rule(
     'PEOPLE-3',
     'fields sent as empty strings (prefix, suffix, title, details, company_name) come back as null',
     async ({ api, ns }) => {

@@ -55,6 +55,13 @@ test(
 );
 
 test(
+  ...rule('PROJ-2', 'a Project created with status Open sent (an optional member) has status Open', async ({ api, ns }) => {
+    const p = await make.project({ api, ns }, { name: ns.name('open project sent'), status: 'Open' });
+    expect(p.status, 'status of a new Project').toBe('Open');
+  }),
+);
+
+test(
   ...rule('PROJ-3', 'POST /projects without a name, or with a null name, is refused and creates nothing', async ({ api, ns }, testInfo) => {
     for (const body of [
       { details: `no name ${ns.id}`, tags: ns.tags },

@@ -56,6 +56,13 @@ test(
 );
 
 test(
+  ...rule('HOOK-2', 'a subscription with custom_field_computed_values false carries it false', async ({ hooks }) => {
+    const sub = await hooks.subscribe(hooks.channel('raw values'), { type: 'person', event: 'new', custom_field_computed_values: false });
+    expect(sub.custom_field_computed_values, 'custom_field_computed_values').toBe(false);
+  }),
+);
+
+test(
   ...rule('HOOK-7', 'GET /webhooks/{id} answers the subscription as created: every member, the secret as sent', async ({ api, hooks, ns }) => {
     const ch = hooks.channel('get');
     const secret = realSecret(ns.id);
