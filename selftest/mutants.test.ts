@@ -9,20 +9,25 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { strykerBin, strykerNode } from '../scripts/mutants.js';
 import { ROOT, readJson, runProcess, scratchDir } from './helpers.js';
 
-/** The lines mutated: the route of GET /pipelines, a handful of mutants. */
-const RANGE = 'reference/routes/pipelines.ts:69-69';
+/** The line mutated: the route of GET /pipelines (found by its text), a handful of mutants. */
+const ROUTE_LINE =
+  readFileSync(join(ROOT, 'reference/routes/pipelines.ts'), 'utf8')
+    .split('\n')
+    .findIndex((l) => l.includes("router.add('GET', '/pipelines'")) + 1;
+const RANGE = `reference/routes/pipelines.ts:${ROUTE_LINE}-${ROUTE_LINE}`;
 
 interface MutationReport {
   files: Record<string, { mutants: { mutatorName: string; status: string; location: { start: { line: number } } }[] }>;
 }
 
 test('StrykerJS mutates a few lines of the reference server, the suite kills a mutant, the JSON report is written', async (t) => {
+  assert.ok(ROUTE_LINE > 0, "reference/routes/pipelines.ts registers GET /pipelines on a line of its own (router.add('GET', '/pipelines', …))");
   assert.ok(strykerBin(), 'StrykerJS is installed (@stryker-mutator/core, a devDependency: npm ci)');
   const node = strykerNode();
   if ('reason' in node) {
