@@ -9,6 +9,7 @@
  *     npm run mutants -- --mutate reference/routes/pipelines.ts:60-70   # as given, judged by the whole quick suite
  *     npm run mutants -- --force                               # every mutant again (kept results ignored)
  *     npm run mutants -- --summary                             # per area: killed, survived, …, the score
+ *     npm run mutants -- --write-summary                       # the same as docs/mutation-summary.md, with the survivors
  *     npm run mutants -- --standard                            # only the standard pass over today's survivors
  *
  * The whole run (no `--mutate`), each stage's results kept in StrykerJS's incremental file, so that
@@ -44,6 +45,7 @@ import {
   routesByFile,
   runOrder,
   subsetOf,
+  summaryMarkdown,
   summaryRows,
   summaryTable,
   survivors,
@@ -268,9 +270,29 @@ function printSummary(): void {
   if (standard) console.log(`Quick's blind spots (standard kills, quick does not): ${blindSpots(report, standard).length}, in ${STANDARD_OUT}/blind-spots.txt`);
 }
 
+/** docs/mutation-summary.md from the report (summaryMarkdown): committed, so the score by area travels with the code. */
+async function writeSummaryPage(): Promise<void> {
+  const report = readReport();
+  if (!report) {
+    console.error(`mutants: no report in ${OUT}/mutation.json: run npm run mutants first`);
+    process.exit(2);
+  }
+  const config = (await import(pathToFileURL(join(ROOT, 'stryker.config.mjs')).href)) as { default: { mutate: string[] } };
+  const standard = readReport(STANDARD_OUT);
+  const commit = execFileSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: ROOT, encoding: 'utf8' }).trim();
+  const page = summaryMarkdown(report, runOrder(mutatedFiles(config.default.mutate)), {
+    commit,
+    date: new Date().toISOString().slice(0, 10),
+    blindSpots: standard ? blindSpots(report, standard).length : undefined,
+  });
+  writeFileSync(join(ROOT, 'docs/mutation-summary.md'), page);
+  console.log('mutants: wrote docs/mutation-summary.md');
+}
+
 async function main() {
   const args = process.argv.slice(2);
   if (args.includes('--summary')) return printSummary();
+  if (args.includes('--write-summary')) return writeSummaryPage();
   const bin = strykerBin();
   if (!bin) {
     console.error('mutants: StrykerJS is not installed (node_modules/@stryker-mutator/core): npm ci installs it (a devDependency)');

@@ -17,6 +17,7 @@ import {
   routesByFile,
   runOrder,
   subsetOf,
+  summaryMarkdown,
   summaryRows,
   type MutationReport,
   type ReportMutant,
@@ -186,4 +187,13 @@ test('survivors as --mutate ranges (columns from 0), and the summary per area wi
   );
   assert.equal(total.score?.toFixed(1), '66.7');
   assert.equal(rows[0].score, 50);
+  // The page: the table, the files not judged yet, each survivor with its text and replacement.
+  report.files['reference/routes/pipelines.ts'].source = "a\nb\nconst n = 'Sales';\n";
+  const page = summaryMarkdown(report, ['reference/routes/pipelines.ts', 'reference/search.ts', 'reference/http.ts', 'reference/model.ts'], {
+    commit: 'abc1234',
+    date: '2026-12-05',
+  });
+  assert.match(page, /^\| \*\*total\*\* \| 7 \| 1 \| 1 \| 1 \| 0 \| 1 \| 1 \| 0 \| 1 \| 1 \| 66\.7% \|$/m);
+  assert.match(page, /Files judged: 3 of 4\. Not judged yet: `reference\/model\.ts`\./);
+  assert.match(page, /## Survivors \(1\)[\s\S]*- `reference\/routes\/pipelines\.ts:3:11` StringLiteral: `'Sales'` → `""`/);
 });
