@@ -1,4 +1,5 @@
 /** Faults of Projects (`POST /projects`); the project search's faults are in ./search.ts. */
+import { HttpError } from '../http.js';
 import { C, type Rec } from '../model.js';
 import type { Fault, Presented } from './types.js';
 import { mapStrings, mojibake, utf8mb3 } from './reshape.js';
@@ -15,6 +16,21 @@ declare module './types.js' {
 }
 
 export const PROJECTS_FAULTS: Fault[] = [
+  {
+    name: 'project-related-resource-string-crash',
+    rules: ['WIRE-5'],
+    description: 'POST /projects with related_resource that is a string fails with 500 (it reads related_resource.type.toLowerCase())',
+    routes: [
+      {
+        route: 'POST /projects',
+        around: (ctx, next) => {
+          const rr = ctx.body && typeof ctx.body === 'object' ? (ctx.body as { related_resource?: unknown }).related_resource : undefined;
+          if (typeof rr === 'string') throw new HttpError(500, { message: 'Cannot read properties of undefined (reading toLowerCase)' });
+          return next();
+        },
+      },
+    ],
+  },
   {
     name: 'project-status-not-open',
     rules: ['PROJ-2'],
