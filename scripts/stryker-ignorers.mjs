@@ -19,15 +19,26 @@
  *   `switch` over a choice is left alone (reference/search.ts's have no `default`: an emptied case
  *   test there answers no alternative at all), as is any other use of a choice's value.
  *
+ * - `hook-name`: the name of a fault's hook point or seam, the first argument of `app.at(…)` or
+ *   `app.seam(…)`: with no fault switched on (as in every mutation run), the value passes on
+ *   whatever the name, so emptying it changes nothing.
  * - `area-label`: the `name` of an area module (`export const x: AreaModule = { name: '…' }`): a
  *   label scripts/mutants-plan.ts reads to find the module's file, never part of an answer.
  *
+ * - `other-alternative`: code that only another alternative of an open choice runs (the branch of an
+ *   `if`/`?:` whose test the default choices fix the other way, a `case` naming another alternative
+ *   of a switch over a choice). A mutation run takes the default choices: such a mutant could never
+ *   be killed, and says nothing of the suite. The choices self-test runs the suite against every
+ *   alternative; the faults exercise the code of some.
+ *
  * What else survives is decided one mutant at a time (docs/calibration.md, "Mutation testing").
  */
+import { readFileSync } from 'node:fs';
 import { declareValuePlugin, PluginKind } from '@stryker-mutator/api/plugin';
 
 export const ERROR_TEXT_REASON = 'the text of an error answer: the general error body is not shown (spec § Errors; open choice errors.body)';
 export const LOG_REASON = 'log output: the server log (console.*) is no part of any answer';
+export const HOOK_NAME_REASON = "a fault's hook point: with no fault on, app.at and app.seam pass the value on whatever the point's name";
 export const AREA_LABEL_REASON = "an area module's label: read by the mutation plan, never part of an answer";
 export const choiceReason = (id) =>
   `the alternative of an open choice (rules/choices.json ${id}): the suite passes every alternative, so no check may tell them apart`;
@@ -39,7 +50,10 @@ export const choiceReason = (id) =>
 export const MESSAGE_ARGS = {
   fail: 1, // http.ts fail(status, message); oauth.ts authorize's fail(error, description)
   refusal: 2, // common.ts refusal(app, status, message, detail, headers)
-  invalid: 1, // common.ts invalid(app, message, field)
+  invalid: [1, 2], // common.ts invalid(app, message, field): the field is named only in the error body, which is not shown
+  idList: 1, // search.ts idList(app, name, v): the member's name, in the message and the error's field only
+  stringList: 1, // search.ts stringList(app, name, v): the same
+  checkWorkBody: 2, // projects.ts checkWorkBody(app, body, what, …): what the body is, in its messages only
   notFound: 0, // common.ts notFound(what): `${what} not found`
   missing: 1, // common.ts missing(app, what): `${what} not found`
   idParam: 1, // common.ts idParam(value, what): `${what} must be a number`
@@ -52,6 +66,8 @@ export const MESSAGE_ARGS = {
   tokenError: 3, // oauth.ts tokenError(app, status, error, description): `error_description`
 };
 
+/** Is argument `index` of the helper `name` only the text of its error ({@link MESSAGE_ARGS})? */
+const messageArg = (name, index) => Object.hasOwn(MESSAGE_ARGS, name) && [MESSAGE_ARGS[name]].flat().includes(index);
 const isText = (n) => n?.type === 'StringLiteral' || n?.type === 'TemplateLiteral';
 const keyName = (n) => (n.computed ? undefined : n.key.type === 'Identifier' ? n.key.name : n.key.type === 'StringLiteral' ? n.key.value : undefined);
 const calleeName = (n) => (n.type === 'Identifier' ? n.name : undefined);
@@ -64,7 +80,7 @@ function isErrorText(path) {
   // A message argument of an error helper.
   if ((parent.isCallExpression() || parent.isOptionalCallExpression()) && path.listKey === 'arguments') {
     const name = calleeName(parent.node.callee);
-    return name !== undefined && MESSAGE_ARGS[name] === path.key;
+    return name !== undefined && messageArg(name, path.key);
   }
   // The value of a `message` member (`{ success: false, status, message: '…' }`, refusal's nested shape).
   if (parent.isObjectProperty() && path.key === 'value') return keyName(parent.node) === 'message';
@@ -74,9 +90,24 @@ function isErrorText(path) {
   if (parent.isAssignmentPattern() && path.key === 'right') {
     const fn = parent.parentPath;
     const name = fn?.node.id?.name ?? (fn?.parentPath?.isVariableDeclarator() ? fn.parentPath.node.id.name : undefined);
-    return fn?.isFunction() === true && parent.listKey === 'params' && name !== undefined && MESSAGE_ARGS[name] === parent.key;
+    return fn?.isFunction() === true && parent.listKey === 'params' && name !== undefined && messageArg(name, parent.key);
   }
   return false;
+}
+
+/** Is `path` the name of a fault's hook point or seam: the first argument (a string) of `app.at(…)` / `app.seam(…)`? */
+function isHookName(path) {
+  if (!isText(path.node) || path.listKey !== 'arguments' || path.key !== 0) return false;
+  const call = path.parentPath;
+  const c = call?.node.callee;
+  return (
+    (call.isCallExpression() || call.isOptionalCallExpression()) &&
+    (c.type === 'MemberExpression' || c.type === 'OptionalMemberExpression') &&
+    !c.computed &&
+    c.property.type === 'Identifier' &&
+    (c.property.name === 'at' || c.property.name === 'seam') &&
+    ((c.object.type === 'Identifier' && c.object.name === 'app') || (c.object.type === 'MemberExpression' && c.object.property.name === 'app'))
+  );
 }
 
 /** Is `path` the label of an area module: the value of `name` in `const x: AreaModule = { … }`? */
@@ -130,7 +161,7 @@ function collectChoiceConsts(program) {
       if (p.parentPath.node.kind !== 'const' || p.node.id.type !== 'Identifier') return;
       const binding = p.scope.getBinding(p.node.id.name);
       const compared = binding && comparedChoice(p, p.node.init);
-      if (compared !== undefined) choiceConsts.set(binding.identifier, { id: compared, compared: true });
+      if (compared !== undefined) choiceConsts.set(binding.identifier, { id: compared, compared: true, atDefault: atDefault(p, p.node.init) });
     },
   });
 }
@@ -172,15 +203,77 @@ function choiceSwitch(path) {
   return undefined;
 }
 
+/** Each choice's alternative in a mutation run: the reference's default (alternative 0, or the decided one). */
+const CHOICES = JSON.parse(readFileSync(new URL('../rules/choices.json', import.meta.url), 'utf8'));
+export const DEFAULT_ALTERNATIVE = new Map(CHOICES.map((c) => [c.id, c.decided?.alternative ?? c.alternatives[0].name]));
+
+/**
+ * The value of a test under the default choices, when it is fixed by them: `{ value, id }` for a
+ * comparison of a choice with a string literal (`app.choice('x') === 'y'`, `!==`), a constant
+ * holding one, their negation and their `&&` / `||` with anything (when that fixes the result);
+ * else undefined.
+ */
+function atDefault(path, n) {
+  if (!n) return undefined;
+  if (n.type === 'Identifier') return choiceConst(path, n.name)?.atDefault;
+  if (n.type === 'UnaryExpression' && n.operator === '!') {
+    const v = atDefault(path, n.argument);
+    return v && { value: !v.value, id: v.id };
+  }
+  if (n.type === 'LogicalExpression' && (n.operator === '&&' || n.operator === '||')) {
+    const decisive = n.operator === '||';
+    const [l, r] = [atDefault(path, n.left), atDefault(path, n.right)];
+    const fixed = [l, r].find((v) => v && v.value === decisive);
+    if (fixed) return fixed;
+    return l && r ? { value: !decisive, id: l.id } : undefined;
+  }
+  if (n.type !== 'BinaryExpression' || !EQUALITY.has(n.operator)) return undefined;
+  const [choiceSide, other] = readsChoice(path, n.left) !== undefined ? [n.left, n.right] : [n.right, n.left];
+  const id = readsChoice(path, choiceSide);
+  if (id === undefined || other?.type !== 'StringLiteral' || !DEFAULT_ALTERNATIVE.has(id)) return undefined;
+  const equal = DEFAULT_ALTERNATIVE.get(id) === other.value;
+  return { value: n.operator.startsWith('!') ? !equal : equal, id };
+}
+
+/**
+ * The choice whose other alternatives alone run `path`, or undefined: the branch of an `if` or
+ * `?:` whose test the default choices fix the other way, or a `case` of a switch over a choice
+ * naming another alternative than the default.
+ */
+function otherAlternative(path) {
+  const parent = path.parentPath;
+  if (!parent) return undefined;
+  if ((parent.isIfStatement() || parent.isConditionalExpression()) && (path.key === 'consequent' || path.key === 'alternate')) {
+    const v = atDefault(parent, parent.node.test);
+    if (v && v.value === (path.key === 'alternate')) return v.id;
+    return undefined;
+  }
+  if (path.isSwitchCase() && path.node.test?.type === 'StringLiteral') {
+    const id = readsChoice(parent, parent.node.discriminant);
+    if (id !== undefined && DEFAULT_ALTERNATIVE.has(id) && DEFAULT_ALTERNATIVE.get(id) !== path.node.test.value) return id;
+  }
+  return undefined;
+}
+
+export const otherAlternativeReason = (id) =>
+  `code of another alternative of an open choice (rules/choices.json ${id}): a mutation run takes the default choices, so it never runs; the choices self-test runs the suite under every alternative`;
+
 export const strykerPlugins = [
   declareValuePlugin(PluginKind.Ignore, 'error-text', { shouldIgnore: (path) => (isErrorText(path) ? ERROR_TEXT_REASON : undefined) }),
   declareValuePlugin(PluginKind.Ignore, 'log-output', { shouldIgnore: (path) => (isConsoleCall(path) ? LOG_REASON : undefined) }),
+  declareValuePlugin(PluginKind.Ignore, 'hook-name', { shouldIgnore: (path) => (isHookName(path) ? HOOK_NAME_REASON : undefined) }),
   declareValuePlugin(PluginKind.Ignore, 'area-label', { shouldIgnore: (path) => (isAreaLabel(path) ? AREA_LABEL_REASON : undefined) }),
   declareValuePlugin(PluginKind.Ignore, 'open-choice', {
     shouldIgnore: (path) => {
       if (path.isProgram()) collectChoiceConsts(path);
       const id = choiceSwitch(path);
       return id === undefined ? undefined : choiceReason(id);
+    },
+  }),
+  declareValuePlugin(PluginKind.Ignore, 'other-alternative', {
+    shouldIgnore: (path) => {
+      const id = otherAlternative(path);
+      return id === undefined ? undefined : otherAlternativeReason(id);
     },
   }),
 ];

@@ -44,8 +44,10 @@ interface IgnorersModule {
   strykerPlugins: Plugin[];
   ERROR_TEXT_REASON: string;
   LOG_REASON: string;
+  HOOK_NAME_REASON: string;
   AREA_LABEL_REASON: string;
   choiceReason(id: string): string;
+  otherAlternativeReason(id: string): string;
 }
 
 const ignorers = async () => (await import(pathToFileURL(join(ROOT, 'scripts/stryker-ignorers.mjs')).href)) as IgnorersModule;
@@ -71,13 +73,15 @@ async function ignored(code: string): Promise<[string, string][]> {
   return out;
 }
 
-test("the ignore plugins: an error answer's free text, a console call, an area module's label, the switch of an open choice; nothing the spec fixes", async () => {
+test("the ignore plugins: an error answer's free text, a console call, a hook point's name, an area module's label, the switch of an open choice and the code of its other alternatives; nothing the spec fixes", async () => {
   assert.deepEqual(
     (await plugins()).map((p) => p.name),
-    ['error-text', 'log-output', 'area-label', 'open-choice'],
+    ['error-text', 'log-output', 'hook-name', 'area-label', 'open-choice', 'other-alternative'],
   );
   const code = `
     export const people: AreaModule = { name: 'people', api() {} };
+    const found = h.app.at('upsert.matches', list, { field: 'name' });
+    const statuses = idList(app, 'status_ids', v);
     const other = { name: 'Sales' };
     function handler(app, ctx) {
       if (!ctx.body) invalid(app, 'the body must be a JSON object', 'body');
@@ -95,20 +99,35 @@ test("the ignore plugins: an error answer's free text, a console call, an area m
     }`;
   assert.deepEqual(await ignored(code), [
     ["'people'", 'area label'],
+    ["'upsert.matches'", 'hook name'],
+    ["'status_ids'", 'error text'],
     ["'the body must be a JSON object'", 'error text'],
+    ["'body'", 'error text'],
     ["'id'", 'error text'],
     ["'company'", 'error text'],
     ['`target ${t} is no URL`', 'error text'],
     ["console.error('[reference] internal error', err)", 'log'],
     ["shape === 'errors-list'", 'open choice'],
+    // Run only under an alternative other than the default (message, none, prompt, id-asc): never in a mutation run.
+    ['list', 'other alternative'],
     ["app.choice('general.extra-fields') === 'extra-members'", 'open choice'],
     ['extra', 'open choice'],
+    ['out.active = true;', 'other alternative'],
     ["app.choice('webhook.timing') === 'lagging'", 'open choice'],
+    ['lag();', 'other alternative'],
+    ["case 'id-desc': return -1;", 'other alternative'],
   ]);
   // The summary counts the ignored mutants by how their reasons begin.
   const m = await ignorers();
   assert.deepEqual(
-    [m.ERROR_TEXT_REASON, m.LOG_REASON, m.AREA_LABEL_REASON, m.choiceReason('webhook.payload')].map((r) => ignoreClassOf(r)),
+    [
+      m.ERROR_TEXT_REASON,
+      m.LOG_REASON,
+      m.HOOK_NAME_REASON,
+      m.AREA_LABEL_REASON,
+      m.choiceReason('webhook.payload'),
+      m.otherAlternativeReason('webhook.timing'),
+    ].map((r) => ignoreClassOf(r)),
     IGNORE_CLASSES.map((c) => c.name),
   );
 });
@@ -193,7 +212,7 @@ test('survivors as --mutate ranges (columns from 0), and the summary per area wi
     commit: 'abc1234',
     date: '2026-12-05',
   });
-  assert.match(page, /^\| \*\*total\*\* \| 7 \| 1 \| 1 \| 1 \| 0 \| 1 \| 1 \| 0 \| 1 \| 1 \| 66\.7% \|$/m);
+  assert.match(page, /^\| \*\*total\*\* \| 7 \| 1 \| 1 \| 1 \| 0 \| 1 \| 1 \| 0 \| 0 \| 1 \| 0 \| 1 \| 66\.7% \|$/m);
   assert.match(page, /Files judged: 3 of 4\. Not judged yet: `reference\/model\.ts`\./);
   assert.match(page, /## Survivors \(1\)[\s\S]*- `reference\/routes\/pipelines\.ts:3:11` StringLiteral: `'Sales'` → `""`/);
 });
