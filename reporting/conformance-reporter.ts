@@ -391,15 +391,19 @@ export default class ConformanceReporter implements Reporter {
     const outcome = outcomeOf(test, result, this.rootDir);
     if (this.shard) outcome.shard = this.shard;
     this.outcomes.set(test.id, outcome);
-    this.cover(outcome.file, result);
+    const endpoints = this.cover(outcome.file, result);
+    if (endpoints?.length) outcome.endpoints = endpoints;
   }
 
-  /** Counts the test's exchanges, notifications and OAuth steps into the coverage map (each test once, as it ends), under its spec file. */
-  private cover(file: string, result: TestResult): void {
-    if (this.coverageBroken) return;
+  /**
+   * Counts the test's exchanges, notifications and OAuth steps into the coverage map (each test
+   * once, as it ends), under its spec file; the spec's endpoints it sent requests to.
+   */
+  private cover(file: string, result: TestResult): string[] | undefined {
+    if (this.coverageBroken) return undefined;
     try {
       this.coverage ??= new CoverageCollector();
-      this.coverage.addTest({
+      return this.coverage.addTest({
         file: file.split(sep).join('/'),
         exchanges: exchangesOf(result).all,
         notifications: attachmentJson(result, 'notifications.json'),
@@ -408,6 +412,7 @@ export default class ConformanceReporter implements Reporter {
     } catch (err) {
       // The map is no verdict: a fault of its own is said once and never stops the run.
       this.coverageBroken = `the coverage map was not made: ${(err as Error).message}`;
+      return undefined;
     }
   }
 

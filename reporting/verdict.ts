@@ -46,6 +46,8 @@ export interface TestOutcome {
   created?: { path: string; id: unknown }[];
   /** Requests the test sent (every test, from its exchanges). */
   requests?: number;
+  /** The spec's endpoints it sent requests to (`POST /projects/search`), sorted: what scripts/quick-selection.ts covers a rule on. */
+  endpoints?: string[];
   /** Answers by status code ("0" = no usable answer), every test. */
   statuses?: Record<string, number>;
   /** The test failed and the CRM_EXPECTATIONS baseline lists it: reason and failure. */

@@ -5,7 +5,8 @@
  *     npx tsx scripts/quick-selection.ts --reuse              # the outcomes of those runs, made before
  *     npx tsx scripts/quick-selection.ts a/conformance-outcomes.json b/conformance-outcomes.json
  *
- * `quick` judges every rule the standard run judges with at most 1,000 requests. A test that judges
+ * `quick` judges every rule the standard run judges with at most 1,000 requests, a rule the catalog
+ * gives several endpoints on each of them (judgedBy). A test that judges
  * a rule against one server may skip against another (a choice the spec leaves open), so the
  * selection is made from standard runs against the reference under several of its choice sets
  * (CHOICE_SETS): the tests kept judge, under every set, each rule some test judged under it.
@@ -25,6 +26,7 @@ import { resolve } from 'node:path';
 import type { OutcomeFile } from '../reporting/conformance-reporter.js';
 import { runPlaywright } from '../specs/support/core/suite-run.js';
 import { ROOT } from '../specs/support/core/config.js';
+import { getRule, hasRule } from '../rules/index.js';
 import { QUICK_SELECTION_FILE } from '../specs/support/core/quick.js';
 /** The properties that always run (the search properties, the upsert model); the bulk property is a test like any other (its calls are paced). */
 const PROPERTY_FILES = /search\/[^/]*\.property\.spec\.ts$|upsert\.model\.spec\.ts$/;
@@ -52,14 +54,37 @@ export interface QuickSelection {
 
 const keyOf = (o: { file: string; title: string }) => `${o.file}\0${o.title}`;
 
+/** The endpoints a rule's catalog entry names, when it names more than one (`POST /projects/search, POST /tasks/search`). */
+const endpointsOfRule = (id: string): string[] => {
+  const list = hasRule(id) ? (getRule(id).endpoint ?? '').split(',').map((e) => e.trim()) : [];
+  return list.length > 1 ? list : [];
+};
+
+/**
+ * What a test judges: each of its rules, and a rule the catalog gives several endpoints on each of
+ * those the test sent requests to (`SEARCH-13 POST /projects/search`): quick keeps a test of the
+ * rule on every endpoint standard judges it on, not only on one (a project search that answers
+ * option ids passed quick when only the task search's SEARCH-13 ran).
+ */
+export function judgedBy(o: Pick<Outcome, 'rules' | 'endpoints'>): string[] {
+  return o.rules.flatMap((r) => {
+    const on = endpointsOfRule(r).filter((e) => o.endpoints?.includes(e));
+    return on.length ? on.map((e) => `${r} ${e}`) : [r];
+  });
+}
+
 /** The selection of standard runs' outcomes, one list per run, the default choices' first (see the file header). */
 export function selectQuick(runs: Outcome[][], under = runs.map((_, i) => `run ${i + 1}`)): QuickSelection {
   const ran = runs.map((outcomes) => new Map(outcomes.filter((o) => o.status !== 'skipped').map((o) => [keyOf(o), o])));
   const tests = new Map<string, Outcome>();
   for (const run of ran) for (const [k, o] of run) if (!tests.has(k)) tests.set(k, o);
-  // What must be covered: (run, rule) for every rule some test judged in that run.
-  const left = new Set(ran.flatMap((run, i) => [...run.values()].flatMap((o) => o.rules.map((r) => `${i}\0${r}`))));
-  const pairsOf = (k: string) => ran.flatMap((run, i) => run.get(k)?.rules.map((r) => `${i}\0${r}`) ?? []);
+  // What must be covered: (run, rule) for every rule some test judged in that run, per endpoint where the rule has several (judgedBy).
+  const left = new Set(ran.flatMap((run, i) => [...run.values()].flatMap((o) => judgedBy(o).map((r) => `${i}\0${r}`))));
+  const pairsOf = (k: string) =>
+    ran.flatMap((run, i) => {
+      const o = run.get(k);
+      return o ? judgedBy(o).map((r) => `${i}\0${r}`) : [];
+    });
   const keep = new Set<string>();
   const take = (k: string) => {
     keep.add(k);

@@ -11,7 +11,7 @@ import assert from 'node:assert/strict';
 import { ConfigError, parseConfig, ROOT } from '../specs/support/core/config.js';
 import { depthOption } from '../cli/run.js';
 import { quickLeaveOut } from '../specs/support/core/quick.js';
-import { selectQuick } from '../scripts/quick-selection.js';
+import { judgedBy, selectQuick } from '../scripts/quick-selection.js';
 import { buildReport, type TestOutcome } from '../reporting/verdict.js';
 import { summaryLines } from '../reporting/conformance-reporter.js';
 import { suiteConfig } from '../specs/support/suite-config.js';
@@ -69,6 +69,24 @@ test('the quick selection keeps the properties and, of the other tests, the chea
   // A rule only a property judges is the property's alone.
   const alone = selectQuick([[outcome('specs/search/projects.property.spec.ts', 'SEARCH-5 property', ['SEARCH-5'], 600)]] as never);
   assert.deepEqual([alone.leaveOut, alone.kept.tests], [[], 1]);
+});
+
+test('the quick selection keeps a test of a rule on each endpoint the catalog gives it that standard judges it on', () => {
+  const on = (o: TestOutcome, endpoints: string[]) => ({ ...o, endpoints }) as TestOutcome;
+  const tasks = on(outcome('specs/search/custom-fields.spec.ts', 'SEARCH-13 task search results', ['SEARCH-13'], 3), ['POST /tasks', 'POST /tasks/search']);
+  const projects = on(outcome('specs/search/custom-fields.spec.ts', 'SEARCH-13 project search results', ['SEARCH-13'], 5), [
+    'POST /projects',
+    'POST /projects/search',
+  ]);
+  assert.deepEqual(judgedBy(projects), ['SEARCH-13 POST /projects/search'], 'the rule on the endpoint of its list the test reached');
+  assert.deepEqual(judgedBy(on(projects, [])), ['SEARCH-13'], 'no endpoint of its list reached: the rule');
+  assert.deepEqual(judgedBy({ rules: ['PROJ-2'], endpoints: ['POST /projects'] }), ['PROJ-2'], 'a rule of one endpoint: the rule');
+  assert.deepEqual(selectQuick([[tasks, projects]] as never).leaveOut, [], 'both kept: one search each');
+  // Without the endpoints (an outcome file of an older run), one test covers the rule.
+  assert.equal(
+    selectQuick([[outcome(tasks.file, tasks.title, tasks.rules, 3), outcome(projects.file, projects.title, projects.rules, 5)]] as never).leaveOut.length,
+    1,
+  );
 });
 
 test('the quick selection judges each rule under every choice set it was made from: a test that skips under one set does not cover it there', () => {

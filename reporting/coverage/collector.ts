@@ -106,17 +106,26 @@ export class CoverageCollector {
     this.match = endpointMatcher(this.surface);
   }
 
-  /** Counts one test's exchanges, notifications and OAuth steps. */
-  addTest(input: TestInput): void {
+  /**
+   * Counts one test's exchanges, notifications and OAuth steps; answers the endpoints it sent
+   * requests to, sorted (`GET /oauth/authorize` for an authorization request).
+   */
+  addTest(input: TestInput): string[] {
     const t = new TestTransitions(this.counts, this.surface.named);
+    const reached = new Set<string>();
     for (const x of input.exchanges) {
       const e = this.exchange(x, input.file);
-      if (e) t.exchange(e.key, x);
+      if (e) {
+        t.exchange(e.key, x);
+        reached.add(e.key);
+      }
     }
+    if (input.oauthSteps?.some((o) => o.step === 'authorize')) reached.add(AUTHORIZE);
     if (input.notifications) this.tallies.notifications += t.notifications(input.notifications);
     for (const step of input.oauthSteps ?? []) t.oauth(step);
     this.tallies.oauthSteps += input.oauthSteps?.length ?? 0;
     if (input.file && input.oauthSteps?.some((o) => o.step === 'authorize')) addFile(this.tallies.specFiles, AUTHORIZE, input.file);
+    return [...reached].sort();
   }
 
   /** Matches and classifies one exchange of `file`; its endpoint, or undefined (a path the spec does not show). */
