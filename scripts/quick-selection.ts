@@ -10,7 +10,7 @@
  * a rule against one server may skip against another (a choice the spec leaves open), so the
  * selection is made from standard runs against the reference under several of its choice sets
  * (CHOICE_SETS): the tests kept judge, under every set, each rule some test judged under it.
- * The search properties and the upsert model always run (with a thirtieth of their runs); of the
+ * The search properties and the upsert model always run (with under a thirtieth of their runs); of the
  * other tests, a few cover every rule they judge, those the properties judge too (a property's
  * random runs may not reach the case a rule's own test makes, nor tell two rules apart: the
  * properties alone judge only the rules no other test judges): a greedy cover, the most rules
@@ -54,22 +54,28 @@ export interface QuickSelection {
 
 const keyOf = (o: { file: string; title: string }) => `${o.file}\0${o.title}`;
 
-/** The endpoints a rule's catalog entry names, when it names more than one (`POST /projects/search, POST /tasks/search`). */
-const endpointsOfRule = (id: string): string[] => {
-  const list = hasRule(id) ? (getRule(id).endpoint ?? '').split(',').map((e) => e.trim()) : [];
+/** A list the catalog gives a rule (`endpoint`, `item`), when it has more than one entry. */
+const listOf = (id: string, member: 'endpoint' | 'item'): string[] => {
+  const list = hasRule(id) ? (getRule(id)[member] ?? '').split(',').map((e) => e.trim()) : [];
   return list.length > 1 ? list : [];
 };
 
+const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
 /**
- * What a test judges: each of its rules, and a rule the catalog gives several endpoints on each of
- * those the test sent requests to (`SEARCH-13 POST /projects/search`): quick keeps a test of the
- * rule on every endpoint standard judges it on, not only on one (a project search that answers
- * option ids passed quick when only the task search's SEARCH-13 ran).
+ * What a test judges: each of its rules; a rule the catalog gives several endpoints, on each of
+ * those the test sent requests to (`SEARCH-13 POST /projects/search`), and a rule it gives several
+ * items, on each its title names (`PSEARCH-4 status_ids`). Quick keeps a test of the rule on every
+ * endpoint and item standard judges it on, not only on one: a project search answering option ids
+ * passed quick when only the task search's SEARCH-13 ran, and one ignoring status_ids when only the
+ * statuses test of PSEARCH-4 ran.
  */
-export function judgedBy(o: Pick<Outcome, 'rules' | 'endpoints'>): string[] {
+export function judgedBy(o: Pick<Outcome, 'rules' | 'endpoints' | 'title'>): string[] {
   return o.rules.flatMap((r) => {
-    const on = endpointsOfRule(r).filter((e) => o.endpoints?.includes(e));
-    return on.length ? on.map((e) => `${r} ${e}`) : [r];
+    const on = listOf(r, 'endpoint').filter((e) => o.endpoints?.includes(e));
+    const items = listOf(r, 'item').filter((i) => new RegExp(`(^|[\\s(])${escape(i)}([\\s,:)]|$)`).test(o.title ?? ''));
+    const units = [...on, ...items];
+    return units.length ? units.map((u) => `${r} ${u}`) : [r];
   });
 }
 

@@ -18,11 +18,11 @@ import { suiteConfig } from '../specs/support/suite-config.js';
 
 const base = { CRM_BASE_URL: 'http://127.0.0.1:9', CRM_ACCESS_TOKEN: 'selftest-token-0000', CRM_USER_EMAIL: 'selftest@example.com' };
 
-test('CRM_DEPTH: standard by default; quick a thirtieth of the random inputs, deep ten times; CRM_FC_RUNS still wins', () => {
+test('CRM_DEPTH: standard by default; quick under a thirtieth of the random inputs, deep ten times; CRM_FC_RUNS still wins', () => {
   const of = (env: Record<string, string>) => parseConfig({ ...base, ...env });
   assert.equal(of({}).depth, 'standard');
   assert.equal(of({}).fc.runs, 300);
-  assert.deepEqual([of({ CRM_DEPTH: 'quick' }).depth, of({ CRM_DEPTH: 'quick' }).fc.runs], ['quick', 10]);
+  assert.deepEqual([of({ CRM_DEPTH: 'quick' }).depth, of({ CRM_DEPTH: 'quick' }).fc.runs], ['quick', 8]);
   assert.deepEqual([of({ CRM_DEPTH: 'deep' }).depth, of({ CRM_DEPTH: 'deep' }).fc.runs], ['deep', 3000]);
   assert.equal(of({ CRM_DEPTH: 'deep', CRM_FC_RUNS: '40' }).fc.runs, 40);
   assert.throws(
@@ -71,20 +71,28 @@ test('the quick selection keeps the properties and, of the other tests, the chea
   assert.deepEqual([alone.leaveOut, alone.kept.tests], [[], 1]);
 });
 
-test('the quick selection keeps a test of a rule on each endpoint the catalog gives it that standard judges it on', () => {
+test('the quick selection keeps a test of a rule on each endpoint and item the catalog gives it that standard judges it on', () => {
   const on = (o: TestOutcome, endpoints: string[]) => ({ ...o, endpoints }) as TestOutcome;
   const tasks = on(outcome('specs/search/custom-fields.spec.ts', 'SEARCH-13 task search results', ['SEARCH-13'], 3), ['POST /tasks', 'POST /tasks/search']);
   const projects = on(outcome('specs/search/custom-fields.spec.ts', 'SEARCH-13 project search results', ['SEARCH-13'], 5), [
     'POST /projects',
     'POST /projects/search',
   ]);
-  assert.deepEqual(judgedBy(projects), ['SEARCH-13 POST /projects/search'], 'the rule on the endpoint of its list the test reached');
-  assert.deepEqual(judgedBy(on(projects, [])), ['SEARCH-13'], 'no endpoint of its list reached: the rule');
-  assert.deepEqual(judgedBy({ rules: ['PROJ-2'], endpoints: ['POST /projects'] }), ['PROJ-2'], 'a rule of one endpoint: the rule');
+  assert.deepEqual(
+    judgedBy(projects),
+    ['SEARCH-13 POST /projects/search', 'SEARCH-13 project search'],
+    'the rule on the endpoint of its list the test reached, and on the item its title names',
+  );
+  assert.deepEqual(judgedBy({ ...on(projects, []), title: 'SEARCH-13 results' }), ['SEARCH-13'], 'no endpoint or item of its lists: the rule');
+  assert.deepEqual(judgedBy({ rules: ['PROJ-2'], endpoints: ['POST /projects'], title: 'PROJ-2 x' }), ['PROJ-2'], 'a rule of one endpoint: the rule');
+  // A rule of several items (PSEARCH-4: statuses, status_ids): on each its title names.
+  assert.deepEqual(judgedBy({ rules: ['PSEARCH-4'], title: 'PSEARCH-4 status_ids selects projects by status id' }), ['PSEARCH-4 status_ids']);
+  assert.deepEqual(judgedBy({ rules: ['PSEARCH-4'], title: 'PSEARCH-4 statuses selects projects by status name' }), ['PSEARCH-4 statuses']);
+  assert.deepEqual(judgedBy({ rules: ['PSEARCH-4'], title: 'PSEARCH-4 a status filter' }), ['PSEARCH-4']);
   assert.deepEqual(selectQuick([[tasks, projects]] as never).leaveOut, [], 'both kept: one search each');
-  // Without the endpoints (an outcome file of an older run), one test covers the rule.
+  // Without the endpoints (an outcome file of an older run) nor an item in the titles, one test covers the rule.
   assert.equal(
-    selectQuick([[outcome(tasks.file, tasks.title, tasks.rules, 3), outcome(projects.file, projects.title, projects.rules, 5)]] as never).leaveOut.length,
+    selectQuick([[outcome(tasks.file, 'SEARCH-13 one', tasks.rules, 3), outcome(projects.file, 'SEARCH-13 two', projects.rules, 5)]] as never).leaveOut.length,
     1,
   );
 });
