@@ -236,23 +236,29 @@ function atDefault(path, n) {
 }
 
 /**
- * The choice whose other alternatives alone run `path`, or undefined: the branch of an `if` or
- * `?:` whose test the default choices fix the other way, or a `case` of a switch over a choice
- * naming another alternative than the default.
+ * The branches only another alternative of a choice runs, by node: the branch of an `if` or `?:`
+ * whose test the default choices fix the other way, a `case` of a switch over a choice naming
+ * another alternative than the default. Marked when StrykerJS enters the `if`, `?:` or `switch`:
+ * by the time it enters a branch, the test beside it is instrumented (replaced) already.
  */
+const notRun = new WeakMap();
+
+function markOtherAlternatives(path) {
+  if (path.isIfStatement() || path.isConditionalExpression()) {
+    const v = atDefault(path, path.node.test);
+    const branch = v && (v.value ? path.node.alternate : path.node.consequent);
+    if (branch) notRun.set(branch, v.id);
+  } else if (path.isSwitchStatement()) {
+    const id = readsChoice(path, path.node.discriminant);
+    if (id === undefined || !DEFAULT_ALTERNATIVE.has(id)) return;
+    for (const c of path.node.cases) if (c.test?.type === 'StringLiteral' && c.test.value !== DEFAULT_ALTERNATIVE.get(id)) notRun.set(c, id);
+  }
+}
+
+/** The choice whose other alternatives alone run `path`, or undefined. */
 function otherAlternative(path) {
-  const parent = path.parentPath;
-  if (!parent) return undefined;
-  if ((parent.isIfStatement() || parent.isConditionalExpression()) && (path.key === 'consequent' || path.key === 'alternate')) {
-    const v = atDefault(parent, parent.node.test);
-    if (v && v.value === (path.key === 'alternate')) return v.id;
-    return undefined;
-  }
-  if (path.isSwitchCase() && path.node.test?.type === 'StringLiteral') {
-    const id = readsChoice(parent, parent.node.discriminant);
-    if (id !== undefined && DEFAULT_ALTERNATIVE.has(id) && DEFAULT_ALTERNATIVE.get(id) !== path.node.test.value) return id;
-  }
-  return undefined;
+  markOtherAlternatives(path);
+  return notRun.get(path.node);
 }
 
 export const otherAlternativeReason = (id) =>
