@@ -10,7 +10,7 @@
  * a rule against one server may skip against another (a choice the spec leaves open), so the
  * selection is made from standard runs against the reference under several of its choice sets
  * (CHOICE_SETS): the tests kept judge, under every set, each rule some test judged under it.
- * The search properties and the upsert model always run (with under a thirtieth of their runs); of the
+ * The search properties and the upsert model always run (with a fiftieth of their runs); of the
  * other tests, a few cover every rule they judge, those the properties judge too (a property's
  * random runs may not reach the case a rule's own test makes, nor tell two rules apart: the
  * properties alone judge only the rules no other test judges): a greedy cover, the most rules
