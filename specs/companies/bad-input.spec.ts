@@ -7,23 +7,21 @@
  */
 import { ActivityList, Company } from '../../contracts/index.js';
 import { breaks, expect, expectRefusedOrTaken, rule, test } from '../support/fixtures/test.js';
+import { postIllTyped, type IllTyped } from '../support/records.js';
 import { make } from '../support/make.js';
 
-const creates: { label: string; body?: (tags: string[]) => unknown; raw?: string }[] = [
+const creates: IllTyped[] = [
   { label: 'a malformed JSON body', raw: '{"name": "unterminated",' },
-  { label: 'a number as name', body: (tags) => ({ name: 42, tags }) },
-  { label: 'phone_numbers that is a string', body: (tags) => ({ name: 'bad phones', phone_numbers: '+441179000001', tags }) },
-  { label: 'an address that is a number', body: (tags) => ({ name: 'bad address', address: 5, tags }) },
-  { label: 'a primary_contact_id that is an object', body: (tags) => ({ name: 'bad contact', primary_contact_id: { id: 1 }, tags }) },
+  { label: 'a number as name', body: ({ tags }) => ({ name: 42, tags }) },
+  { label: 'phone_numbers that is a string', body: ({ tags }) => ({ name: 'bad phones', phone_numbers: '+441179000001', tags }) },
+  { label: 'an address that is a number', body: ({ tags }) => ({ name: 'bad address', address: 5, tags }) },
+  { label: 'a primary_contact_id that is an object', body: ({ tags }) => ({ name: 'bad contact', primary_contact_id: { id: 1 }, tags }) },
 ];
 
 for (const c of creates) {
   test(
     ...rule('WIRE-5', `POST /companies with ${c.label} is refused with a 4xx, or taken as a valid Company`, async ({ api, ns }) => {
-      const res =
-        c.raw !== undefined
-          ? await api.send({ method: 'POST', path: '/companies', rawBody: c.raw, headers: { 'Content-Type': 'application/json' } })
-          : await api.post('/companies', c.body!(ns.tags));
+      const res = await postIllTyped(api, '/companies', c, ns);
       await expectRefusedOrTaken(res, (taken) => expect(taken, `the answer to ${c.label} that was taken${breaks(['COMPANY-1'])}`).toMatchContract(Company));
     }),
   );

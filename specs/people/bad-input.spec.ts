@@ -6,25 +6,23 @@
  */
 import { Person } from '../../contracts/index.js';
 import { breaks, expect, expectRefusedOrTaken, rule, test } from '../support/fixtures/test.js';
+import { postIllTyped, type IllTyped } from '../support/records.js';
 
-const cases: { label: string; body?: (tags: string[]) => unknown; raw?: string }[] = [
+const cases: IllTyped[] = [
   { label: 'a malformed JSON body', raw: '{"name": "unterminated",' },
-  { label: 'a JSON array as body', body: (tags) => [{ name: 'array body', tags }] },
-  { label: 'a number as name', body: (tags) => ({ name: 42, tags }) },
-  { label: 'emails that is a string, not a list', body: (tags) => ({ name: 'bad emails', emails: 'someone@example.com', tags }) },
-  { label: 'an email entry whose email is a number', body: (tags) => ({ name: 'bad email entry', emails: [{ email: 5, category: 'work' }], tags }) },
-  { label: 'an address that is a string', body: (tags) => ({ name: 'bad address', address: '1 Main Street', tags }) },
-  { label: 'phone_numbers that is an object', body: (tags) => ({ name: 'bad phones', phone_numbers: { number: '+14155550123' }, tags }) },
-  { label: 'tags that is a string', body: () => ({ name: 'bad tags', tags: 'crm-conformance' }) },
+  { label: 'a JSON array as body', body: ({ tags }) => [{ name: 'array body', tags }] },
+  { label: 'a number as name', body: ({ tags }) => ({ name: 42, tags }) },
+  { label: 'emails that is a string, not a list', body: ({ tags }) => ({ name: 'bad emails', emails: 'someone@example.com', tags }) },
+  { label: 'an email entry whose email is a number', body: ({ tags }) => ({ name: 'bad email entry', emails: [{ email: 5, category: 'work' }], tags }) },
+  { label: 'an address that is a string', body: ({ tags }) => ({ name: 'bad address', address: '1 Main Street', tags }) },
+  { label: 'phone_numbers that is an object', body: ({ tags }) => ({ name: 'bad phones', phone_numbers: { number: '+14155550123' }, tags }) },
+  { label: 'tags that is a string', body: ({ tags }) => ({ name: 'bad tags', tags: tags[0] }) },
 ];
 
 for (const c of cases) {
   test(
     ...rule('WIRE-5', `POST /people with ${c.label} is refused with a 4xx, or taken as a valid Person`, async ({ api, ns }) => {
-      const res =
-        c.raw !== undefined
-          ? await api.send({ method: 'POST', path: '/people', rawBody: c.raw, headers: { 'Content-Type': 'application/json' } })
-          : await api.post('/people', c.body!(ns.tags));
+      const res = await postIllTyped(api, '/people', c, ns);
       await expectRefusedOrTaken(res, (taken) => expect(taken, `the answer to ${c.label} that was taken${breaks(['PEOPLE-1'])}`).toMatchContract(Person));
     }),
   );

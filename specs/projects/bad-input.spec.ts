@@ -7,24 +7,25 @@
  */
 import { Project } from '../../contracts/index.js';
 import { breaks, expect, expectRefusedOrTaken, rule, test } from '../support/fixtures/test.js';
+import { postIllTyped, type IllTyped } from '../support/records.js';
 
-const cases: { label: string; body?: (name: string, tags: string[]) => unknown; raw?: string }[] = [
+const cases: IllTyped[] = [
   { label: 'a malformed JSON body', raw: '{"name": "unterminated",' },
-  { label: 'a JSON array as body', body: (name, tags) => [{ name, tags }] },
-  { label: 'details that is a number', body: (name, tags) => ({ name, details: 42, tags }) },
-  { label: 'tags that is a string', body: (name, tags) => ({ name, tags: tags[0] }) },
-  { label: 'a tag that is a number', body: (name, tags) => ({ name, tags: [...tags, 7] }) },
-  { label: 'related_resource that is a string', body: (name, tags) => ({ name, related_resource: 'company 1', tags }) },
-  { label: 'custom_fields that is an object', body: (name, tags) => ({ name, custom_fields: { custom_field_definition_id: 1, value: 'x' }, tags }) },
+  { label: 'a JSON array as body', body: ({ tags, name }) => [{ name: name('ill-typed'), tags }] },
+  { label: 'details that is a number', body: ({ tags, name }) => ({ name: name('ill-typed'), details: 42, tags }) },
+  { label: 'tags that is a string', body: ({ tags, name }) => ({ name: name('ill-typed'), tags: tags[0] }) },
+  { label: 'a tag that is a number', body: ({ tags, name }) => ({ name: name('ill-typed'), tags: [...tags, 7] }) },
+  { label: 'related_resource that is a string', body: ({ tags, name }) => ({ name: name('ill-typed'), related_resource: 'company 1', tags }) },
+  {
+    label: 'custom_fields that is an object',
+    body: ({ tags, name }) => ({ name: name('ill-typed'), custom_fields: { custom_field_definition_id: 1, value: 'x' }, tags }),
+  },
 ];
 
 for (const c of cases) {
   test(
     ...rule('WIRE-5', `POST /projects with ${c.label} is refused with a 4xx, or taken as a valid Project`, async ({ api, ns }) => {
-      const res =
-        c.raw !== undefined
-          ? await api.send({ method: 'POST', path: '/projects', rawBody: c.raw, headers: { 'Content-Type': 'application/json' } })
-          : await api.post('/projects', c.body!(ns.name('ill-typed'), ns.tags));
+      const res = await postIllTyped(api, '/projects', c, ns);
       await expectRefusedOrTaken(res, (taken) => expect(taken, `the answer to ${c.label} that was taken${breaks(['PROJ-1'])}`).toMatchContract(Project));
     }),
   );

@@ -2,11 +2,13 @@
  * Helpers of the activity specs (spec § Companies → activities, § Activities): the listing of a
  * company's activities, and the activities of the profile's `company_with_activities`; and the
  * comparison of a record as a create answered it with the same record as a later read answers it
- * (stored as answered: PROJ-6, UPSERT-14, COMPANY-2, HOOK-7, TSEARCH-8).
+ * (stored as answered: PROJ-6, UPSERT-14, COMPANY-2, HOOK-7, TSEARCH-8); an ill-typed create
+ * (WIRE-5), and an address sent without a country (PEOPLE-2, COMPANY-1).
  */
 import type { Activity, TargetProfile } from '../../contracts/index.js';
 import type { ApiClient, ApiResponse } from './core/http.js';
 import { expect } from './fixtures/matchers.js';
+import type { Namespace } from './fixtures/namespace.js';
 
 /** `POST /companies/{id}/activities` filtered by `activity_types` (spec § Companies). */
 export function postCompanyActivities(
@@ -132,4 +134,29 @@ export function storedDifferences(answered: unknown, read: unknown, o: { profile
     if (!same) out.push(`${k}: the create answered ${show(v)}, the read answers ${show(r)}`);
   }
   return out;
+}
+
+/** One ill-typed request of the WIRE-5 specs: a raw body sent as JSON, or a body made in the test's namespace. */
+export interface IllTyped {
+  label: string;
+  body?: (ns: Namespace) => unknown;
+  raw?: string;
+}
+
+/** Sends `c` to `POST path` (spec § Errors, WIRE-5): its raw text as an application/json body, or its body. */
+export function postIllTyped(api: ApiClient, path: string, c: IllTyped, ns: Namespace): Promise<ApiResponse> {
+  return c.raw !== undefined
+    ? api.send({ method: 'POST', path, rawBody: c.raw, headers: { 'Content-Type': 'application/json' } })
+    : api.post(path, c.body!(ns));
+}
+
+/**
+ * The address a create answered for one sent with `country` null or empty ("`country` may be null
+ * or empty"): its other members as sent, its country null or empty either way (records.address-country).
+ */
+export function expectAddressWithoutCountry(answered: unknown, sent: Record<string, unknown>): void {
+  const { country: got, ...rest } = (answered ?? {}) as Record<string, unknown>;
+  const { country, ...others } = sent;
+  expect(rest, `the address sent with country ${JSON.stringify(country)}: its other members`).toMatchObject(others);
+  expect([null, ''], 'its country (null or empty either way: records.address-country)').toContain(got ?? null);
 }
