@@ -86,7 +86,7 @@ export const people: AreaModule = {
       requireName(app, b);
       const fields = makePerson(app, b);
       // The test of open choice people.company-name: loosened or dropped, company_name is as sent (its other alternative).
-      // `if (company)` stays judged: made true, an unknown company_id would fail the create with a 5xx.
+      // `if (company)` stays judged: made true, a company_id no Company has fails the create with a 5xx (WIRE-5 sends one).
       // Stryker disable next-line all: the test of open choice people.company-name (above)
       if (fields.company_id !== null && fields.company_name === null && app.choice('people.company-name') === 'from-company') {
         const company = companies.get(fields.company_id as number);
