@@ -11,6 +11,7 @@
  *     npm run mutants -- --summary                             # per area: killed, survived, …, the score
  *     npm run mutants -- --write-summary                       # the same as docs/mutation-summary.md, with the survivors
  *     npm run mutants -- --standard                            # only the standard pass over today's survivors
+ *     npm run mutants -- --files a.ts,b.ts --subsets-only      # stage 2 alone: each file with its spec subset
  *
  * The whole run (no `--mutate`), each stage's results kept in StrykerJS's incremental file, so that
  * running it again resumes: (1) the plan, one quick run of the whole suite against the unmutated
@@ -205,6 +206,8 @@ interface Options {
   replan: boolean;
   standard: boolean;
   quick: boolean;
+  /** Stage 2 alone (`--subsets-only`): no whole-suite stage, no standard pass; a later run without it judges the survivors left. */
+  subsetsOnly: boolean;
 }
 
 /** Stages 1–3 for `files`: the plan, each file with its subset, its survivors with the whole quick suite. */
@@ -221,6 +224,7 @@ async function quickStages(run: (args: string[], env?: Record<string, string>) =
     if (subset.specs) subsetFiles.push(file);
     log(`${file}: ${fileLine(readReport(), file)}, in ${minutes(Date.now() - started)}`);
   }
+  if (o.subsetsOnly) return;
   const judged = new Judged(join(ROOT, OUT, 'whole-suite.json'));
   const todo = survivors(readReport() ?? { files: {} }, subsetFiles).filter((s) => o.force || !judged.keys.has(mutantKey(s.file, s.mutant)));
   log(`survivors of the subsets not yet judged by the whole quick suite: ${todo.length}`);
@@ -238,7 +242,7 @@ async function wholeRun(run: (args: string[], env?: Record<string, string>) => P
   const report = readReport();
   if (!report) throw new Error(`no report in ${OUT}: run the quick stages first`);
   log(`quick stages: ${minutes(Date.now() - started)}; survivors: ${writeSurvivors(report)}\n${summaryTable(summaryRows(report))}`);
-  if (!o.standard) return;
+  if (!o.standard || o.subsetsOnly) return;
   const judged = new Judged(join(ROOT, STANDARD_OUT, 'judged.json'));
   const todo = survivors(report, files).filter((s) => o.force || !judged.keys.has(mutantKey(s.file, s.mutant)));
   log(`standard pass: ${todo.length} survivors of the quick suite not yet judged at standard depth`);
@@ -324,8 +328,9 @@ async function main() {
     // One file (`--mutate`): its subset and survivors, no standard pass.
     standard: !mutate && !rest.includes('--no-standard'),
     quick: !rest.includes('--standard'),
+    subsetsOnly: rest.includes('--subsets-only'),
   };
-  const unknown = files.rest.filter((a) => !['--force', '--replan', '--no-standard', '--standard'].includes(a));
+  const unknown = files.rest.filter((a) => !['--force', '--replan', '--no-standard', '--standard', '--subsets-only'].includes(a));
   if (unknown.length)
     throw new Error(`mutants: unknown arguments ${unknown.join(' ')} (stryker's own options go with a configuration file or --mutate <ranges>)`);
   await wholeRun(run, o);
