@@ -15,6 +15,8 @@ const cases: { label: string; body?: unknown; raw?: string }[] = [
   { label: 'an activity_date that is text', body: { activity_date: 'yesterday', details: 'ill-typed date' } },
   { label: 'an activity_date that is not a whole number of seconds', body: { activity_date: 1700000000.5, details: 'fractional date' } },
   { label: 'details that is a number', body: { activity_date: 1700000000, details: 42 } },
+  { label: 'no body', raw: '' },
+  { label: 'a JSON null body', raw: 'null' },
 ];
 
 for (const c of cases) {
