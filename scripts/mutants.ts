@@ -22,8 +22,9 @@
  * area uses: the whole suite); (3) the survivors of those subsets once more, with the whole quick
  * suite (`--mutate` ranges, `--force`, in chunks of {@link CHUNK}; reports/mutation/whole-suite.json
  * remembers which were judged so); (4) the survivors at standard depth, into
- * reports/mutation-standard/ (`--no-standard` leaves it out): the mutants standard kills and quick
- * does not are listed in reports/mutation-standard/blind-spots.txt. `--files a,b` limits stages 2–4
+ * reports/mutation-standard/ (`--no-standard` leaves it out), each file's with the spec files that
+ * reach its endpoints in a standard run (its own plan, reports/mutation-standard/plan/): the mutants
+ * standard kills and quick does not are listed in reports/mutation-standard/blind-spots.txt. `--files a,b` limits stages 2–4
  * to those files. Reports: reports/mutation/ (mutation.html, mutation.json with every file's
  * results, survivors.txt, stryker-incremental.json).
  *
@@ -63,6 +64,7 @@ export const CHUNK = 100;
 const OUT = 'reports/mutation';
 const STANDARD_OUT = 'reports/mutation-standard';
 const PLAN_DIR = `${OUT}/plan`;
+const STANDARD_PLAN_DIR = `${STANDARD_OUT}/plan`;
 
 const major = (version: string) => Number(/^v?(\d+)/.exec(version)?.[1] ?? 0);
 
@@ -124,16 +126,20 @@ function fileLine(report: MutationReport | undefined, file: string): string {
   return `${ms.length} mutants: ${n('Killed')} killed, ${n('Survived')} survived, ${n('Timeout')} timeout, ${n('Ignored')} ignored, ${n('NoCoverage')} no coverage`;
 }
 
-/** The plan: a quick, strict run of the whole suite against the unmutated reference, writing the coverage map (kept unless `replan`). */
-async function plan(replan: boolean): Promise<SpecCoverage> {
-  const kept = !replan ? readCoverageMap(join(ROOT, PLAN_DIR)) : undefined;
+/**
+ * The plan at `depth`: a strict run of the whole suite against the unmutated reference, writing the
+ * coverage map (kept unless `replan`). Each depth has its own: standard runs the tests quick leaves out.
+ */
+async function plan(replan: boolean, depth: 'quick' | 'standard' = 'quick'): Promise<SpecCoverage> {
+  const dir = depth === 'quick' ? PLAN_DIR : STANDARD_PLAN_DIR;
+  const kept = !replan ? readCoverageMap(join(ROOT, dir)) : undefined;
   if (kept) {
-    log(`plan: the coverage map of ${PLAN_DIR} (${kept.generatedAt}; --replan makes it again)`);
+    log(`plan: the coverage map of ${dir} (${kept.generatedAt}; --replan makes it again)`);
     return kept;
   }
-  log('plan: a quick run of the whole suite against the unmutated reference, for its coverage map');
-  const res = await runPlaywright([], { CRM_DEPTH: 'quick', CRM_STRICT: '1', CRM_REPORTERS: 'minimal', CRM_REPORT_DIR: PLAN_DIR }, 3_600_000);
-  const map = readCoverageMap(join(ROOT, PLAN_DIR));
+  log(`plan: a ${depth} run of the whole suite against the unmutated reference, for its coverage map`);
+  const res = await runPlaywright([], { CRM_DEPTH: depth, CRM_STRICT: '1', CRM_REPORTERS: 'minimal', CRM_REPORT_DIR: dir }, 3_600_000);
+  const map = readCoverageMap(join(ROOT, dir));
   if (res.code !== 0 || !map)
     throw new Error(`the suite fails against the unmutated reference (exit ${res.code}): no mutant can be judged\n${res.out.slice(-3000)}`);
   log(`plan: ${(res.ms / 1000).toFixed(0)} s, ${map.summary.exchanges} exchanges`);
@@ -159,12 +165,17 @@ async function rejudge(
   todo: { file: string; mutant: ReportMutant }[],
   depth: 'quick' | 'standard',
   judged: Judged,
+  specs?: string[],
 ): Promise<void> {
-  const env: Record<string, string> = depth === 'standard' ? { MUTANTS_DEPTH: 'standard', MUTANTS_OUT: STANDARD_OUT } : {};
+  const env: Record<string, string> = {
+    ...(depth === 'standard' ? { MUTANTS_DEPTH: 'standard', MUTANTS_OUT: STANDARD_OUT } : {}),
+    ...(specs ? { MUTANTS_SPECS: specs.join(' ') } : {}),
+  };
+  const suite = specs ? `${specs.length} spec files at ${depth} depth` : `the whole ${depth} suite`;
   for (let i = 0; i < todo.length; i += CHUNK) {
     const chunk = todo.slice(i, i + CHUNK);
     const started = Date.now();
-    log(`${depth} pass: mutants ${i + 1}–${i + chunk.length} of ${todo.length}, the whole ${depth} suite`);
+    log(`${depth} pass: mutants ${i + 1}–${i + chunk.length} of ${todo.length}, ${suite}`);
     const code = await run(['--force', '--mutate', chunk.map((s) => rangeOf(s.file, s.mutant)).join(',')], env);
     if (code !== 0) throw new Error(`StrykerJS ended with exit code ${code}`);
     judged.add(chunk.map((s) => mutantKey(s.file, s.mutant)));
@@ -246,7 +257,20 @@ async function wholeRun(run: (args: string[], env?: Record<string, string>) => P
   const judged = new Judged(join(ROOT, STANDARD_OUT, 'judged.json'));
   const todo = survivors(report, files).filter((s) => o.force || !judged.keys.has(mutantKey(s.file, s.mutant)));
   log(`standard pass: ${todo.length} survivors of the quick suite not yet judged at standard depth`);
-  await rejudge(run, todo, 'standard', judged);
+  // By file, each with the spec files that reach its endpoints in a standard run (as stage 2 at quick).
+  const map = todo.length ? await plan(o.replan, 'standard') : undefined;
+  const byFile = routesByFile();
+  for (const file of [...new Set(todo.map((s) => s.file))]) {
+    const subset = subsetOf(file, map!, byFile);
+    log(`standard pass: ${file}: ${subset.specs ? `${subset.specs.length} spec files` : 'the whole suite'}: ${subset.why}`);
+    await rejudge(
+      run,
+      todo.filter((s) => s.file === file),
+      'standard',
+      judged,
+      subset.specs,
+    );
+  }
   const standard = readReport(STANDARD_OUT);
   if (standard) {
     const spots = blindSpots(report, standard);
