@@ -49,6 +49,8 @@ test(
     ]);
     expectSameRecords(await search(api, 'tasks', inNs(ns, { opportunity_ids: [o1!.id] })), [to1, to1b], 'opportunity_ids [o1]');
     expectSameRecords(await search(api, 'tasks', inNs(ns, { opportunity_ids: [o1!.id, o2!.id] })), [to1, to2, to1b], 'opportunity_ids [o1, o2]');
+    // A task related to a Project is related to no Opportunity, whatever Opportunity has the Project's id.
+    expectSameRecords(await search(api, 'tasks', inNs(ns, { opportunity_ids: [project.id] })), [], "opportunity_ids [a Project's id]");
   }),
 );
 
@@ -56,15 +58,18 @@ test(
   ...rule('TSEARCH-4', 'project_ids selects the tasks of those projects and -2 the tasks with no project', async ({ api, ns, profile }) => {
     needTaskCreate(profile);
     const [p1, p2] = [await make.project({ api, ns }), await make.project({ api, ns })];
-    const [t1, t2, none, t1b] = await createInOrder('tasks', { api, ns, profile }, [
+    const company = await make.company({ api, ns });
+    // A task related to a Company has no project either.
+    const [t1, t2, none, t1b, ofCompany] = await createInOrder('tasks', { api, ns, profile }, [
       { related_resource: { id: p1.id, type: 'project' } },
       { related_resource: { id: p2.id, type: 'project' } },
       {},
       { related_resource: { id: p1.id, type: 'project' } },
+      { related_resource: { id: company.id, type: 'company' } },
     ]);
     expectSameRecords(await search(api, 'tasks', inNs(ns, { project_ids: [p1.id] })), [t1, t1b], 'project_ids [p1]');
-    expectSameRecords(await search(api, 'tasks', inNs(ns, { project_ids: [-2] })), [none], 'project_ids [-2]: no project');
-    expectSameRecords(await search(api, 'tasks', inNs(ns, { project_ids: [p2.id, -2] })), [t2, none], 'project_ids [p2, -2]');
+    expectSameRecords(await search(api, 'tasks', inNs(ns, { project_ids: [-2] })), [none, ofCompany], 'project_ids [-2]: no project');
+    expectSameRecords(await search(api, 'tasks', inNs(ns, { project_ids: [p2.id, -2] })), [t2, none, ofCompany], 'project_ids [p2, -2]');
   }),
 );
 
