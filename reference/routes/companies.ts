@@ -19,6 +19,7 @@ import { FIXTURES } from '../profile.js';
 import { idParam, invalid, lenient, missing } from './common.js';
 import { checkRecordBody, requireName, type BodyShape } from './people.js';
 
+// Stryker disable all: ill-typed input, refused or taken leniently (errors.ill-typed-input; as PERSON_SHAPE in people.ts)
 export const COMPANY_SHAPE: BodyShape = {
   strings: ['name', 'details', 'email_domain'],
   ids: ['assignee_id', 'contact_type_id', 'primary_contact_id'],
@@ -26,9 +27,11 @@ export const COMPANY_SHAPE: BodyShape = {
 };
 
 const isId = (v: unknown) => (typeof v === 'number' && Number.isInteger(v)) || (typeof v === 'string' && v !== '');
+// Stryker restore all
 
 export const companies: AreaModule = {
   name: 'companies',
+  // Stryker disable all: seed data (an account's companies are its own)
   seed(app) {
     const c = app.store.collection<Rec>(C.companies);
     const id = FIXTURES.company_with_activities.company_id;
@@ -38,12 +41,14 @@ export const companies: AreaModule = {
     });
     c.insert({ ...makeCompany(app, { name: 'Seeded Neighbour Ltd.', email_domain: 'neighbour.example' }), id: NEIGHBOUR_COMPANY_ID });
   },
+  // Stryker restore all
   api(router, app) {
     const companies = app.store.collection<Rec>(C.companies);
     const activities = app.store.collection<Rec>(C.activities);
 
     router.add('POST', '/companies', (ctx) => {
       const b = checkRecordBody(app, ctx.body, COMPANY_SHAPE);
+      // Stryker disable next-line all: a name required or not: open choice records.required-on-create
       requireName(app, b);
       const rec = companies.insert(app.at('companies.create.fields', makeCompany(app, b), {}));
       app.emit('company', 'new', present(app, rec));
@@ -58,23 +63,34 @@ export const companies: AreaModule = {
     router.add('POST', '/companies/{company_id}/activities', (ctx) => {
       const company = companies.get(idParam(ctx.params.company_id, 'company_id')) ?? missing(app, 'company');
       const b = ctx.body ?? {};
+      // A body that is no object has no activity_types: refused here, or read as no filter below (a lenient taking, answered as a list).
+      // Stryker disable next-line all: refused or taken leniently (errors.ill-typed-input)
       if (typeof b !== 'object' || Array.isArray(b) || b === null) return invalid(app, 'the body must be a JSON object');
+      // Without activity_types: what the request selects, or whether the member is required, is not shown.
+      // Stryker disable next-line ArrayDeclaration: not shown (above): made a list of one bad entry, the request is refused
       const kinds = (b as { activity_types?: unknown }).activity_types ?? [];
       if (!Array.isArray(kinds)) return invalid(app, 'activity_types must be a list', 'activity_types');
       for (const k of kinds) {
+        // Stryker disable next-line all: the lenient alternative of errors.ill-typed-input (a number category as its text)
         if (lenient(app) && k && typeof k === 'object' && typeof (k as Record<string, unknown>).category === 'number') {
           (k as Record<string, unknown>).category = String((k as Record<string, unknown>).category);
         }
-        if (!k || typeof k !== 'object' || !isId((k as Record<string, unknown>).id) || typeof (k as Record<string, unknown>).category !== 'string') {
-          invalid(app, 'every entry of activity_types is { id, category }', 'activity_types');
-        }
+        const entry = k as Record<string, unknown> | null;
+        // An entry that is null has no members: refused. A primitive entry has none either, and is refused next.
+        if (!entry) invalid(app, 'every entry of activity_types is { id, category }', 'activity_types');
+        // An entry whose id or category is ill-typed matches no activity kind: refused, or taken leniently (answered as a list).
+        // Stryker disable next-line all: refused or taken leniently (errors.ill-typed-input)
+        if (!isId(entry!.id) || typeof entry!.category !== 'string') invalid(app, 'every entry of activity_types is { id, category }', 'activity_types');
       }
       const wanted = kinds as { id: number | string; category: string }[];
       const ofCompany = activities.filter((a) => {
         const parent = a.parent as { id: number; type: string };
+        // Every activity has a Company as parent: the spec creates none, and the seeded ones are companies'.
+        // Stryker disable next-line ConditionalExpression: equivalent (above)
         return parent.type === 'company' && parent.id === company.id;
       });
       const selected =
+        // Stryker disable next-line ConditionalExpression: made false, an empty filter selects none: companies.activities-empty-filter's other alternative
         wanted.length === 0
           ? app.choice('companies.activities-empty-filter') === 'all'
             ? ofCompany
@@ -83,8 +99,12 @@ export const companies: AreaModule = {
               const t = a.type as { id: number; category: string };
               return wanted.some((w) => String(w.id) === String(t.id) && w.category === t.category);
             });
+      // Stryker disable next-line ObjectLiteral: a fault hook's argument (unused with no fault on)
       const found = app.at('companies.activities.found', selected, { all: ofCompany });
+      // The order of the answer is not shown (companies.activities-order: the reference's two orders; any order is conformant).
+      // Stryker disable next-line UnaryOperator: not shown (above)
       const dir = app.choice('companies.activities-order') === 'oldest-first' ? 1 : -1;
+      // Stryker disable next-line all: the same
       found.sort((x, y) => dir * ((x.activity_date as number) - (y.activity_date as number)) || x.id - y.id);
       return found.map((a) => presentActivity(app, a));
     });

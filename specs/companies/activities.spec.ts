@@ -9,7 +9,7 @@
  */
 import { Activity, ActivityList } from '../../contracts/index.js';
 import { postCompanyActivities } from '../support/records.js';
-import { expect, expectJson, rule, test } from '../support/fixtures/test.js';
+import { expect, expectJson, isAccepted, rule, test } from '../support/fixtures/test.js';
 import { sameId } from '../support/make.js';
 import { persistentProblems } from '../support/others.js';
 
@@ -64,6 +64,18 @@ test(
       expect(
         others.map((a) => `${String(a.id)}: ${kind(a)}`),
         `only activities of type ${String(t.id)}/${t.category} when filtering by it`,
+      ).toEqual([]);
+      // A kind is its id and its category: the same id with another category is another kind (refused, or answered without these).
+      const other = { id: t.id, category: `${t.category}-crm-conformance-other` };
+      const swapped = await postCompanyActivities(api, fixture!.company_id, [other]);
+      if (!isAccepted(swapped)) {
+        expect(swapped, `a filter by the kind ${String(t.id)}/${other.category}: answered, or refused (a 5xx is no refusal)`).toBeRefused();
+        continue;
+      }
+      const wrong = (swapped.body ?? []).filter((a) => !sameId(a.type.id, other.id) || a.type.category !== other.category);
+      expect(
+        wrong.map((a) => `${String(a.id)}: ${kind(a)}`),
+        `only activities of the kind ${String(t.id)}/${other.category} (type id ${String(t.id)}, another category) when filtering by it`,
       ).toEqual([]);
     }
   }),

@@ -32,6 +32,8 @@ const filters: { label: string; body?: unknown; raw?: string }[] = [
   { label: 'activity_types that is a string', body: { activity_types: 'user' } },
   { label: 'an activity type that is a number', body: { activity_types: [5] } },
   { label: 'an activity type whose category is a number', body: { activity_types: [{ id: 1, category: 7 }] } },
+  { label: 'activity_types that is a number', body: { activity_types: 5 } },
+  { label: 'an activity type that is null', body: { activity_types: [null] } },
 ];
 
 for (const c of filters) {
