@@ -49,6 +49,22 @@ export const RELATIONSHIPS_FAULTS: Fault[] = [
     ],
   },
   {
+    name: 'relationship-removal-clears-all',
+    rules: ['REL-5'],
+    description: "removing a relationship with a Project (or Task) clears every link of that kind's records to the record of the path",
+    seam: {
+      'relationships.remove': <T>({ rec, others }: Ctx, next: () => T) => {
+        const out = next();
+        for (const r of others.all()) {
+          const rr = r.related_resource as { id: unknown; type: unknown } | null | undefined;
+          // A Task's cleared link is an object of nulls, a Project's null (as the reference clears them).
+          if (rr && String(rr.id) === String(rec.id)) others.update(r.id, { related_resource: 'priority' in r ? { id: null, type: null } : null });
+        }
+        return out;
+      },
+    },
+  },
+  {
     name: 'relationship-not-removed',
     rules: ['REL-4'],
     description: 'the answer says removed: true but the link is kept',
