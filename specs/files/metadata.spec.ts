@@ -9,9 +9,9 @@
  */
 import { FileMetadata } from '../../contracts/index.js';
 import { expect, expectJson, rule, test } from '../support/fixtures/test.js';
-import { getSignedUpload } from './upload.js';
 import { make, sameId } from '../support/make.js';
-import { absentId } from '../support/records.js';
+import { absentId, fixtureActivities } from '../support/records.js';
+import { FILE_ENTITY_TYPES, getSignedUpload } from './upload.js';
 
 const NO_FILE = 'the profile names no attached_file (fixtures.attached_file)';
 
@@ -32,6 +32,17 @@ test(
     const company = await make.company({ api, ns });
     const res = await getSignedUpload(api, 'widgets', company.id);
     expect(res).toBeRefused();
+  }),
+);
+
+test(
+  ...rule('FILE-6', 'the type of an existing record outside the listed ones (activities) is refused for a signed upload', async ({ api, profile }) => {
+    const fixture = profile.fixtures.company_with_activities;
+    test.skip(!fixture, 'the profile names no company_with_activities (fixtures.company_with_activities)');
+    // An Activity is a record of the account, but its type is not one of the listed entity types.
+    const activity = (await fixtureActivities(api, fixture!))[0];
+    const res = await getSignedUpload(api, 'activities', activity.id);
+    expect(res, `activity ${String(activity.id)} exists; "activities" is not a listed entity_type`).toBeRefused();
   }),
 );
 
@@ -71,5 +82,39 @@ test(
     const id = absentId(String(file!.file_id), ns.id);
     const res = await api.get(`/${file!.entity_type}/${file!.entity_id}/files/${id}`);
     expect(res, `no file has id ${String(id)} (the profile's file has ${String(file!.file_id)}): a 2xx would say it exists`).toBeRefused();
+  }),
+);
+
+test(
+  ...rule('WIRE-6', 'a signed upload for a record id that does not exist is refused, not answered 2xx', async ({ api, ns }) => {
+    const company = await make.company({ api, ns });
+    // A numeric id far from a Company just made: no Company has it.
+    const id = absentId(company.id, ns.id);
+    const res = await getSignedUpload(api, 'companies', id);
+    expect(res, `no Company has id ${String(id)}: a 2xx would give upload instructions for a record that is not there`).toBeRefused();
+  }),
+);
+
+test(
+  ...rule('WIRE-6', 'the attached file under a record that does not exist is refused, not answered 2xx', async ({ api, ns, profile }) => {
+    const file = profile.fixtures.attached_file;
+    test.skip(!file, NO_FILE);
+    // The record of the file's type with a far id; and the records of the other listed types with the file's record's
+    // id, where that record does not exist (its signed upload is refused, WIRE-6 above): none of them has the file.
+    const own = { type: file!.entity_type, id: absentId(file!.entity_id, ns.id) };
+    const others = [];
+    for (const type of FILE_ENTITY_TYPES.filter((t) => t !== file!.entity_type)) {
+      const step1 = await getSignedUpload(api, type, file!.entity_id);
+      if (step1.status >= 400 && step1.status < 500) others.push({ type, id: file!.entity_id });
+    }
+    const answered = [];
+    for (const { type, id } of [own, ...others]) {
+      const res = await api.get(`/${type}/${String(id)}/files/${file!.file_id}`);
+      if (!(res.status >= 400 && res.status < 500)) answered.push(`/${type}/${String(id)}/files/${file!.file_id}: ${res.status}`);
+    }
+    expect(
+      answered,
+      `file ${String(file!.file_id)} is attached to ${file!.entity_type} ${String(file!.entity_id)}, under no record that does not exist`,
+    ).toEqual([]);
   }),
 );

@@ -74,3 +74,21 @@ test(
     expect(up.status, `step 2 answers success_action_status ${wanted}\n${describeExchange(up.exchange)}`).toBe(wanted);
   }),
 );
+
+// Step 2 "is a multipart form POST": a form as other clients write it (RFC 7578, RFC 2046) is one too.
+for (const [what, handWritten] of [
+  ['whose boundary parameter is quoted (a boundary with a ":", RFC 2046 §5.1.1)', { quotedBoundary: true }],
+  ['whose file part has no Content-Type header (optional, RFC 7578 §4.4)', { untypedFile: true }],
+] as const) {
+  test(
+    ...rule('FILE-3', `step 2 accepts a multipart form ${what}`, async ({ api, ns }) => {
+      const company = await make.company({ api, ns });
+      const res = await getSignedUpload(api, 'companies', company.id);
+      // Step 1, FILE-1's: step 2 rests on it.
+      expect(res, `step 1 is answered${breaks(['FILE-1'])}`).toHaveStatus(200);
+      expect(res, `step 1 answers every member step 2 needs${breaks(['FILE-1'])}`).toMatchContract(SignedUpload);
+      const up = await uploadStep2(api, res.body, smallFile(ns), { handWritten });
+      expect(up.status >= 200 && up.status < 300, `step 2 is accepted with a 2xx status\n${describeExchange(up.exchange)}`).toBe(true);
+    }),
+  );
+}

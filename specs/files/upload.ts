@@ -53,10 +53,41 @@ export interface Step2Result {
 }
 
 /**
+ * How the multipart body is written. By default undici's FormData writes it; `handWritten` writes it by hand as other
+ * clients do, within RFC 7578 / RFC 2046: `quotedBoundary`, the boundary parameter quoted (a boundary with a `:`,
+ * which must be); `untypedFile`, the file part without a Content-Type header (optional, RFC 7578 §4.4).
+ */
+export interface Step2Form {
+  handWritten?: { quotedBoundary?: boolean; untypedFile?: boolean };
+}
+
+/** A multipart/form-data body written by hand: the fields, then the file; its Content-Type header. */
+function handWrittenForm(
+  fields: [string, string][],
+  file: { name: string; type: string; content: Buffer },
+  how: NonNullable<Step2Form['handWritten']>,
+): { contentType: string; body: Buffer } {
+  const boundary = `crm-conformance:${Math.random().toString(36).slice(2)}${Date.now().toString(36)}`;
+  const parts: Buffer[] = [];
+  for (const [k, v] of fields) parts.push(Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${k}"\r\n\r\n${v}\r\n`, 'utf8'));
+  const typeLine = how.untypedFile ? '' : `Content-Type: ${file.type}\r\n`;
+  parts.push(Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${file.name}"\r\n${typeLine}\r\n`, 'utf8'));
+  parts.push(file.content, Buffer.from(`\r\n--${boundary}--\r\n`, 'utf8'));
+  // A boundary with a `:` (a tspecial) must be quoted (RFC 2046 §5.1.1); unquoted, it is sent as a bare token.
+  const param = how.quotedBoundary ? `"${boundary}"` : boundary;
+  return { contentType: `multipart/form-data; boundary=${param}`, body: Buffer.concat(parts) };
+}
+
+/**
  * Step 2: a multipart/form-data POST to `url` with the form fields the spec lists, in its order,
  * and the file last; recorded (redacted) with the test's exchanges.
  */
-export async function uploadStep2(api: ApiClient, signed: SignedUpload, file: { name: string; type: string; content: Buffer }): Promise<Step2Result> {
+export async function uploadStep2(
+  api: ApiClient,
+  signed: SignedUpload,
+  file: { name: string; type: string; content: Buffer },
+  how: Step2Form = {},
+): Promise<Step2Result> {
   const b = signed.body;
   const fields: [string, string][] = [
     ['key', String(b.key)],
@@ -70,16 +101,18 @@ export async function uploadStep2(api: ApiClient, signed: SignedUpload, file: { 
   // Imported here, on first use: undici's fetch and FormData are not needed by every process that
   // loads this module (the runner listing the specs among them).
   const { FormData, fetch } = require('undici') as typeof import('undici');
+  const written = how.handWritten ? handWrittenForm(fields, file, how.handWritten) : undefined;
   const form = new FormData();
   for (const [k, v] of fields) form.append(k, v);
   form.append('file', new Blob([new Uint8Array(file.content)], { type: file.type }), file.name);
+  const fileType = how.handWritten?.untypedFile ? 'no Content-Type' : file.type;
 
   const shown = Object.fromEntries(fields.map(([k, v]) => [k, /signature|policy|token/.test(k) ? REDACTED : v]));
   const exchange: Exchange = {
     method: 'POST',
     url: redactText(signed.url),
-    requestHeaders: { 'Content-Type': 'multipart/form-data' },
-    requestBody: redactValue({ ...shown, file: `(${file.content.length} bytes, ${file.name}, ${file.type})` }),
+    requestHeaders: { 'Content-Type': written?.contentType ?? 'multipart/form-data' },
+    requestBody: redactValue({ ...shown, file: `(${file.content.length} bytes, ${file.name}, ${fileType})` }),
     status: 0,
     responseHeaders: {},
     durationMs: 0,
@@ -90,7 +123,12 @@ export async function uploadStep2(api: ApiClient, signed: SignedUpload, file: { 
   api.recorder.exchanges.push(exchange);
   const started = Date.now();
   try {
-    const res = await fetch(signed.url, { method: 'POST', body: form, redirect: 'manual', signal: AbortSignal.timeout(20_000) });
+    const res = await fetch(signed.url, {
+      method: 'POST',
+      ...(written ? { body: new Uint8Array(written.body), headers: { 'content-type': written.contentType } } : { body: form }),
+      redirect: 'manual',
+      signal: AbortSignal.timeout(20_000),
+    });
     const text = await res.text();
     const headers = Object.fromEntries([...res.headers.entries()].map(([k, v]) => [k.toLowerCase(), v]));
     exchange.status = res.status;
