@@ -106,8 +106,13 @@ export const activities: AreaModule = {
       // Stryker disable next-line all: the same; made true, an absent details reads "undefined", which takes a PUT the default would
       // refuse: activities.update-members' other alternative, with details the spec does not fix for a PUT without them
       if (lenient(app) && typeof details === 'number') details = String(details);
+      // The `!== undefined` terms made true are equivalent under the default both-required (both members are always sent; the
+      // other alternative tells). Made false as a whole, an ill-typed member is stored, which WIRE-5 catches at standard (checked
+      // by StrykerJS's standard pass): StrykerJS disables both or neither.
+      // Stryker disable next-line ConditionalExpression: a `!== undefined` term made true (above)
       if (date !== undefined && !(typeof date === 'number' && Number.isInteger(date)))
         invalid(app, 'activity_date must be a Unix timestamp in seconds', 'activity_date');
+      // Stryker disable next-line ConditionalExpression: the same
       if (details !== undefined && typeof details !== 'string') invalid(app, 'details must be a string', 'details');
       // Stryker disable next-line BlockStatement: loosened, a PUT with one member is taken: the other alternative of activities.update-members
       if (app.choice('activities.update-members') === 'both-required') {

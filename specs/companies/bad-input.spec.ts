@@ -51,3 +51,19 @@ for (const c of filters) {
     }),
   );
 }
+
+test(
+  ...rule(
+    'WIRE-5',
+    'POST /companies/{id}/activities with a null activity type, for a company with activities, is refused with a 4xx, or taken',
+    async ({ api, profile }) => {
+      // A filter is compared with each activity of the company: a company without activities never reaches that comparison.
+      const fixture = profile.fixtures.company_with_activities;
+      test.skip(!fixture, 'the profile names no company_with_activities (fixtures.company_with_activities)');
+      const res = await api.post(`/companies/${encodeURIComponent(String(fixture!.company_id))}/activities`, { activity_types: [null] });
+      await expectRefusedOrTaken(res, (taken) =>
+        expect(taken, `the answer to a null activity type that was taken${breaks(['COMPANY-4'])}`).toMatchContract(ActivityList),
+      );
+    },
+  ),
+);
