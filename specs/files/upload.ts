@@ -67,13 +67,13 @@ function handWrittenForm(
   file: { name: string; type: string; content: Buffer },
   how: NonNullable<Step2Form['handWritten']>,
 ): { contentType: string; body: Buffer } {
-  const boundary = `crm-conformance:${Math.random().toString(36).slice(2)}${Date.now().toString(36)}`;
+  // A `:` is a tspecial: a boundary with one must be quoted (RFC 2046 §5.1.1, RFC 2045 §5.1); without quotes, a plain token.
+  const boundary = `crm-conformance${how.quotedBoundary ? ':' : '-'}${Math.random().toString(36).slice(2)}${Date.now().toString(36)}`;
   const parts: Buffer[] = [];
   for (const [k, v] of fields) parts.push(Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${k}"\r\n\r\n${v}\r\n`, 'utf8'));
   const typeLine = how.untypedFile ? '' : `Content-Type: ${file.type}\r\n`;
   parts.push(Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${file.name}"\r\n${typeLine}\r\n`, 'utf8'));
   parts.push(file.content, Buffer.from(`\r\n--${boundary}--\r\n`, 'utf8'));
-  // A boundary with a `:` (a tspecial) must be quoted (RFC 2046 §5.1.1); unquoted, it is sent as a bare token.
   const param = how.quotedBoundary ? `"${boundary}"` : boundary;
   return { contentType: `multipart/form-data; boundary=${param}`, body: Buffer.concat(parts) };
 }
@@ -103,8 +103,10 @@ export async function uploadStep2(
   const { FormData, fetch } = require('undici') as typeof import('undici');
   const written = how.handWritten ? handWrittenForm(fields, file, how.handWritten) : undefined;
   const form = new FormData();
-  for (const [k, v] of fields) form.append(k, v);
-  form.append('file', new Blob([new Uint8Array(file.content)], { type: file.type }), file.name);
+  if (!written) {
+    for (const [k, v] of fields) form.append(k, v);
+    form.append('file', new Blob([new Uint8Array(file.content)], { type: file.type }), file.name);
+  }
   const fileType = how.handWritten?.untypedFile ? 'no Content-Type' : file.type;
 
   const shown = Object.fromEntries(fields.map(([k, v]) => [k, /signature|policy|token/.test(k) ? REDACTED : v]));
