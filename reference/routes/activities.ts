@@ -119,7 +119,7 @@ export const activities: AreaModule = {
         // Stryker disable next-line all: the same (both required, or either)
         if (date === undefined || details === undefined) invalid(app, 'activity_date and details are required');
       } else if (date === undefined && details === undefined) invalid(app, 'activity_date or details is required');
-      // Stryker disable next-line ObjectLiteral: what an update does to date_modified is not stated (§ Activity gives it as a timestamp only; no rule judges it)
+      // Stryker disable next-line ObjectLiteral: what an update does to date_modified is not stated (§ Activity: a timestamp only; no rule judges it)
       const patch: Partial<Rec> = { date_modified: app.now() };
       // Stryker disable next-line ConditionalExpression: under the default both-required both members are there (the other alternative sends one)
       if (date !== undefined) patch.activity_date = date;
