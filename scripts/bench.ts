@@ -20,7 +20,8 @@
  *   everything: the whole suite with the default request deadline (goal ≤ 60 s each);
  * - a slow target: the whole suite against the reference answering every API request 50 ms
  *   later (REFERENCE_LATENCY_MS), as a conformant server across a network does (`--no-slow`);
- * - the heavy cap spec (CRM_HEAVY=1) and its seeding rate; `npm test` with --npm-test;
+ * - the heavy cap spec (CRM_HEAVY=1) and its seeding rate; `crm-conformance doctor` against the
+ *   reference started alone, 3 runs (goal ≤ 15 s, `--no-doctor`); `npm test` with --npm-test;
  * - depths and far targets (issue 34, `--no-depths` skips them; `--depth-rows-only` runs only them,
  *   `--depth-runs <n>` repetitions, default 3, interleaved so that the load falls on every row
  *   alike): loopback default, a conformant target 50 ms and 300 ms away at full power
@@ -40,6 +41,7 @@ import { ROOT } from '../specs/support/core/config.js';
 import { cleanEnv, runPlaywright } from '../specs/support/core/suite-run.js';
 import { startHostile, type HostileKind } from './hostile-servers.js';
 import { cpuByRole, endedChildrenCpuMs, watchTree } from './proc-tree.js';
+import { referenceEnv, startReferenceProcess } from './reference-process.js';
 
 export interface RunStats {
   run: number | string;
@@ -356,6 +358,30 @@ async function slowTarget(env: Record<string, string>) {
 }
 
 /**
+ * `crm-conformance doctor` against the reference server started alone (as `npm run reference`),
+ * `runs` times: the README says it checks the set-up "in seconds". Each run's wall time and exit.
+ */
+async function doctorRuns(runs: number): Promise<{ medianWallMs: number; runs: { wallMs: number; exitCode: number | null }[] }> {
+  const server = await startReferenceProcess([process.execPath, '--import', 'tsx', 'reference/main.ts'], ROOT, cleanEnv());
+  const env = cleanEnv({ CI: '', ...referenceEnv(server.api, server.auth, resolve(ROOT, 'reference/profile.json')) });
+  const got: { wallMs: number; exitCode: number | null }[] = [];
+  try {
+    for (let i = 0; i < runs; i++) {
+      const started = Date.now();
+      const exitCode = await new Promise<number | null>((done) => {
+        const child = spawn(process.execPath, [resolve(ROOT, 'cli/bin.mjs'), 'doctor'], { cwd: ROOT, env, stdio: 'ignore' });
+        child.on('close', done);
+      });
+      got.push({ wallMs: Date.now() - started, exitCode });
+    }
+  } finally {
+    await server.stop();
+  }
+  const sorted = got.map((r) => r.wallMs).sort((a, b) => a - b);
+  return { medianWallMs: sorted[Math.floor(sorted.length / 2)], runs: got };
+}
+
+/**
  * `npm test`, timed (only with --npm-test: it takes minutes of both cores). Its whole output goes
  * to reports/runs/bench-npm-test.log; the failed self-tests are named.
  */
@@ -656,8 +682,11 @@ async function hostileRows(args: string[]) {
   return rows;
 }
 
-/** The slow target, the heavy cap spec, `npm test` and the last every-fault survey, as asked, each printed. */
+/** The slow target, the heavy cap spec, the doctor, `npm test` and the last every-fault survey, as asked, each printed. */
 async function otherRows(args: string[], env: Record<string, string>) {
+  const doctor = args.includes('--no-doctor') ? undefined : await doctorRuns(3);
+  if (doctor)
+    console.log(`\ncrm-conformance doctor against the reference: ${secs(doctor.medianWallMs)} median (${doctor.runs.map((r) => `${secs(r.wallMs)}, exit ${r.exitCode}`).join('; ')})`);
   const slow = args.includes('--no-slow') ? undefined : await slowTarget(env);
   if (slow)
     console.log(
@@ -689,7 +718,7 @@ async function otherRows(args: string[], env: Record<string, string>) {
       `\nevery fault (npm run bench:faults, ${surveyed.date.slice(0, 10)}): ${surveyed.faults.length} faults, worst ×${surveyed.faults[0]?.ratio} (${surveyed.faults[0]?.fault}); ${over.length ? `${over.length} over ×1.5: ${over.map((f) => `${f.fault} ×${f.ratio}`).join(', ')}` : 'none over ×1.5'}`,
     );
   } else console.log('\nevery fault: not surveyed (npm run bench:faults)');
-  return { slow, heavyResult, npmTestResult, surveyed };
+  return { slow, heavyResult, doctor, npmTestResult, surveyed };
 }
 
 /** The rows of a full bench besides the depths. */
@@ -702,8 +731,9 @@ interface BenchRows {
 
 /** Each measure against its target (undefined: not measured). */
 function targetsOf({ summary, faulty, hostileRows, other }: BenchRows) {
-  const { heavyResult, npmTestResult, surveyed } = other;
+  const { heavyResult, doctor, npmTestResult, surveyed } = other;
   return {
+    doctorWall: { target: '≤ 15 s, every line OK', met: doctor ? doctor.medianWallMs <= 15_000 && doctor.runs.every((r) => r.exitCode === 0) : undefined },
     defaultRunWall: { target: '≤ 10 s', met: summary.medianWallMs <= 10_000 },
     startup: { target: '≤ 2.5 s', met: summary.medianStartupMs <= 2_500 },
     faultyRatio: {
@@ -819,6 +849,7 @@ async function main() {
     hostile: rows.hostileRows,
     slowTarget: other.slow,
     heavy: other.heavyResult,
+    doctor: other.doctor,
     npmTest: other.npmTestResult ?? { ran: false, reason: 'not timed (--npm-test)' },
     depths,
   };

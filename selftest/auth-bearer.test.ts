@@ -13,7 +13,7 @@ import { after, before, describe, test } from 'node:test';
 import type { OutcomeFile } from '../reporting/conformance-reporter.js';
 import type { ConformanceReport } from '../reporting/verdict.js';
 import { cleanEnv, readJson, ROOT, runPlaywright } from './helpers.js';
-import { referenceEnv, startReferenceProcess } from './reference-process.js';
+import { referenceEnv, startReferenceProcess } from '../scripts/reference-process.js';
 
 const SPECS = ['specs/authentication/header-credentials.spec.ts', 'specs/oauth/bearer.spec.ts', '--grep', 'AUTH-2\\b'];
 const OAUTH_SETTINGS = ['CRM_CLIENT_ID', 'CRM_CLIENT_SECRET', 'CRM_LOGIN_EMAIL', 'CRM_LOGIN_PASSWORD'];

@@ -13,7 +13,7 @@ import { join, resolve } from 'node:path';
 import { cleanEnv, ROOT, runCli, type RunResult, readJson } from './helpers.js';
 import { chromiumPath } from './chromium.js';
 import { freePorts } from '../specs/support/core/embedded.js';
-import { referenceEnv, startReferenceProcess } from './reference-process.js';
+import { referenceEnv, startReferenceProcess } from '../scripts/reference-process.js';
 
 const BIN = resolve(ROOT, 'cli/bin.mjs');
 const REFERENCE_PROFILE = readJson<Record<string, unknown>>('reference/profile.json');
@@ -65,8 +65,10 @@ describe('crm-conformance doctor against the reference server', { concurrency: 3
     rmSync(dir, { recursive: true, force: true });
   });
 
-  test('a good set-up: every line OK, in seconds', async () => {
+  // How long the doctor takes is the benchmark's (`npm run bench`, its doctor row), not a test's.
+  test('a good set-up: every line OK', async (t) => {
     const r = await cli(['doctor'], good);
+    t.diagnostic(`the doctor took ${r.ms} ms`);
     assert.equal(r.code, 0, r.out);
     assert.deepEqual(failLines(r.out), [], r.out);
     assert.deepEqual(warnLines(r.out), [], r.out);
@@ -86,7 +88,6 @@ describe('crm-conformance doctor against the reference server', { concurrency: 3
     ]) {
       assert.match(r.out, new RegExp(`^ok\\s+${check.replace(/[()]/g, '\\$&')}\\s`, 'm'), `${check} is checked and OK:\n${r.out}`);
     }
-    assert.ok(r.ms < 15_000, `the doctor took ${r.ms} ms`);
   });
 
   const broken: { what: string; env: (dir: string) => Record<string, string>; line: RegExp }[] = [
@@ -174,7 +175,8 @@ describe('crm-conformance doctor against the reference server', { concurrency: 3
     assert.match(r.out, new RegExp(`^FAIL\\s+receivers reachable\\s+no notification reached http://127\\.0\\.0\\.1:${publicPort}/hooks/\\S+ within 10 s`, 'm'));
     assert.match(r.out, new RegExp(`fix: CRM_PUBLIC_URL must forward to local port ${receiverPort}`));
     assert.equal(failLines(r.out).length, 1, r.out);
-    assert.ok(r.ms < 25_000, `took ${r.ms} ms`);
+    // Not a speed goal: without its deadline the round trip would wait out the 120 s of `cli`.
+    assert.ok(r.ms < 60_000, `took ${r.ms} ms`);
   });
 
   test('a bad configuration value: one FAIL line naming the variable', async () => {

@@ -21,7 +21,7 @@ import type { Screens } from '../specs/support/oauth-controls.js';
 import { describeOutcome, drive, newContext } from '../specs/support/oauth-page.js';
 import { chromiumPath } from './chromium.js';
 import { cleanEnv, ROOT, runPlaywright, scratchDir, readJson } from './helpers.js';
-import { referenceEnv, startReferenceProcess } from './reference-process.js';
+import { referenceEnv, startReferenceProcess } from '../scripts/reference-process.js';
 
 const REFERENCE_PROFILE = readJson<Record<string, any>>('reference/profile.json');
 const OLD_LABELS = {

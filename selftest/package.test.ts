@@ -23,7 +23,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { cleanEnv, ROOT, runProcess, type RunResult, readJson } from './helpers.js';
 import { pruneCopiesOf } from '../cli/materialize.js';
 import { COMMANDS } from '../specs/support/core/replay.js';
-import { referenceEnv, startReferenceProcess } from './reference-process.js';
+import { referenceEnv, startReferenceProcess } from '../scripts/reference-process.js';
 import { repositoryFiles } from './repo-files.js';
 
 const sh = (command: string, args: string[], cwd: string, env: NodeJS.ProcessEnv = cleanEnv(), timeoutMs = 180_000): Promise<RunResult> =>

@@ -14,7 +14,7 @@ import { freePorts } from '../specs/support/core/embedded.js';
 import { parseConfig } from '../specs/support/core/config.js';
 import { chromiumPath } from './chromium.js';
 import { cleanEnv, ROOT, runCli, runPlaywright, scratchDir } from './helpers.js';
-import { referenceEnv, startReferenceProcess } from './reference-process.js';
+import { referenceEnv, startReferenceProcess } from '../scripts/reference-process.js';
 
 /** Every exchanges.json a run left in its report directory, as text. */
 function evidence(dir: string): string {

@@ -14,7 +14,7 @@ import { resolve } from 'node:path';
 import { test } from 'node:test';
 import type { ConformanceReport } from '../reporting/verdict.js';
 import { cleanEnv, readJson, ROOT, runCli, runPlaywright, runProcess, scratchDir } from './helpers.js';
-import { referenceEnv, startReferenceProcess } from './reference-process.js';
+import { referenceEnv, startReferenceProcess } from '../scripts/reference-process.js';
 
 const upsert3 = (dir: string) => readJson<ConformanceReport>(`${dir}/conformance.json`).rules.find((r) => r.id === 'UPSERT-3')!;
 const REPLAY = /Replay with: CRM_FC_SEED=(-?\d+) CRM_FC_PATH=([\d:]+) CRM_FC_RUNS=(\d+) (npx playwright test|npx crm-conformance run) (\S+:\d+)/;

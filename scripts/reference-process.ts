@@ -1,7 +1,7 @@
 /**
  * The reference server as a user starts it (`npm run reference`, `crm-conformance reference`):
  * a process of its own on free ports, and the set-up (CRM_* variables) of a user of it. For the
- * self-tests of the command-line tool (doctor.test.ts, package.test.ts).
+ * self-tests of the command-line tool (doctor.test.ts, package.test.ts) and the benchmark's doctor row.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { freePorts } from '../specs/support/core/embedded.js';
