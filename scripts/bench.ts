@@ -686,7 +686,9 @@ async function hostileRows(args: string[]) {
 async function otherRows(args: string[], env: Record<string, string>) {
   const doctor = args.includes('--no-doctor') ? undefined : await doctorRuns(3);
   if (doctor)
-    console.log(`\ncrm-conformance doctor against the reference: ${secs(doctor.medianWallMs)} median (${doctor.runs.map((r) => `${secs(r.wallMs)}, exit ${r.exitCode}`).join('; ')})`);
+    console.log(
+      `\ncrm-conformance doctor against the reference: ${secs(doctor.medianWallMs)} median (${doctor.runs.map((r) => `${secs(r.wallMs)}, exit ${r.exitCode}`).join('; ')})`,
+    );
   const slow = args.includes('--no-slow') ? undefined : await slowTarget(env);
   if (slow)
     console.log(
@@ -803,6 +805,10 @@ function benchTable(rows: BenchRows, targets: ReturnType<typeof targetsOf>, runs
     table.push(`| Heavy cap spec (100,001 projects), wall time | ${secs(heavyResult.wallMs)} | ≤ 30 s (${yes(targets.heavyWall.met)}) |`);
     table.push(`| Heavy cap spec, seeding rate | ${heavyResult.seedRatePerSecond?.toLocaleString('en') ?? '?'} projects/s | |`);
   }
+  if (other.doctor)
+    table.push(
+      `| \`crm-conformance doctor\` against the reference | ${secs(other.doctor.medianWallMs)} | ≤ 15 s, every line OK (${yes(targets.doctorWall.met)}) |`,
+    );
   if (npmTestResult)
     console.log(
       `| \`npm test\` | ${secs(npmTestResult.wallMs)} (exit ${npmTestResult.exitCode}${npmTestResult.failed.length ? `; failed: ${npmTestResult.failed.join(' | ')}` : ''}) | ≤ 4 min (${yes(targets.npmTest.met)}) |`,
