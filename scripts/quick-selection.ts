@@ -17,17 +17,23 @@
  * per cost first. A test's cost:
  * its requests, its time at 25 ms a request, and one request more for the test itself (its
  * fixtures, hooks, steps and report entries cost the run about as much on loopback).
+ * Quick keeps what standard catches, too: each of quick's blind spots (a mutant of the reference
+ * that standard kills and quick does not, scripts/quick-kills.json from `npm run mutants -- --kills`)
+ * is covered like a rule, by one of the tests that kill it (not a property: quick runs a fiftieth of
+ * its runs).
  * The rest is left out (specs/support/quick-selection.json, read by specs/support/suite-config.ts).
  * A test not in the list runs, so a new test runs in `quick` until the list is made again; the
  * self-test selftest/depth.test.ts checks that a quick run judges every rule within the bound.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { dirname, resolve } from 'node:path';
+import { dataOf, readCoverageMap } from '../reporting/coverage/map.js';
 import type { OutcomeFile } from '../reporting/conformance-reporter.js';
 import { runPlaywright } from '../specs/support/core/suite-run.js';
 import { ROOT } from '../specs/support/core/config.js';
 import { getRule, hasRule } from '../rules/index.js';
 import { QUICK_SELECTION_FILE } from '../specs/support/core/quick.js';
+import { QUICK_KILLS_FILE, readQuickKills, type KilledMutant } from './mutant-kills.js';
 /** The properties that always run (the search properties, the upsert model); the bulk property is a test like any other (its calls are paced). */
 const PROPERTY_FILES = /search\/[^/]*\.property\.spec\.ts$|upsert\.model\.spec\.ts$/;
 /** The reference's choice sets the selection is made under (docs/calibration.md): the default first. */
@@ -49,7 +55,15 @@ export interface QuickSelection {
   /** The first run's (the default choices') tests and requests, and those of the tests kept. */
   from: { tests: number; requests: number };
   kept: { tests: number; requests: number };
+  /**
+   * Quick's blind spots (scripts/quick-kills.json) kept: each by a test that kills it at standard.
+   * `propertyOnly`: killed at standard only by a property, which quick runs a fiftieth of;
+   * `noKiller`: killed by no test that ran under the default choices. Both stay blind spots.
+   */
+  mutants?: { kept: number; propertyOnly: string[]; noKiller: string[] };
   leaveOut: { file: string; title: string }[];
+  /** The classes of the spec's surface the standard runs exercised: a quick run's gap among them is the depth's (specs/support/core/quick.ts). */
+  standardClasses?: string[];
 }
 
 const keyOf = (o: { file: string; title: string }) => `${o.file}\0${o.title}`;
@@ -80,23 +94,35 @@ export function judgedBy(o: Pick<Outcome, 'rules' | 'endpoints' | 'title'>): str
 }
 
 /** The selection of standard runs' outcomes, one list per run, the default choices' first (see the file header). */
-export function selectQuick(runs: Outcome[][], under = runs.map((_, i) => `run ${i + 1}`)): QuickSelection {
+export function selectQuick(runs: Outcome[][], under = runs.map((_, i) => `run ${i + 1}`), kills?: KilledMutant[]): QuickSelection {
   const ran = runs.map((outcomes) => new Map(outcomes.filter((o) => o.status !== 'skipped').map((o) => [keyOf(o), o])));
   const tests = new Map<string, Outcome>();
   for (const run of ran) for (const [k, o] of run) if (!tests.has(k)) tests.set(k, o);
-  // What must be covered: (run, rule) for every rule some test judged in that run, per endpoint where the rule has several (judgedBy).
-  const left = new Set(ran.flatMap((run, i) => [...run.values()].flatMap((o) => judgedBy(o).map((r) => `${i}\0${r}`))));
-  const pairsOf = (k: string) =>
-    ran.flatMap((run, i) => {
+  const properties = new Set([...tests].filter(([, o]) => PROPERTY_FILES.test(o.file)).map(([k]) => k));
+  // Each blind spot, a unit of the default choices' run (the kills were measured under them), covered by the tests that kill it; not by a property.
+  const killed = new Map<string, string[]>();
+  const mutants = { kept: 0, propertyOnly: [] as string[], noKiller: [] as string[] };
+  for (const m of kills ?? []) {
+    const by = m.killedBy.map(keyOf).filter((k) => ran[0]?.has(k));
+    const others = by.filter((k) => !properties.has(k));
+    if (!others.length) (by.length ? mutants.propertyOnly : mutants.noKiller).push(m.mutant);
+    for (const k of others) killed.set(k, [...(killed.get(k) ?? []), `0\0mutant ${m.mutant}`]);
+  }
+  // What must be covered: (run, rule) for every rule some test judged in that run, per endpoint where the rule has several (judgedBy), and the blind spots.
+  const pairsOf = (k: string) => [
+    ...ran.flatMap((run, i) => {
       const o = run.get(k);
       return o ? judgedBy(o).map((r) => `${i}\0${r}`) : [];
-    });
+    }),
+    ...(killed.get(k) ?? []),
+  ];
+  const left = new Set([...tests.keys()].flatMap(pairsOf));
+  mutants.kept = new Set([...killed.values()].flat()).size;
   const keep = new Set<string>();
   const take = (k: string) => {
     keep.add(k);
     for (const p of pairsOf(k)) left.delete(p);
   };
-  const properties = new Set([...tests].filter(([, o]) => PROPERTY_FILES.test(o.file)).map(([k]) => k));
   // A property covers only the rules no other test judges: its random runs may not reach the case a
   // rule's dedicated test makes (an ambiguous match, a 422), nor tell two of its rules apart.
   const byOthers = new Set([...tests.keys()].filter((k) => !properties.has(k)).flatMap(pairsOf));
@@ -129,6 +155,7 @@ export function selectQuick(runs: Outcome[][], under = runs.map((_, i) => `run $
     under,
     from: { tests: first.length, requests: sum(first) },
     kept: { tests: kept.length, requests: sum(kept) },
+    ...(kills ? { mutants } : {}),
     leaveOut: [...tests]
       .filter(([k]) => !keep.has(k))
       .map(([, o]) => ({ file: o.file, title: o.title }))
@@ -148,6 +175,17 @@ async function standardRun(set: (typeof CHOICE_SETS)[number]): Promise<string> {
   return resolve(ROOT, runDir(set), 'conformance-outcomes.json');
 }
 
+/** The classes of the spec's surface the standard runs exercised (their coverage maps beside their outcomes), sorted. */
+function standardClasses(dirs: string[]): string[] {
+  const ids = new Set<string>();
+  for (const dir of dirs) {
+    const map = readCoverageMap(dir);
+    if (!map) throw new Error(`no spec-coverage.json in ${dir}: the selection needs the standard runs' coverage maps`);
+    for (const [id, n] of Object.entries(dataOf(map).counts)) if (n > 0) ids.add(id);
+  }
+  return [...ids].sort();
+}
+
 /** The command line: `npm run` of this script, with `--reuse` or outcome files. */
 async function main(): Promise<void> {
   // --reuse: the outcomes of the last standard runs this script made, without running them again.
@@ -156,11 +194,18 @@ async function main(): Promise<void> {
   const files: string[] = given.map((f) => resolve(f));
   if (!given.length) for (const set of CHOICE_SETS) files.push(reuse ? resolve(ROOT, runDir(set), 'conformance-outcomes.json') : await standardRun(set));
   const runs = files.map((f) => (JSON.parse(readFileSync(f, 'utf8')) as OutcomeFile).outcomes);
-  const s = selectQuick(runs, given.length ? given : CHOICE_SETS.map((c) => c.name));
+  const s: QuickSelection = {
+    ...selectQuick(runs, given.length ? given : CHOICE_SETS.map((c) => c.name), readQuickKills()?.mutants),
+    standardClasses: standardClasses(files.map((f) => dirname(f))),
+  };
   writeFileSync(resolve(ROOT, QUICK_SELECTION_FILE), `${JSON.stringify(s, null, 2)}\n`);
   console.log(
     `${QUICK_SELECTION_FILE}: ${s.kept.tests} of ${s.from.tests} tests kept (${s.kept.requests} of ${s.from.requests} requests at standard runs), ${s.leaveOut.length} left out`,
   );
+  if (s.mutants)
+    console.log(
+      `quick's blind spots (${QUICK_KILLS_FILE}): ${s.mutants.kept} kept by a test that kills them${[...s.mutants.propertyOnly.map((m) => `\n  killed only by a property: ${m}`), ...s.mutants.noKiller.map((m) => `\n  killed by no test of the default run: ${m}`)].join('')}`,
+    );
 }
 
 if (resolve(process.argv[1] ?? '') === __filename) void main();

@@ -12,6 +12,7 @@ import { ConfigError, parseConfig, ROOT } from '../specs/support/core/config.js'
 import { depthOption } from '../cli/run.js';
 import { quickLeaveOut } from '../specs/support/core/quick.js';
 import { judgedBy, selectQuick } from '../scripts/quick-selection.js';
+import { applyMutant } from '../scripts/mutant-kills.js';
 import { buildReport, type TestOutcome } from '../reporting/verdict.js';
 import { summaryLines } from '../reporting/conformance-reporter.js';
 import { suiteConfig } from '../specs/support/suite-config.js';
@@ -112,6 +113,31 @@ test('the quick selection judges each rule under every choice set it was made fr
   );
   // A test that ran under no set is never left out: it may judge its rule against another server.
   assert.deepEqual(under([[cheap, skipped(dear)]]), []);
+});
+
+test("the quick selection keeps a test that kills each of quick's blind spots, the cheapest, never counting a property's kill", () => {
+  const rel = outcome('specs/relationships/remove.spec.ts', 'REL-5 one', ['REL-5'], 5);
+  const rel2 = outcome('specs/relationships/remove.spec.ts', 'REL-5 two', ['REL-5'], 4);
+  const bad = outcome('specs/relationships/bad-input.spec.ts', 'WIRE-5 null body', ['WIRE-5'], 2);
+  const bad2 = outcome('specs/relationships/bad-input.spec.ts', 'WIRE-5 no body', ['WIRE-5'], 2, 50);
+  const prop = outcome('specs/search/tasks.property.spec.ts', 'SEARCH-4 property', ['SEARCH-4'], 600);
+  const kill = (mutant: string, ...by: TestOutcome[]) => ({ mutant, killedBy: by.map((o) => ({ file: o.file, title: o.title })) });
+  const s = selectQuick([[rel, rel2, bad, bad2, prop]] as never, undefined, [
+    kill('a.ts:1:1 over-clearing', rel), // rel2 is cheaper for REL-5, but only rel kills it
+    kill('a.ts:2:1 null body', bad, bad2), // either: the cheaper
+    kill('a.ts:3:1 sort key', prop), // a property's kill: not kept by it
+    kill('a.ts:4:1 nothing'),
+  ]);
+  assert.deepEqual(s.leaveOut.map((t) => t.title).sort(), ['REL-5 two', 'WIRE-5 no body']);
+  assert.deepEqual(s.mutants, { kept: 2, propertyOnly: ['a.ts:3:1 sort key'], noKiller: ['a.ts:4:1 nothing'] });
+  assert.equal(selectQuick([[rel, rel2]] as never).mutants, undefined, 'without kill data, no blind spots are named');
+});
+
+test('a blind spot is made again in the code of today by the lines around it, or not at all when they changed', () => {
+  const then = 'const a = 1;\nif (x && y) f();\n';
+  const m = { mutatorName: 'LogicalOperator', replacement: 'x || y', location: { start: { line: 2, column: 5 }, end: { line: 2, column: 11 } } } as never;
+  assert.equal(applyMutant(then, '// moved\nconst a = 1;\nif (x && y) f();\n', m), '// moved\nconst a = 1;\nif (x || y) f();\n');
+  assert.equal(applyMutant(then, 'if (x && y) g();\n', m), undefined);
 });
 
 test("quickLeaveOut: one pattern per test of the selection, matching that test's grep title only", () => {
