@@ -417,7 +417,7 @@ export default class ConformanceReporter implements Reporter {
   }
 
   /** The run's coverage map, or none when it could not be made (said in the console). */
-  private coverageMap(runId: string, target: string): SpecCoverage | undefined {
+  private coverageMap(runId: string, target: string, depth: string): SpecCoverage | undefined {
     if (this.coverageBroken) {
       console.log(this.coverageBroken);
       return undefined;
@@ -427,7 +427,7 @@ export default class ConformanceReporter implements Reporter {
     c.surface.classes.forEach((k, i) => {
       if (c.counts[i]) counts[k.id] = c.counts[i];
     });
-    return buildCoverageMap({ counts, tallies: c.tallies }, { runId, target, shards: this.shard ? [this.shard] : undefined });
+    return buildCoverageMap({ counts, tallies: c.tallies }, { runId, target, shards: this.shard ? [this.shard] : undefined, depth });
   }
 
   /** The run fails (exit code 1) when the target could not be judged, even with no failed test. */
@@ -455,7 +455,7 @@ export default class ConformanceReporter implements Reporter {
     };
     const report = buildReport(outcomes, meta);
     report.calibration = readCalibration(this.outputDir);
-    writeReport(this.outputDir, report, outcomes, cfg.runId, this.coverageMap(cfg.runId, meta.target));
+    writeReport(this.outputDir, report, outcomes, cfg.runId, this.coverageMap(cfg.runId, meta.target, cfg.depth));
     const file: OutcomeFile = { version: 1, meta: { ...meta, shard: this.shard, generatedAt: report.generatedAt }, outcomes };
     writeFileSync(resolve(this.outputDir, OUTCOMES_FILE), JSON.stringify(file));
     const unjudged = result.status === 'passed' && (report.verdict === 'INCONCLUSIVE' || (report.preflight && report.preflight.state !== 'alive'));

@@ -15,7 +15,8 @@ import { answerShape, readAnswerShape } from '../specs/support/core/answer-shape
 import type { OAuthStep } from '../specs/support/core/oauth-steps.js';
 import { CoverageCollector, emptyTallies, outsideShape, type RecordedExchange, type TestInput } from '../reporting/coverage/collector.js';
 import { renderCoverageHtml } from '../reporting/coverage/html.js';
-import { buildCoverageMap, coverageLine, dataOf, mergeCoverageMaps, SpecCoverage, type CoverageData } from '../reporting/coverage/map.js';
+import { buildCoverageMap, coverageLine, dataOf, mergeCoverageMaps, QUICK_GAP_REASON, SpecCoverage, type CoverageData } from '../reporting/coverage/map.js';
+import { quickStandardClasses } from '../specs/support/core/quick.js';
 import { endpointMatcher, pathOf, surface } from '../reporting/coverage/surface.js';
 
 const API = 'http://127.0.0.1:9/developer_api/v1';
@@ -314,6 +315,25 @@ test('the map: its schema, its gaps marked explained or not, no value of an exch
   assert.match(html, /data-class="POST \/projects\/search request sort_direction=asc" data-count="0"/);
   assert.match(html, /id="unexplained"/);
   assert.doesNotMatch(html, /secret-looking-value/);
+});
+
+test("a quick run's gap that a standard run exercises is the depth's, explained; at standard, or a class no standard run exercised, it is not", () => {
+  const data = { counts: {}, tallies: new CoverageCollector(s).tallies };
+  const standard = () => new Set(['POST /projects/search request sort_direction=asc']);
+  const gap = (depth: string | undefined, id: string) => buildCoverageMap(data, { depth }, s, coverageReasons(), standard).gaps.find((g) => g.id === id);
+  assert.deepEqual(gap('quick', 'POST /projects/search request sort_direction=asc'), {
+    id: 'POST /projects/search request sort_direction=asc',
+    section: gap('quick', 'POST /projects/search request sort_direction=asc')?.section,
+    explained: true,
+    kind: 'elsewhere',
+    reason: QUICK_GAP_REASON,
+  });
+  assert.equal(gap('standard', 'POST /projects/search request sort_direction=asc')?.explained, false);
+  assert.equal(gap('quick', 'POST /projects/search request sort_direction=desc')?.explained, false);
+  const shipped = quickStandardClasses();
+  assert.ok(shipped.size > 500, `the selection lists the classes standard exercises (${shipped.size})`);
+  const ids = new Set(s.classes.map((c) => c.id));
+  for (const id of shipped) assert.ok(ids.has(id), `${id} is a class of the surface (make the selection again: scripts/quick-selection.ts)`);
 });
 
 test('maps of shards merge by summing their counts', () => {

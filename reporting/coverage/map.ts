@@ -15,6 +15,7 @@ import { z } from 'zod';
 import type { SpecCoverageSummary } from '../verdict.js';
 import { renderCoverageHtml } from './html.js';
 import { coverageReasons, GAP_REASON_KINDS, type CoverageReason } from '../../rules/coverage-reasons.js';
+import { quickStandardClasses } from '../../specs/support/core/quick.js';
 import { addFile, emptyTallies, type CoverageTallies } from './collector.js';
 import type { Node } from './nodes.js';
 import { NOTIFICATION_KINDS, OAUTH_STEPS, surface as surfaceOnce, TRANSITIONS, type EndpointSurface, type Surface } from './surface.js';
@@ -98,6 +99,21 @@ export interface MapMeta {
   runId?: string;
   target?: string;
   shards?: string[];
+  /** The run's depth (CRM_DEPTH): at quick, a class a standard run exercises is explained by the depth. */
+  depth?: string;
+}
+
+/** Why a quick run's gap is no blind spot: the standard runs the quick selection was made from exercised it. */
+export const QUICK_GAP_REASON =
+  'quick depth leaves out the tests that exercise it (specs/support/quick-selection.json); a standard run of the suite exercises it';
+
+/** The reasons of a run at `depth`: at quick, also every class a standard run exercises ({@link QUICK_GAP_REASON}). */
+function reasonsAt(depth: string | undefined, reasons: ReturnType<typeof coverageReasons>, standard: () => Set<string>): Map<string, CoverageReason> {
+  if (depth !== 'quick') return reasons.byGap;
+  const byGap = new Map(reasons.byGap);
+  const record: CoverageReason = { gaps: [], kind: 'elsewhere', reason: QUICK_GAP_REASON, since: '0.3.0' };
+  for (const id of standard()) if (!byGap.has(id)) byGap.set(id, record);
+  return byGap;
 }
 
 type Entry = z.infer<typeof ClassEntry>;
@@ -158,8 +174,14 @@ function groups(s: Surface, defs: Record<string, { label: string; outcomes: stri
 }
 
 /** The map of a run from its counts (a run's collector, or the sum of shards' maps). */
-export function buildCoverageMap(data: CoverageData, meta: MapMeta = {}, s: Surface = surfaceOnce(), reasons = coverageReasons()): SpecCoverage {
-  const { byGap } = reasons;
+export function buildCoverageMap(
+  data: CoverageData,
+  meta: MapMeta = {},
+  s: Surface = surfaceOnce(),
+  reasons = coverageReasons(),
+  standard: () => Set<string> = quickStandardClasses,
+): SpecCoverage {
+  const byGap = reasonsAt(meta.depth, reasons, standard);
   const endpoints = s.endpoints.map((e) => endpointEntry(s, e, data, byGap));
   const gaps = s.classes
     .filter((c) => !data.counts[c.id])

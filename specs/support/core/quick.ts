@@ -20,3 +20,13 @@ export function quickLeaveOut(file = join(ROOT, QUICK_SELECTION_FILE)): RegExp[]
   const { leaveOut } = JSON.parse(readFileSync(file, 'utf8')) as { leaveOut: { file: string; title: string }[] };
   return leaveOut.map((t) => new RegExp(`${escapeRegex(t.file.replace(/^specs\//, ''))} .*${escapeRegex(t.title)}(?: @\\S+)*$`));
 }
+
+/**
+ * The classes of the spec's surface that the standard runs the selection was made from exercised
+ * (`standardClasses` of the selection file): in a quick run's coverage map, such a class left
+ * unexercised is a gap of the depth, not of the suite (reporting/coverage/map.ts).
+ */
+export function quickStandardClasses(file = join(ROOT, QUICK_SELECTION_FILE)): Set<string> {
+  if (!existsSync(file)) return new Set();
+  return new Set((JSON.parse(readFileSync(file, 'utf8')) as { standardClasses?: string[] }).standardClasses ?? []);
+}
