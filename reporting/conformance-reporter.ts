@@ -245,7 +245,12 @@ function powerLines(report: ConformanceReport): string[] {
     lines.push(
       `Power: ${cut.length} propert${cut.length === 1 ? 'y' : 'ies'} cut short by ${cut.length === 1 ? 'its' : 'their'} time budget: ${cut.map((p) => `${p.rule} (${p.property}) ${p.runs} of ${p.planned} runs`).join(', ')}; every other property made all its runs (${made} in all${farText}).`,
     );
-  else if (far.length) lines.push(`Power: every property made all its runs (${made}${farText}).`);
+  const quick = power.filter((p) => p.quickBudget !== undefined);
+  if (!cut.length && far.length) lines.push(`Power: every property${quick.length ? ' but those below' : ''} made all its runs (${made}${farText}).`);
+  if (quick.length)
+    lines.push(
+      `Power: at quick depth, ${quick.map((p) => `${p.rule} (${p.property}) ${p.runs} of ${p.planned} runs`).join(', ')}: ${quick.length === 1 ? 'its' : 'their'} budget of ${quick[0].quickBudget} requests reached (a quick run stays within 1,000 requests).`,
+    );
   return lines;
 }
 

@@ -189,7 +189,8 @@ function mergeCoverage(dirs: string[], report: ConformanceReport): { map?: SpecC
     if (m) maps.push(m);
     else missing.push(relative(process.cwd(), dir) || dir);
   }
-  return { map: maps.length ? mergeCoverageMaps(maps, { runId: report.runId, target: report.target, shards: report.shards, depth: report.depth }) : undefined, missing };
+  const meta = { runId: report.runId, target: report.target, shards: report.shards, depth: report.depth };
+  return { map: maps.length ? mergeCoverageMaps(maps, meta) : undefined, missing };
 }
 
 export function merge(dirs: string[], outDir: string, options: { allure?: boolean } = {}): MergeResult {

@@ -218,6 +218,8 @@ export interface PropertyPower {
   runs: number;
   planned: number;
   cut: boolean;
+  /** A quick run's property stopped at its request budget (QUICK_PROPERTY_REQUESTS of specs/support/property.ts). */
+  quickBudget?: number;
   inFlight?: number;
   budgetS?: number;
 }
@@ -652,8 +654,12 @@ export function rootCauseOrder(rules: RuleVerdict[]): string[] {
 
 /** The note of a property stopped by its time budget (specs/support/property.ts): `property "<name>": <n> runs of <m> (time limit reached), seed <s>`. */
 const BUDGET_NOTE = /^property "(.+)": (\d+) runs of (\d+) \(time limit reached\)/;
-/** The note of every property: `property "<name>": <n> runs of <m>[ (time limit reached)], seed <s>[ (<k> in flight at <l> ms, budget <b> s)]`. */
-const POWER_NOTE = /^property "(.+)": (\d+) runs of (\d+)( \(time limit reached\))?, seed -?\d+(?: \((\d+) in flight at [\d.]+ ms(?:, budget (\d+) s)?\))?/;
+/**
+ * The note of every property: `property "<name>": <n> runs of <m>[ (time limit reached)][ (quick's
+ * budget of <r> requests reached)], seed <s>[ (<k> in flight at <l> ms, budget <b> s)]`.
+ */
+const POWER_NOTE =
+  /^property "(.+)": (\d+) runs of (\d+)( \(time limit reached\))?(?: \(quick's budget of (\d+) requests reached\))?, seed -?\d+(?: \((\d+) in flight at [\d.]+ ms(?:, budget (\d+) s)?\))?/;
 
 /** Each property's runs made of runs planned, from the notes of its test (see {@link PropertyPower}). */
 export function propertyPower(outcomes: TestOutcome[]): PropertyPower[] {
@@ -667,8 +673,9 @@ export function propertyPower(outcomes: TestOutcome[]): PropertyPower[] {
         runs: Number(m[2]),
         planned: Number(m[3]),
         cut: !!m[4],
-        ...(m[5] ? { inFlight: Number(m[5]) } : {}),
-        ...(m[6] ? { budgetS: Number(m[6]) } : {}),
+        ...(m[5] ? { quickBudget: Number(m[5]) } : {}),
+        ...(m[6] ? { inFlight: Number(m[6]) } : {}),
+        ...(m[7] ? { budgetS: Number(m[7]) } : {}),
       })),
   );
 }

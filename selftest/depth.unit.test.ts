@@ -8,7 +8,7 @@ import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { ConfigError, parseConfig, ROOT } from '../specs/support/core/config.js';
+import { ConfigError, parseConfig, QUICK_PROPERTY_REQUESTS, ROOT } from '../specs/support/core/config.js';
 import { depthOption } from '../cli/run.js';
 import { quickLeaveOut } from '../specs/support/core/quick.js';
 import { judgedBy, selectQuick } from '../scripts/quick-selection.js';
@@ -19,11 +19,11 @@ import { suiteConfig } from '../specs/support/suite-config.js';
 
 const base = { CRM_BASE_URL: 'http://127.0.0.1:9', CRM_ACCESS_TOKEN: 'selftest-token-0000', CRM_USER_EMAIL: 'selftest@example.com' };
 
-test('CRM_DEPTH: standard by default; quick a fiftieth of the random inputs, deep ten times; CRM_FC_RUNS still wins', () => {
+test('CRM_DEPTH: standard by default; quick a seventy-fifth of the random inputs, deep ten times; CRM_FC_RUNS still wins', () => {
   const of = (env: Record<string, string>) => parseConfig({ ...base, ...env });
   assert.equal(of({}).depth, 'standard');
   assert.equal(of({}).fc.runs, 300);
-  assert.deepEqual([of({ CRM_DEPTH: 'quick' }).depth, of({ CRM_DEPTH: 'quick' }).fc.runs], ['quick', 6]);
+  assert.deepEqual([of({ CRM_DEPTH: 'quick' }).depth, of({ CRM_DEPTH: 'quick' }).fc.runs], ['quick', 4]);
   assert.deepEqual([of({ CRM_DEPTH: 'deep' }).depth, of({ CRM_DEPTH: 'deep' }).fc.runs], ['deep', 3000]);
   assert.equal(of({ CRM_DEPTH: 'deep', CRM_FC_RUNS: '40' }).fc.runs, 40);
   assert.throws(
@@ -162,6 +162,34 @@ test('lanes: a quick run against a near target has no property lane (its specs r
     'properties',
     'api',
   ]);
+});
+
+test("a quick run's property stopped at its request budget: its runs made, the budget, and a Power line naming it", () => {
+  const o = {
+    ...outcome('specs/search/tasks.property.spec.ts', 'SEARCH-4 property: random task sorts', ['SEARCH-4'], 45),
+    notes: [
+      `property "random tasks sorts and pages give what the spec fixes": 3 runs of 4 (quick's budget of ${QUICK_PROPERTY_REQUESTS} requests reached), seed -7 (3 in flight at 12 ms, budget 9 s)`,
+    ],
+  } as TestOutcome;
+  const report = buildReport([o], { target: 't', runId: 'r', depth: 'quick' });
+  assert.deepEqual(report.power, [
+    {
+      rule: 'SEARCH-4',
+      property: 'random tasks sorts and pages give what the spec fixes',
+      runs: 3,
+      planned: 4,
+      cut: false,
+      quickBudget: QUICK_PROPERTY_REQUESTS,
+      inFlight: 3,
+      budgetS: 9,
+    },
+  ]);
+  const lines = summaryLines(report, 'conformance.html').filter((l) => l.startsWith('Power:'));
+  assert.match(lines.join('\n'), /^Power: every property but those below made all its runs/m);
+  assert.match(
+    lines.join('\n'),
+    /^Power: at quick depth, SEARCH-4 \(random tasks sorts and pages give what the spec fixes\) 3 of 4 runs: its budget of 40 requests reached/m,
+  );
 });
 
 test('the report names the depth: conformance.json, the console summary; and the properties a budget cut short, with their runs', () => {

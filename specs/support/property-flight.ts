@@ -3,6 +3,36 @@
  * run several at a time against a far target, and the latency the test's own exchanges show.
  */
 import fc from 'fast-check';
+import { QUICK_PROPERTY_REQUESTS, type TargetConfig } from './core/config.js';
+
+/**
+ * Quick's request budget of a property ({@link QUICK_PROPERTY_REQUESTS}): `predicate`, but a run
+ * started once the test has sent that many requests is not made (to fast-check it passes; `unmade`
+ * counts it, for the note). Off in other depths, on replay (CRM_FC_PATH), once a run has failed
+ * (`failed`: shrinking has budgets of its own) and after `end` (a failing run re-run alone).
+ */
+export function quickBudget<T>(
+  target: TargetConfig,
+  predicate: (value: T) => Promise<void>,
+  exchanges: (() => readonly unknown[]) | undefined,
+  failed: () => boolean,
+) {
+  let on = target.depth === 'quick' && !target.fc.path && !!exchanges;
+  let unmade = 0;
+  return {
+    predicate: async (value: T): Promise<void> => {
+      if (on && !failed() && exchanges!().length >= QUICK_PROPERTY_REQUESTS) {
+        unmade++;
+        return;
+      }
+      await predicate(value);
+    },
+    end: () => (on = false),
+    /** Every run made again: those of before are forgotten. */
+    forget: () => (unmade = 0),
+    unmade: () => unmade,
+  };
+}
 
 /**
  * The values fast-check gives the runs of a property with this seed, in order: a property that

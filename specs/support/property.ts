@@ -29,13 +29,13 @@
  */
 import type { TestInfo } from '@playwright/test';
 import fc from 'fast-check';
-import { DEFAULT_FC_RUNS, type TargetConfig } from './core/config.js';
+import { DEFAULT_FC_RUNS, QUICK_PROPERTY_REQUESTS, type TargetConfig } from './core/config.js';
 import { breaks } from './core/attribution.js';
 import { measuredLatencyMs, PREFLIGHT_ENV, readPreflight } from './core/preflight.js';
 import { redactText } from './core/redact.js';
 import { replayLine } from './core/replay.js';
 import { notJudged } from './fixtures/rule.js';
-import { latencyOfExchanges, runInFlight, valuesOf } from './property-flight.js';
+import { latencyOfExchanges, quickBudget, runInFlight, valuesOf } from './property-flight.js';
 import { ruleIdOfTitle } from '../../rules/index.js';
 
 export { commandList } from './core/replay.js';
@@ -206,6 +206,7 @@ export async function checkProperty<T>(
   let first: { value: string; error: unknown; at: number } | undefined;
   let unsent = 0;
   let shrinks = 0;
+  const quick = quickBudget(target, predicate, o.exchanges, () => !!first);
   const guarded = async (value: T): Promise<void> => {
     // Past the shrink budget (its time; in a quick run also its requests) a candidate is not sent:
     // it counts as passing, so shrinking ends with the smallest counterexample found so far.
@@ -215,7 +216,7 @@ export async function checkProperty<T>(
     }
     if (first) shrinks++;
     try {
-      await predicate(value);
+      await quick.predicate(value);
     } catch (err) {
       first ??= { value: shown(value), error: err, at: Date.now() };
       throw err;
@@ -233,8 +234,9 @@ export async function checkProperty<T>(
         seenLatencyMs = Math.round(Math.min(latencyMs ?? Infinity, msPerRun / requestsPerRun));
         return concurrencyFor(seenLatencyMs);
       });
-    ahead = await runInFlight(valuesOf(arb, seed, numRuns), predicate, lanes, timeLimitMs);
+    ahead = await runInFlight(valuesOf(arb, seed, numRuns), quick.predicate, lanes, timeLimitMs);
     if (ahead.failedAt !== undefined) first = { value: shown(ahead.failedValue), error: ahead.error, at: Date.now() };
+    quick.end();
   }
   const inFlight = ahead?.inFlight ?? 1;
   const path = target.fc.path ?? (ahead?.failedAt !== undefined ? String(ahead.failedAt) : undefined);
@@ -257,10 +259,11 @@ export async function checkProperty<T>(
       description: `property "${o.name}": run ${ahead.failedAt} failed with ${inFlight} runs in flight and passed alone (${messageOf(ahead.error).split('\n')[0].slice(0, 200)}); every run made again alone`,
     });
     ahead = undefined;
+    quick.forget();
     first = undefined;
     details = await checkRuns(arb, guarded, { seed, numRuns, timeLimitMs }, () => undefined);
   }
-  const runsMade = ahead ? (ahead.failedAt !== undefined ? ahead.failedAt + 1 : ahead.done) : details!.numRuns;
+  const runsMade = (ahead ? (ahead.failedAt !== undefined ? ahead.failedAt + 1 : ahead.done) : details!.numRuns) - quick.unmade();
   const interrupted = ahead ? ahead.interrupted : !!details!.interrupted;
   const power =
     inFlight > 1 || (timeLimitMs && timeLimitMs !== o.timeLimitMs)
@@ -268,7 +271,7 @@ export async function checkProperty<T>(
       : '';
   testInfo.annotations.push({
     type: 'note',
-    description: `property "${o.name}": ${runsMade} runs of ${numRuns}${interrupted && !(details?.failed || ahead?.failedAt !== undefined) ? ' (time limit reached)' : ''}, seed ${seed}${power}`,
+    description: `property "${o.name}": ${runsMade} runs of ${numRuns}${interrupted && !(details?.failed || ahead?.failedAt !== undefined) ? ' (time limit reached)' : ''}${quick.unmade() ? ` (quick's budget of ${QUICK_PROPERTY_REQUESTS} requests reached)` : ''}, seed ${seed}${power}`,
   });
   if (!details?.failed) return;
   const limit = shrinks >= candidates ? `${candidates} candidates in a quick run; the replay line shrinks further` : `${budget / 1000} s`;
