@@ -188,7 +188,7 @@ test("a quick run's property stopped at its request budget: its runs made, the b
   assert.match(lines.join('\n'), /^Power: every property but those below made all its runs/m);
   assert.match(
     lines.join('\n'),
-    /^Power: at quick depth, SEARCH-4 \(random tasks sorts and pages give what the spec fixes\) 3 of 4 runs: its budget of 40 requests reached/m,
+    /^Power: at quick depth, SEARCH-4 \(random tasks sorts and pages give what the spec fixes\) 3 of 4 runs: its budget of 20 requests reached/m,
   );
 });
 

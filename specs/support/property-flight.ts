@@ -6,10 +6,12 @@ import fc from 'fast-check';
 import { QUICK_PROPERTY_REQUESTS, type TargetConfig } from './core/config.js';
 
 /**
- * Quick's request budget of a property ({@link QUICK_PROPERTY_REQUESTS}): `predicate`, but a run
- * started once the test has sent that many requests is not made (to fast-check it passes; `unmade`
- * counts it, for the note). Off in other depths, on replay (CRM_FC_PATH), once a run has failed
- * (`failed`: shrinking has budgets of its own) and after `end` (a failing run re-run alone).
+ * Quick's request budget of a property ({@link QUICK_PROPERTY_REQUESTS}): `predicate`, but once
+ * its runs have sent that many requests (the test's exchanges since the property started: its
+ * record set or crowd, made before, is not counted), a run is not made (to fast-check it passes;
+ * `unmade` counts it, for the note). The first run is always made. Off in other depths, on replay
+ * (CRM_FC_PATH), once a run has failed (`failed`: shrinking has budgets of its own) and after
+ * `end` (a failing run re-run alone).
  */
 export function quickBudget<T>(
   target: TargetConfig,
@@ -18,13 +20,16 @@ export function quickBudget<T>(
   failed: () => boolean,
 ) {
   let on = target.depth === 'quick' && !target.fc.path && !!exchanges;
+  const base = exchanges?.().length ?? 0;
+  let started = 0;
   let unmade = 0;
   return {
     predicate: async (value: T): Promise<void> => {
-      if (on && !failed() && exchanges!().length >= QUICK_PROPERTY_REQUESTS) {
+      if (on && started > 0 && !failed() && exchanges!().length - base >= QUICK_PROPERTY_REQUESTS) {
         unmade++;
         return;
       }
+      started++;
       await predicate(value);
     },
     end: () => (on = false),
