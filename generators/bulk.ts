@@ -31,7 +31,14 @@ export interface BulkContext {
   customFields: { dropdown?: CustomFieldFixture; multi_select?: CustomFieldFixture; text?: CustomFieldFixture; number?: CustomFieldFixture };
 }
 
-export type Defect = 'no-name' | 'empty-name' | 'numeric-name' | 'unknown-pipeline' | 'text-monetary-value' | 'text-win-probability';
+export type Defect = DrawnDefect | ExampleDefect;
+/** The defects the property draws. */
+export type DrawnDefect = 'no-name' | 'empty-name' | 'numeric-name' | 'unknown-pipeline' | 'text-monetary-value' | 'text-win-probability';
+/**
+ * Defects only example tests send (specs/opportunities, specs/pipelines), never drawn: an entry
+ * that is no object, an ill-typed member, a stage of another pipeline.
+ */
+export type ExampleDefect = 'not-an-object' | 'ill-typed-member' | 'stage-of-another-pipeline';
 export const DEFECTS: Defect[] = ['no-name', 'empty-name', 'numeric-name', 'unknown-pipeline', 'text-monetary-value', 'text-win-probability'];
 
 export interface EntryTemplate {

@@ -45,6 +45,21 @@ const wire = (issues: Parameters<typeof wireRulesOf>[1], item: unknown): string[
 export const isCreatedEntry = (item: unknown): item is { id: unknown; name?: unknown } & Record<string, unknown> =>
   !!item && typeof item === 'object' && (item as { id?: unknown }).id != null && (item as { success?: unknown }).success !== false;
 
+/**
+ * What a failed entry (of the contract's shape) lacks of `{ <field_name>: [ { error: <code> } ] }`:
+ * a field named, each by a name that is not blank, each error a code that is not blank; undefined
+ * when it lacks nothing.
+ */
+export function failedEntryLacks(entry: BulkFailedEntry): string | undefined {
+  const fields = Object.entries(entry.message);
+  if (!fields.length) return `its message names no field: ${JSON.stringify(entry.message)}`;
+  const blankField = fields.find(([field]) => field.trim() === '');
+  if (blankField) return `a field of its message has a blank name: ${JSON.stringify(entry.message)}`;
+  const blankCode = fields.find(([, errors]) => errors.some((x) => x.error.trim() === ''));
+  if (blankCode) return `the error of ${blankCode[0]} is a blank code: ${JSON.stringify(entry.message)}`;
+  return undefined;
+}
+
 /** The first contract issues of the entry at position i, for a message. */
 const issuesOf = (issues: Parameters<typeof wireRulesOf>[1], i: number): string =>
   issues
@@ -100,7 +115,12 @@ export function bulkAnswerProblems(sent: Record<string, unknown>[], templates: E
       );
       return;
     }
-    if (failed.success) return;
+    if (failed.success) {
+      const lacks = failedEntryLacks(failed.data);
+      if (lacks)
+        problems.push(`${label}: a failed entry is { success: false, message: { <field_name>: [ { error: <code> } ] } }: ${lacks}${breaks(['BULK-5'])}`);
+      return;
+    }
     // A dubious entry the target created (an id, no `success: false`) whose shape is wrong: BULK-4's
     // (a created entry is the Opportunity), not BULK-5's (what a failed entry is).
     problems.push(

@@ -3,7 +3,8 @@
  * pipeline and stage of a created Opportunity are ones GET /pipelines lists.
  */
 import type { Pipeline } from '../../contracts/index.js';
-import { bulkCreate, isCreatedEntry } from '../opportunities/bulk.js';
+import type { EntryTemplate } from '../../generators/bulk.js';
+import { bulkAnswerProblems, bulkCreate, isCreatedEntry } from '../opportunities/bulk.js';
 import { breaks, describeExchange, expect, rule, test } from '../support/fixtures/test.js';
 import { recordBody, sameId } from '../support/make.js';
 
@@ -42,4 +43,64 @@ test(
     if (created.pipeline_is_revenue != null && pipeline!.is_revenue != null)
       expect(created.pipeline_is_revenue, `pipeline_is_revenue is the is_revenue of pipeline ${String(pipeline!.id)}`).toBe(pipeline!.is_revenue);
   }),
+);
+
+// An entry may name its stage ("stage defaults to the first stage of the pipeline"): one naming a
+// stage of its own pipeline (not the first one listed, where there are two) is a valid entry, and
+// is created. One naming a stage of another pipeline, or a pipeline GET /pipelines does not list,
+// may be failed or created (which entries fail is not stated), but created, it is in a pipeline
+// listed at one of that pipeline's stages.
+test(
+  ...rule(
+    'PIPE-5',
+    'an entry with a pipeline_stage_id is created at a stage of its pipeline; one with a stage of another pipeline or an unknown pipeline is failed, or created so',
+    async ({ api, ns }) => {
+      const list = await api.get<Pipeline[]>('/pipelines');
+      expect(list, `GET /pipelines${breaks(['PIPE-1'])}`).toHaveStatus(200);
+      const pipelines = Array.isArray(list.body) ? list.body : [];
+      const staged = pipelines.filter((p) => p.type === 'opportunity' && Array.isArray(p.stages) && p.stages.length > 0);
+      test.skip(!staged.length, 'GET /pipelines lists no opportunity pipeline with stages');
+      const own = staged[staged.length - 1];
+      const first = staged[0];
+      const foreign = staged.flatMap((p) => p.stages.map((s) => s.id)).find((id) => !first.stages.some((s) => sameId(s.id, id)));
+      const ids = pipelines.map((p) => p.id);
+      const unknown = ids.every((id) => typeof id === 'number') ? Math.max(0, ...(ids as number[])) + 987_654 : `unknown-pipeline-${Date.now()}`;
+      const cases: [Record<string, unknown>, EntryTemplate][] = [
+        [recordBody(ns, 'own stage', { pipeline_id: own.id, pipeline_stage_id: own.stages[own.stages.length - 1].id }), {}],
+        [recordBody(ns, 'unknown pipeline', { pipeline_id: unknown }), { defect: 'unknown-pipeline' }],
+        ...(foreign !== undefined
+          ? [
+              [recordBody(ns, 'stage of another pipeline', { pipeline_id: first.id, pipeline_stage_id: foreign }), { defect: 'stage-of-another-pipeline' }] as [
+                Record<string, unknown>,
+                EntryTemplate,
+              ],
+            ]
+          : []),
+      ];
+      const sent = cases.map(([entry]) => entry);
+      const res = await bulkCreate<unknown[]>(api, { opportunities: sent });
+      const ex = `\n${describeExchange(res.exchange)}`;
+      expect(
+        bulkAnswerProblems(
+          sent,
+          cases.map(([, t]) => t),
+          res,
+        ),
+        `entry by entry${ex}`,
+      ).toEqual([]);
+      (res.body as unknown[]).forEach((item, i) => {
+        if (!isCreatedEntry(item)) return;
+        const pipeline = pipelines.find((p) => sameId(p.id, item.pipeline_id));
+        expect(
+          pipeline,
+          `[${i}] ${String(sent[i].name)}: pipeline_id ${JSON.stringify(item.pipeline_id)} is a pipeline GET /pipelines lists${ex}`,
+        ).toBeTruthy();
+        const stages = (pipeline!.stages ?? []).map((s) => s.id);
+        expect(
+          stages.some((id) => sameId(id, item.pipeline_stage_id)),
+          `[${i}] ${String(sent[i].name)}: pipeline_stage_id ${JSON.stringify(item.pipeline_stage_id)} is a stage of pipeline ${String(pipeline!.id)} (stages: ${stages.map(String).join(', ')})${ex}`,
+        ).toBe(true);
+      });
+    },
+  ),
 );
