@@ -9,7 +9,8 @@
  *   searches it judges, and lists its problems as items (`missing 1234`, `both 1234`, `order 1234
  *   before 1235`); a problem is asserted only when every round shows it. A task that changes,
  *   appears or vanishes meanwhile, or a page that shifts under a deletion, makes a problem in one
- *   round and not in the next.
+ *   round and not in the next. A check of one item per task judges again, after its first round,
+ *   only the tasks its problems name (by `ids`), so that no shift clears a fault either.
  * - What an answer shows of its own records is judged at once where no change can explain it: a
  *   created date outside the window's bounds.
  */
@@ -86,12 +87,29 @@ const inBounds = (v: unknown, b: AccountWindow['filter']): boolean =>
   typeof v === 'number' && (b.minimum_created_date === undefined || v >= b.minimum_created_date) && v <= b.maximum_created_date;
 
 /**
- * The problems every round of a check shows (../support/others.ts): `round(tasks)` judges against
- * the window's tasks as they are now (first as last read, then read again for each round).
+ * The problems every round of a check shows (../support/others.ts): `round(tasks, only)` judges
+ * against the window's tasks as they are now (first as last read, then read again for each round),
+ * its searches narrowed by `only`. A check whose items each name one task (`missing 12`, `both 12`:
+ * `byTask`) judges in each round after the first only the tasks its problems name, by the `ids`
+ * criterion: a narrow read that others' changes elsewhere cannot shift (a task updated meanwhile
+ * moves between the pages of a whole read, and one round that misses it would clear a fault).
  */
-export function windowProblems(api: ApiClient, window: AccountWindow, round: (tasks: Rec[]) => Promise<string[]>): Promise<string[]> {
-  return persistentProblems(async (n) => {
-    if (n > 0) window.tasks = await readWindow(api, window);
-    return round(window.tasks);
+export function windowProblems(
+  api: ApiClient,
+  window: AccountWindow,
+  round: (tasks: Rec[], only: Filter) => Promise<string[]>,
+  byTask = false,
+): Promise<string[]> {
+  return persistentProblems(async (n, still) => {
+    if (n === 0) return round(window.tasks, {});
+    if (!byTask) {
+      window.tasks = await readWindow(api, window);
+      return round(window.tasks, {});
+    }
+    const only = { ids: [...new Set(still.map(taskOf))].map((id) => (/^\d+$/.test(id) ? Number(id) : id)) };
+    return round(await readWindow(api, window, only), only);
   });
 }
+
+/** The task an item names (`missing 12` → `12`). */
+const taskOf = (item: string): string => item.slice(item.indexOf(' ') + 1);

@@ -12,14 +12,15 @@ import { test } from './fixtures/test.js';
 export const ROUNDS = 3;
 
 /**
- * The problems every round of a check shows (`round(n)`, n from 0, lists one round's); those one
+ * The problems every round of a check shows (`round(n, still)`, n from 0, lists one round's;
+ * `still`: the problems every round before it showed, which a round may judge alone); those one
  * round showed and the next did not are taken for others' activity, kept as a note on the test.
  */
-export async function persistentProblems(round: (n: number) => Promise<string[]>): Promise<string[]> {
-  let problems = await round(0);
+export async function persistentProblems(round: (n: number, still: string[]) => Promise<string[]>): Promise<string[]> {
+  let problems = await round(0, []);
   const passing = new Set<string>();
   for (let n = 1; n < ROUNDS && problems.length; n++) {
-    const again = new Set(await round(n));
+    const again = new Set(await round(n, problems));
     for (const p of problems) if (!again.has(p)) passing.add(p);
     problems = problems.filter((p) => again.has(p));
   }
