@@ -118,8 +118,8 @@ test(
       },
       true,
     );
-    if (!followed)
-      test.info().annotations.push({ type: 'note', description: 'no task of the window was answered to followed 1: only that followed 2 answers every task was judged' });
+    const note = 'no task of the window was answered to followed 1: only that followed 2 answers every task was judged';
+    if (!followed) test.info().annotations.push({ type: 'note', description: note });
     expect(problems, 'followed 1 and followed 2 together: every task of the window once (both: in the two answers; neither: in none; in every round)').toEqual(
       [],
     );
