@@ -27,11 +27,13 @@ export interface KilledMutant {
   mutant: string;
   /** The tests that fail against it at standard depth, strict. */
   killedBy: { file: string; title: string }[];
+  /** The commit it was made against (entries of earlier runs keep theirs). */
+  commit?: string;
 }
 
 export interface QuickKills {
   note: string;
-  /** The commit the mutants were made against, and when. */
+  /** The commit of the last run that measured mutants, and when. */
   commit: string;
   date: string;
   mutants: KilledMutant[];

@@ -133,6 +133,19 @@ test("the quick selection keeps a test that kills each of quick's blind spots, t
   assert.equal(selectQuick([[rel, rel2]] as never).mutants, undefined, 'without kill data, no blind spots are named');
 });
 
+test('made again from an earlier selection, the quick selection keeps every test that one ran, new ones too, and covers what is left', () => {
+  const one = outcome('specs/wire/x.spec.ts', 'WIRE-1 one', ['WIRE-1'], 1);
+  const dear = outcome('specs/wire/x.spec.ts', 'WIRE-1 dear', ['WIRE-1'], 9);
+  const added = outcome('specs/wire/x.spec.ts', 'WIRE-1 added since', ['WIRE-1'], 9);
+  const other = outcome('specs/wire/y.spec.ts', 'WIRE-2 one', ['WIRE-2'], 1);
+  const other2 = outcome('specs/wire/y.spec.ts', 'WIRE-2 two', ['WIRE-2'], 2);
+  const titles = (s: { leaveOut: { title: string }[] }) => s.leaveOut.map((t) => t.title).sort();
+  assert.deepEqual(titles(selectQuick([[one, dear, added, other, other2]] as never)), ['WIRE-1 added since', 'WIRE-1 dear', 'WIRE-2 two']);
+  // The last selection ran `dear` (and knew nothing of `added`); it left out `one` and both WIRE-2 tests.
+  const last = [one, other, other2].map((o) => ({ file: o.file, title: o.title }));
+  assert.deepEqual(titles(selectQuick([[one, dear, added, other, other2]] as never, undefined, undefined, last)), ['WIRE-1 one', 'WIRE-2 two']);
+});
+
 test('a blind spot is made again in the code of today by the lines around it, or not at all when they changed', () => {
   const then = 'const a = 1;\nif (x && y) f();\n';
   const m = { mutatorName: 'LogicalOperator', replacement: 'x || y', location: { start: { line: 2, column: 5 }, end: { line: 2, column: 11 } } } as never;
