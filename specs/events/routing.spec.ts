@@ -9,7 +9,7 @@
  * of what was not sent: the test is then not judged (`hooks.needed`).
  */
 import { MAKERS, updateLead } from './records.js';
-import { expect, rule, test } from '../support/fixtures/test.js';
+import { breaks, expect, rule, test } from '../support/fixtures/test.js';
 import { concerns, identifies, identityPaths, mentions, type ReceivedRequest } from '../support/resources/webhook-receiver.js';
 
 type Rec = { id: unknown; name: string };
@@ -71,6 +71,37 @@ test(
       expect(
         about(await ch.all(), { r: bound, rec: updated, kind: 'lead' }, 'lead', created),
         `no notification about the new (never updated) lead ${String(created.id)} reached the lead/update subscription`,
+      ).toEqual([]);
+    },
+    { timeout: 60_000 },
+  ),
+);
+
+// "A Company is created or joined per the `company` rules" (§ States and transitions): a Company a
+// conversion joins existed before, so no company/new event occurs for it (the Person joining it
+// may be an update of it: that is not judged here).
+test(
+  ...rule(
+    'EVENT-6',
+    'a company/new subscription gets no notification for an existing Company that a conversion joins',
+    async ({ api, ns, profile, hooks }) => {
+      test.skip(!profile.capabilities.webhook_delivery, 'the profile says notifications cannot reach the suite (capabilities.webhook_delivery)');
+      const ctx = { api, ns, profile };
+      // Created before the subscription: no notification about it is due to the subscription.
+      const joined = await MAKERS.company.create(ctx);
+      const ch = hooks.channel('company-new');
+      await hooks.subscribe(ch, { type: 'company', event: 'new' });
+      const lead = await MAKERS.lead.create(ctx);
+      const res = await api.post(`/leads/${encodeURIComponent(String(lead.id))}/convert`, {
+        details: { person: { name: ns.name('joining person') }, company: { id: joined.id } },
+      });
+      expect(res, `the conversion joining company ${String(joined.id)} is accepted (2xx: the spec shows no status)${breaks(['CONVERT-4'])}`).not.toBeRefused();
+      const later = await MAKERS.company.create(ctx);
+      // Bound: the subscription's own, later notification has arrived.
+      const bound = await hooks.needed(ch, `naming the new company ${String(later.id)}`, (r) => concerns(r.body, later, 'company'));
+      expect(
+        about(await ch.all(), { r: bound, rec: later, kind: 'company' }, 'company', joined),
+        `no notification about company ${String(joined.id)}, which existed before the conversion joined it, reached the company/new subscription`,
       ).toEqual([]);
     },
     { timeout: 60_000 },

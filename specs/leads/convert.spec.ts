@@ -14,7 +14,7 @@
  */
 import { Company, ConvertResponse, Opportunity, Person, type Lead, type Pipeline } from '../../contracts/index.js';
 import { byEmail, byName, computedValueProblems, convertPath, customFieldOn, expectLead, upsert } from '../support/leads.js';
-import { breaks, expect, rule, test, type ApiClient, type ApiResponse } from '../support/fixtures/test.js';
+import { breaks, expect, expectRefusedOrTaken, rule, test, type ApiClient, type ApiResponse } from '../support/fixtures/test.js';
 import { make, sameId } from '../support/make.js';
 import { companyByConversion, convert, converted, none, type Details } from './convert.js';
 
@@ -39,9 +39,11 @@ test(
 test(
   ...rule('CONVERT-1', 'with a new company and an opportunity, the answer has a Person, a Company and an Opportunity', async ({ api, ns }) => {
     const lead = await make.lead({ api, ns }, {}, 'all-three');
+    // Without exact_match (it is optional): a name of its own resembles no other Company, and fuzzy matching or not, the Company is
+    // "created or joined per the company rules" (§ States and transitions); which one is not judged here.
     const out = await converted(api, lead, {
       person: { name: ns.name('person') },
-      company: { name: ns.name('company'), exact_match: true },
+      company: { name: ns.name('company') },
       opportunity: { name: ns.name('opportunity'), monetary_value: 500 },
     });
     expect(out.person).toMatchContract(Person);
@@ -282,5 +284,28 @@ test(
         type: 'note',
         description: "the convert answer carries no dropdown or multi-select value (the Lead's custom fields were not carried over): nothing to judge",
       });
+  }),
+);
+
+// spec § Errors (WIRE-5): a body or a member of the wrong type is refused with a 4xx (status not
+// shown) or taken leniently, and then the answer is a conversion (CONVERT-1): never a 5xx. One Lead
+// serves every case a server refuses; a case it takes converts it, so the next case has a new one.
+test(
+  ...rule('WIRE-5', 'POST /leads/{id}/convert with an ill-typed body or member is refused with a 4xx, or taken as a conversion', async ({ api, ns }) => {
+    const cases: { label: string; raw?: string; details?: Details }[] = [
+      { label: 'JSON null as body', raw: 'null' },
+      { label: 'a number as details.company.name (without exact_match)', details: { company: { name: 42 } } },
+    ];
+    let lead = await make.lead({ api, ns }, {}, 'ill-typed');
+    for (const c of cases) {
+      const res =
+        c.raw !== undefined
+          ? await api.send({ method: 'POST', path: convertPath(lead.id), rawBody: c.raw, headers: { 'Content-Type': 'application/json' } })
+          : await convert(api, lead.id, c.details!);
+      await expectRefusedOrTaken(res, async (taken) => {
+        expect(taken, `the answer to ${c.label} that was taken${breaks(['CONVERT-1'])}`).toMatchContract(ConvertResponse);
+        lead = await make.lead({ api, ns }, {}, `ill-typed-${c.label.length}`);
+      });
+    }
   }),
 );

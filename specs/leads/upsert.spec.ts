@@ -143,14 +143,18 @@ test(
 );
 
 test(
-  ...rule('UPSERT-3', 'an upsert matching exactly one Lead by name updates that Lead', async ({ api, ns }) => {
+  ...rule('UPSERT-3', 'an upsert matching exactly one Lead by name updates that Lead', async ({ api, ns, profile }) => {
     const lead = await make.lead({ api, ns }, {}, 'one');
-    const res = await upsert(api, { details: 'updated by name', title: 'Lead buyer' }, byName(lead.name!));
+    // A custom field value is a Lead field too: the profile's text field, where it is available on Leads.
+    const text = profile.fixtures.custom_fields.text;
+    const cfText = text && text.available_on.includes('lead') ? [{ custom_field_definition_id: text.id, value: `${ns.id} set by upsert` }] : undefined;
+    const res = await upsert(api, { details: 'updated by name', title: 'Lead buyer', ...(cfText ? { custom_fields: cfText } : {}) }, byName(lead.name!));
     const updated = expectLead(res, 'an upsert matching one Lead');
     // UPSERT-3's own check, unless the name did not match (UPSERT-7, judged by its own test).
     expectSameLead(updated, lead.id, byName(lead.name!), 'the matching Lead is updated, not another');
     expect(updated.details, 'details updated').toBe('updated by name');
     expect(updated.title, 'title updated').toBe('Lead buyer');
+    if (cfText) expect(customValue(updated, text!.id), `custom field ${String(text!.id)} updated`).toBe(cfText[0].value);
     // Still exactly one Lead of that name (no second one was created).
     const again = await readLead(api, byName(lead.name!), lead.id);
     // Read back by an upsert with empty properties, which changes nothing only if UPSERT-12 holds.
@@ -211,7 +215,13 @@ test(
     const ref = `${ns.id}-ref`.toLowerCase();
     const cf = [{ custom_field_definition_id: field!.definitionId, value: ref }];
     const match = { field_name: field!.fieldName, field_value: ref };
-    const created = expectLead(await upsert(api, leadProperties(ns, 'cf', { custom_fields: cf }), match), 'no Lead has the value yet');
+    // The Lead also holds another custom field (sent first, another value): the match reads the field it names, not any.
+    const text = profile.fixtures.custom_fields.text;
+    const other =
+      text && text.available_on.includes('lead') && !sameId(text.id, field!.definitionId)
+        ? [{ custom_field_definition_id: text.id, value: `${ns.id} other field` }]
+        : [];
+    const created = expectLead(await upsert(api, leadProperties(ns, 'cf', { custom_fields: [...other, ...cf] }), match), 'no Lead has the value yet');
     expect(customValue(created, field!.definitionId), 'the custom field value sent').toBe(ref);
     const updated = expectLead(await upsert(api, { details: 'matched by custom field' }, match), 'one Lead has the value');
     // UPSERT-9's own check, unless one match does not update (UPSERT-3, judged by its own test).

@@ -6,7 +6,8 @@ import type { Pipeline } from '../../contracts/index.js';
 import type { EntryTemplate } from '../../generators/bulk.js';
 import { bulkAnswerProblems, bulkCreate, isCreatedEntry } from '../opportunities/bulk.js';
 import { breaks, describeExchange, expect, rule, test } from '../support/fixtures/test.js';
-import { recordBody, sameId } from '../support/make.js';
+import { make, recordBody, sameId } from '../support/make.js';
+import { convert } from '../leads/convert.js';
 
 test(
   ...rule('PIPE-5', 'an opportunity created without pipeline_id is in a pipeline GET /pipelines lists, at one of its stages', async ({ api, ns }) => {
@@ -49,7 +50,7 @@ test(
 // stage of its own pipeline (not the first one listed, where there are two) is a valid entry, and
 // is created. One naming a stage of another pipeline, or a pipeline GET /pipelines does not list,
 // may be failed or created (which entries fail is not stated), but created, it is in a pipeline
-// listed at one of that pipeline's stages.
+// listed at one of that pipeline's stages. So is a conversion's opportunity in an unknown pipeline.
 test(
   ...rule(
     'PIPE-5',
@@ -101,6 +102,22 @@ test(
           `[${i}] ${String(sent[i].name)}: pipeline_stage_id ${JSON.stringify(item.pipeline_stage_id)} is a stage of pipeline ${String(pipeline!.id)} (stages: ${stages.map(String).join(', ')})${ex}`,
         ).toBe(true);
       });
+      // The same of a conversion's opportunity (§ Lead conversion: pipeline_id is one of its members) in the unknown pipeline:
+      // refused (a 4xx: which status is not shown), or accepted, and then an Opportunity it answers is in a pipeline listed.
+      const lead = await make.lead({ api, ns }, {}, 'unknown-pipeline');
+      const conv = await convert(api, lead.id, { person: { name: ns.name('person') }, opportunity: { name: ns.name('opportunity'), pipeline_id: unknown } });
+      const convEx = `\n${describeExchange(conv.exchange)}`;
+      if (conv.status < 200 || conv.status >= 300) {
+        expect(conv, `a conversion with an opportunity in pipeline ${String(unknown)}, which GET /pipelines does not list: refused (4xx)`).toBeRefused();
+      } else if (conv.body?.opportunity) {
+        const opp = conv.body.opportunity;
+        const pipeline = pipelines.find((p) => sameId(p.id, opp.pipeline_id));
+        expect(pipeline, `the converted opportunity's pipeline_id ${JSON.stringify(opp.pipeline_id)} is a pipeline GET /pipelines lists${convEx}`).toBeTruthy();
+        expect(
+          pipeline!.stages.some((s) => sameId(s.id, opp.pipeline_stage_id)),
+          `the converted opportunity's pipeline_stage_id ${JSON.stringify(opp.pipeline_stage_id)} is a stage of pipeline ${String(pipeline!.id)}${convEx}`,
+        ).toBe(true);
+      }
     },
   ),
 );
