@@ -246,8 +246,8 @@ export const files: AreaModule = {
             ['content-length-range', 0, maxUpload],
           ],
         }),
-        // Stryker restore ObjectLiteral,ArrayDeclaration,StringLiteral
       ).toString('base64');
+      // Stryker restore ObjectLiteral,ArrayDeclaration,StringLiteral
       const signature = sign(st.signingKey, policy);
       // Stryker disable next-line ObjectLiteral: the record an upload is for, kept for step 3, which is not shown
       const entity = { type, id };

@@ -257,10 +257,10 @@ function upsertRoute(a: LeadArea) {
     } finally {
       held.delete(key);
     }
-    // Stryker restore all
   };
 }
 
+// Stryker restore all
 /** The check, then the update or create, of an upsert: no `await` between them. */
 function upsertNow(a: LeadArea, properties: Record<string, unknown>, fieldName: string, fieldValue: unknown, read: (l: Rec) => unknown) {
   const { app, leads, out } = a;
