@@ -11,7 +11,7 @@
  * a rule against one server may skip against another (a choice the spec leaves open), so the
  * selection is made from standard runs against the reference under several of its choice sets
  * (CHOICE_SETS): the tests kept judge, under every set, each rule some test judged under it.
- * The search properties and the upsert model always run (with a seventy-fifth of their runs); of the
+ * The search properties and the upsert model always run (with a hundredth of their runs); of the
  * other tests, a few cover every rule they judge, those the properties judge too (a property's
  * random runs may not reach the case a rule's own test makes, nor tell two rules apart: the
  * properties alone judge only the rules no other test judges): a greedy cover, the most rules
@@ -20,7 +20,7 @@
  * fixtures, hooks, steps and report entries cost the run about as much on loopback).
  * Quick keeps what standard catches, too: each of quick's blind spots (a mutant of the reference
  * that standard kills and quick does not, scripts/quick-kills.json from `npm run mutants -- --kills`)
- * is covered like a rule, by one of the tests that kill it (not a property: quick runs a seventy-fifth of
+ * is covered like a rule, by one of the tests that kill it (not a property: quick runs a hundredth of
  * its runs).
  * The rest is left out (specs/support/quick-selection.json, read by specs/support/suite-config.ts).
  * A test not in the list runs, so a new test runs in `quick`; made again, the selection grows from
@@ -61,7 +61,7 @@ export interface QuickSelection {
   kept: { tests: number; requests: number };
   /**
    * Quick's blind spots (scripts/quick-kills.json) kept: each by a test that kills it at standard.
-   * `propertyOnly`: killed at standard only by a property, which quick runs a seventy-fifth of;
+   * `propertyOnly`: killed at standard only by a property, which quick runs a hundredth of;
    * `noKiller`: killed by no test that ran under the default choices. Both stay blind spots.
    */
   mutants?: { kept: number; propertyOnly: string[]; noKiller: string[] };
