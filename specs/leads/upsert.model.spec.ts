@@ -30,9 +30,9 @@ const CROWD = 31;
 const MODEL_BUDGET_MS = 8_000;
 /**
  * Commands of a sequence at quick depth (25 otherwise): a quick run promises at most 1,000
- * requests, and three sequences of up to 25 made this test send 40 to 88 of them.
+ * requests, and three sequences of up to 25 made this test send 40 to 88 of them (up to 12: 36 to 49).
  */
-const QUICK_MAX_COMMANDS = 12;
+const QUICK_MAX_COMMANDS = 8;
 const withRef = !!loadConfig().profile.fixtures.lead_match_field;
 
 test(
