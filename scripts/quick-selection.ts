@@ -111,8 +111,16 @@ export function selectQuick(
   // Each blind spot, a unit of the default choices' run (the kills were measured under them), covered by the tests that kill it; not by a property.
   const killed = new Map<string, string[]>();
   const mutants = { kept: 0, propertyOnly: [] as string[], noKiller: [] as string[] };
+  // A test of MAY rules only fails no run, even a strict one: it kills nothing StrykerJS sees.
+  const mayOnly = (k: string) => {
+    const rules = ran[0]?.get(k)?.rules ?? [];
+    return rules.length > 0 && rules.every((r) => hasRule(r) && getRule(r).level === 'MAY');
+  };
   for (const m of kills ?? []) {
-    const by = m.killedBy.map(keyOf).filter((k) => ran[0]?.has(k));
+    const by = m.killedBy
+      .map(keyOf)
+      .filter((k) => ran[0]?.has(k))
+      .filter((k) => !mayOnly(k));
     const others = by.filter((k) => !properties.has(k));
     if (!others.length) (by.length ? mutants.propertyOnly : mutants.noKiller).push(m.mutant);
     for (const k of others) killed.set(k, [...(killed.get(k) ?? []), `0\0mutant ${m.mutant}`]);
