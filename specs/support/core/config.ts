@@ -38,10 +38,8 @@ export type Depth = 'quick' | 'standard' | 'deep';
 export const FC_RUNS_OF_DEPTH: Record<Depth, number> = { quick: 3, standard: DEFAULT_FC_RUNS, deep: 10 * DEFAULT_FC_RUNS };
 /**
  * A quick run's property makes no further run once its runs have sent this many requests (its
- * record set not counted, its first run always made; property-flight.ts, quickBudget): random page
- * sizes and sequences made the properties of one quick run send 173 to 285, once 1,010 in all.
- * At 20, the properties and the upsert model of three quick runs sent 181 to 228 (the whole runs
- * 951 to 997, with the leads checks of 0.3.0): at 10, the runs in flight at once are about all.
+ * record set not counted, its first run always made; property-flight.ts, quickBudget): at 20, whole
+ * quick runs sent 951 to 997 requests with this release's leads checks.
  */
 export const QUICK_PROPERTY_REQUESTS = 10;
 
