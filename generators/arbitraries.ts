@@ -76,7 +76,7 @@ export const followedChoice = () => fc.constantFrom(1, 2);
 export const direction = () => fc.constantFrom('asc' as const, 'desc' as const);
 
 /** A page size every target serves: 20 is the default, so at most 20. */
-export const pageSize = () => fc.integer({ min: 1, max: 20 });
+export const pageSize = (min = 1) => fc.integer({ min, max: 20 });
 
 /** The tag filter forms of the spec. */
 export const tagForm = () => fc.constantFrom('list' as const, 'object' as const);

@@ -212,14 +212,15 @@ export function criteria(world: SearchWorld, density: number): fc.Arbitrary<Crit
 }
 
 /** A search request: criteria, and (for the order property) sort, direction, page size and number. */
-export function requestSpec(world: SearchWorld, options: { density: number; paging: boolean }): fc.Arbitrary<RequestSpec> {
+/** `minPageSize`: the smallest page size drawn (1 by default; quick depth raises it, so that a page walk stays short). */
+export function requestSpec(world: SearchWorld, options: { density: number; paging: boolean; minPageSize?: number }): fc.Arbitrary<RequestSpec> {
   if (!options.paging) return criteria(world, options.density).map((c) => ({ criteria: c }));
   return fc.record(
     {
       criteria: criteria(world, options.density),
       sortBy: fc.nat({ max: SORT_FIELDS[world.kind].length - 1 }),
       direction: direction(),
-      pageSize: pageSize(),
+      pageSize: pageSize(options.minPageSize),
       pageNumber: pick(),
     },
     { requiredKeys: ['criteria'] },

@@ -70,7 +70,17 @@ export function applyMutant(then: string, today: string, m: ReportMutant): strin
     if (best === undefined || Math.abs(i - blockStart) < Math.abs(best - blockStart)) best = i;
   if (best === undefined) return undefined;
   const at = best + (start - blockStart);
-  return today.slice(0, at) + (m.replacement ?? '') + today.slice(at + (end - start));
+  return today.slice(0, at) + spliced(m) + today.slice(at + (end - start));
+}
+
+/**
+ * A mutant's replacement as StrykerJS switches it in: an expression stands as one operand, so it is
+ * put in parentheses (`a && b && c` with its `a && b` made `a || b` is `(a || b) && c`; spliced bare
+ * it would read `a || (b && c)`, another mutant). A block or an emptied statement stays as it is.
+ */
+function spliced(m: ReportMutant): string {
+  const r = m.replacement ?? '';
+  return m.mutatorName === 'BlockStatement' || r.trim() === ';' || r.trim() === '' ? r : `(${r})`;
 }
 
 /** A copy of the checkout's tracked files (as they are in the working tree) under reports/, with no node_modules: packages resolve from the checkout's. */

@@ -149,8 +149,14 @@ test('made again from an earlier selection, the quick selection keeps every test
 test('a blind spot is made again in the code of today by the lines around it, or not at all when they changed', () => {
   const then = 'const a = 1;\nif (x && y) f();\n';
   const m = { mutatorName: 'LogicalOperator', replacement: 'x || y', location: { start: { line: 2, column: 5 }, end: { line: 2, column: 11 } } } as never;
-  assert.equal(applyMutant(then, '// moved\nconst a = 1;\nif (x && y) f();\n', m), '// moved\nconst a = 1;\nif (x || y) f();\n');
+  assert.equal(applyMutant(then, '// moved\nconst a = 1;\nif (x && y) f();\n', m), '// moved\nconst a = 1;\nif ((x || y)) f();\n');
   assert.equal(applyMutant(then, 'if (x && y) g();\n', m), undefined);
+  // An expression is switched in as one operand, as StrykerJS does: `(a || b) && c`, not `a || b && c`.
+  const chain = 'if (a && b && c) f();\n';
+  const inner = { mutatorName: 'LogicalOperator', replacement: 'a || b', location: { start: { line: 1, column: 5 }, end: { line: 1, column: 11 } } } as never;
+  assert.equal(applyMutant(chain, chain, inner), 'if ((a || b) && c) f();\n');
+  const block = { mutatorName: 'BlockStatement', replacement: '{}', location: { start: { line: 1, column: 8 }, end: { line: 1, column: 16 } } } as never;
+  assert.equal(applyMutant('if (a) { f(); }\n', 'if (a) { f(); }\n', block), 'if (a) {}\n');
 });
 
 test("quickLeaveOut: one pattern per test of the selection, matching that test's grep title only", () => {

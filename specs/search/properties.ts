@@ -46,6 +46,8 @@ import { create, createMany, createUntilLater, expectSameRecords, follow, idOf, 
  * nothing else.
  */
 const SEARCH_BUDGET_MS = 8_000;
+/** The smallest page size of the paging property at quick depth (1 otherwise). */
+const QUICK_MIN_PAGE_SIZE = 5;
 
 type Ctx = MakeCtx & { profile: NonNullable<MakeCtx['profile']> };
 type PropertyCtx = Ctx & { target: TargetConfig };
@@ -201,7 +203,8 @@ export async function orderProperty(kind: Kind, f: PropertyCtx, testInfo: TestIn
   await checkProperty(
     testInfo,
     target,
-    requestSpec(world, { density: 0.1, paging: true }),
+    // At quick, pages of 5 or more: a page walk in both directions with pages of 1 sent up to 59 requests a run.
+    requestSpec(world, { density: 0.1, paging: true, minPageSize: target.depth === 'quick' ? QUICK_MIN_PAGE_SIZE : 1 }),
     async (spec) => {
       const filter = toFilter(spec, world, records);
       const paging = pagingOf(kind, filter);
