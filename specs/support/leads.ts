@@ -111,11 +111,11 @@ export function expectAmbiguous(res: ApiResponse, ids: unknown[], rules: string[
   expect(missing, `the 422 carries the ids of all ${ids.length} matching Leads${breaks(rules)}\n${describeExchange(res.exchange)}`).toEqual([]);
 }
 
-/** 422 naming none of `ids`. */
-export function expectWithoutIds(res: ApiResponse, ids: unknown[]): void {
-  expect(res).toHaveStatus(422);
+/** 422 naming none of `ids`. `rules`: named by a failure when the test judges other rules too. */
+export function expectWithoutIds(res: ApiResponse, ids: unknown[], rules: string[] = []): void {
+  expect(res, `${ids.length} matching Leads answer 422${breaks(rules)}`).toHaveStatus(422);
   const leaked = leakedIds(res.body, ids, res.status);
-  expect(leaked, `the 422 carries none of the ids of the ${ids.length} matching Leads\n${describeExchange(res.exchange)}`).toEqual([]);
+  expect(leaked, `the 422 carries none of the ids of the ${ids.length} matching Leads${breaks(rules)}\n${describeExchange(res.exchange)}`).toEqual([]);
 }
 
 type CfValue = { custom_field_definition_id?: unknown; value?: unknown };
