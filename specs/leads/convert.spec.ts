@@ -297,14 +297,14 @@ test(
       { label: 'a number as details.company.name (without exact_match)', details: { company: { name: 42 } } },
     ];
     let lead = await make.lead({ api, ns }, {}, 'ill-typed');
-    for (const c of cases) {
+    for (const [i, c] of cases.entries()) {
       const res =
         c.raw !== undefined
           ? await api.send({ method: 'POST', path: convertPath(lead.id), rawBody: c.raw, headers: { 'Content-Type': 'application/json' } })
           : await convert(api, lead.id, c.details!);
       await expectRefusedOrTaken(res, async (taken) => {
         expect(taken, `the answer to ${c.label} that was taken${breaks(['CONVERT-1'])}`).toMatchContract(ConvertResponse);
-        lead = await make.lead({ api, ns }, {}, `ill-typed-${c.label.length}`);
+        lead = await make.lead({ api, ns }, {}, `ill-typed-${i}`);
       });
     }
   }),

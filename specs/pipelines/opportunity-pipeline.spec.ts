@@ -46,6 +46,17 @@ test(
   }),
 );
 
+/** An Opportunity's pipeline is one GET /pipelines lists, and its stage one of that pipeline's stages (PIPE-5). */
+function expectListedPlace(pipelines: Pipeline[], opp: Record<string, unknown>, what: string, ex: string): void {
+  const pipeline = pipelines.find((p) => sameId(p.id, opp.pipeline_id));
+  expect(pipeline, `${what} pipeline_id ${JSON.stringify(opp.pipeline_id)} is a pipeline GET /pipelines lists${ex}`).toBeTruthy();
+  const stages = (pipeline!.stages ?? []).map((s) => s.id);
+  expect(
+    stages.some((id) => sameId(id, opp.pipeline_stage_id)),
+    `${what} pipeline_stage_id ${JSON.stringify(opp.pipeline_stage_id)} is a stage of pipeline ${String(pipeline!.id)} (stages: ${stages.map(String).join(', ')})${ex}`,
+  ).toBe(true);
+}
+
 // An entry may name its stage ("stage defaults to the first stage of the pipeline"): one naming a
 // stage of its own pipeline (not the first one listed, where there are two) is a valid entry, and
 // is created. One naming a stage of another pipeline, or a pipeline GET /pipelines does not list,
@@ -90,17 +101,7 @@ test(
         `entry by entry${ex}`,
       ).toEqual([]);
       (res.body as unknown[]).forEach((item, i) => {
-        if (!isCreatedEntry(item)) return;
-        const pipeline = pipelines.find((p) => sameId(p.id, item.pipeline_id));
-        expect(
-          pipeline,
-          `[${i}] ${String(sent[i].name)}: pipeline_id ${JSON.stringify(item.pipeline_id)} is a pipeline GET /pipelines lists${ex}`,
-        ).toBeTruthy();
-        const stages = (pipeline!.stages ?? []).map((s) => s.id);
-        expect(
-          stages.some((id) => sameId(id, item.pipeline_stage_id)),
-          `[${i}] ${String(sent[i].name)}: pipeline_stage_id ${JSON.stringify(item.pipeline_stage_id)} is a stage of pipeline ${String(pipeline!.id)} (stages: ${stages.map(String).join(', ')})${ex}`,
-        ).toBe(true);
+        if (isCreatedEntry(item)) expectListedPlace(pipelines, item, `[${i}] ${String(sent[i].name)}`, ex);
       });
       // The same of a conversion's opportunity (§ Lead conversion: pipeline_id is one of its members) in the unknown pipeline:
       // refused (a 4xx: which status is not shown), or accepted, and then an Opportunity it answers is in a pipeline listed.
@@ -110,13 +111,7 @@ test(
       if (conv.status < 200 || conv.status >= 300) {
         expect(conv, `a conversion with an opportunity in pipeline ${String(unknown)}, which GET /pipelines does not list: refused (4xx)`).toBeRefused();
       } else if (conv.body?.opportunity) {
-        const opp = conv.body.opportunity;
-        const pipeline = pipelines.find((p) => sameId(p.id, opp.pipeline_id));
-        expect(pipeline, `the converted opportunity's pipeline_id ${JSON.stringify(opp.pipeline_id)} is a pipeline GET /pipelines lists${convEx}`).toBeTruthy();
-        expect(
-          pipeline!.stages.some((s) => sameId(s.id, opp.pipeline_stage_id)),
-          `the converted opportunity's pipeline_stage_id ${JSON.stringify(opp.pipeline_stage_id)} is a stage of pipeline ${String(pipeline!.id)}${convEx}`,
-        ).toBe(true);
+        expectListedPlace(pipelines, conv.body.opportunity, "the converted opportunity's", convEx);
       }
     },
   ),
