@@ -16,6 +16,10 @@ import { concerns } from '../support/resources/webhook-receiver.js';
 import { breaks, expect, rule, test } from '../support/fixtures/test.js';
 import { make } from '../support/make.js';
 
+/** The first line of each wait that failed: waits awaited together, so that one missing notification does not hide another. */
+const missedOf = (waits: PromiseSettledResult<unknown>[]) =>
+  waits.flatMap((w) => (w.status === 'rejected' ? [(w.reason as Error).message.split('\n')[0]] : []));
+
 const NO_DELIVERY = 'the profile says notifications cannot reach the suite (capabilities.webhook_delivery)';
 
 for (const type of Object.keys(MAKERS) as EntityType[]) {
@@ -62,7 +66,7 @@ test(
           return rec ? channels[i].waitFor(`naming the ${type} ${String(rec.id)} the conversion created`, (r) => concerns(r.body, rec, type)) : undefined;
         }),
       );
-      const missed = waits.flatMap((w) => (w.status === 'rejected' ? [(w.reason as Error).message.split('\n')[0]] : []));
+      const missed = missedOf(waits);
       expect(missed, 'every record the conversion created is a new record of its type: each subscription got its notification').toEqual([]);
     },
     { timeout: 60_000 },
@@ -109,7 +113,7 @@ test(
       const waits = await Promise.allSettled(
         recs.map((rec) => ch.waitFor(`naming the new opportunity ${String(rec.id)}`, (r) => concerns(r.body, rec, 'opportunity'))),
       );
-      const missed = waits.flatMap((w) => (w.status === 'rejected' ? [(w.reason as Error).message.split('\n')[0]] : []));
+      const missed = missedOf(waits);
       expect(missed, `each of the ${recs.length} Opportunities of the bulk create is a new record: each was announced`).toEqual([]);
     },
     { timeout: 90_000 },
