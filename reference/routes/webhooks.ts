@@ -280,7 +280,8 @@ class Deliveries {
   }
 
   private pump(): void {
-    // Stryker disable next-line ConditionalExpression,EqualityOperator: how many deliveries are in flight at once is not shown (§ Events)
+    // Stryker disable next-line ConditionalExpression,EqualityOperator: how many deliveries are in flight at once is not shown (§ Events); made >=, none
+    // is sent: EVENT-1 fails
     while (this.active < MAX_CONCURRENT && this.queue.length) {
       const job = this.queue.shift()!;
       // Stryker disable next-line UpdateOperator: the same (made --, no bound)
@@ -342,7 +343,8 @@ function subscribe(app: App, subs: Collection<Subscription>, index: Subscription
   const accepts = (member: 'target' | 'type' | 'event', ok: boolean) => app.at('webhook.accepts', ok, { member });
   const b = app.at('webhook.create-body', asObject(body), undefined);
   const { target, type, event } = b;
-  // Stryker disable all: equivalent: a missing target, type or event fails the checks of their values below too (HOOK-4 holds either way)
+  // Stryker disable all: equivalent: a missing target, type or event fails the checks of their values below too (HOOK-4 holds either way); made
+  // to refuse a member that is there, HOOK-1 fails
   if (target === undefined || target === null) invalid(app, 'target is required', 'target');
   if (type === undefined || type === null) invalid(app, 'type is required', 'type');
   if (event === undefined || event === null) invalid(app, 'event is required', 'event');
@@ -353,7 +355,8 @@ function subscribe(app: App, subs: Collection<Subscription>, index: Subscription
   if (!accepts('event', (WEBHOOK_EVENTS as readonly unknown[]).includes(event))) invalid(app, `event must be one of ${WEBHOOK_EVENTS.join(', ')}`, 'event');
   // Stryker restore StringLiteral
   const secret = b.secret;
-  // Stryker disable all: a secret that is no JSON object, or computed values that are no boolean: refused or taken leniently (errors.ill-typed-input; WIRE-5)
+  // Stryker disable all: a secret that is no JSON object, or computed values that are no boolean: refused or taken leniently (errors.ill-typed-input;
+  // WIRE-5); made to refuse a valid secret or flag, HOOK-2 fails
   if (secret !== undefined && secret !== null && (typeof secret !== 'object' || Array.isArray(secret))) invalid(app, 'secret must be a JSON object', 'secret');
   const computed = b.custom_field_computed_values;
   if (computed !== undefined && computed !== null && typeof computed !== 'boolean')
@@ -378,9 +381,11 @@ function notify(app: App, index: SubscriptionIndex, out: Deliveries, ev: RecordE
   const { lookup } = index;
   // Stryker disable next-line all: the order in which subscriptions are notified is not shown; the hook's argument is unused with no fault on
   const targets = app.at('webhook.targets', lookup(ev.type, ev.event), { type: ev.type, event: ev.event, lookup }).sort((a, b) => a.id - b.id);
-  // Stryker disable next-line ConditionalExpression: equivalent: with no target the loop below sends nothing (the event's id is nested-envelope's)
+  // Stryker disable next-line ConditionalExpression: equivalent: with no target the loop below sends nothing (the event's id is nested-envelope's);
+  // made true, nothing is sent: EVENT-1 fails
   if (!targets.length) return;
-  // Stryker disable next-line all: an update that changes nothing notified or skipped: either is conformant (webhook.no-op-update)
+  // Stryker disable next-line all: an update that changes nothing notified or skipped: either is conformant (webhook.no-op-update); made true,
+  // nothing is sent: EVENT-1 fails
   if (app.choice('webhook.no-op-update') === 'skipped' && changesNothing(ev)) return;
   // Stryker disable next-line UpdateOperator: the envelope's own event id, read only under webhook.payload = nested-envelope
   const eventId = ++out.events;
