@@ -8,6 +8,8 @@
 import type { TestInfo } from '@playwright/test';
 import fc from 'fast-check';
 import {
+  QUICK_RECORD_SET_SIZE,
+  RECORD_SET_SIZE,
   recordBody,
   recordName,
   recordSet,
@@ -157,7 +159,7 @@ export function criteriaRules(kind: Kind, c: CriteriaSpec): string[] {
 async function propertyWorld(kind: Kind, f: PropertyCtx) {
   const seed = propertySeed(f.target);
   const world = await buildWorld(kind, f);
-  const set = fc.sample(recordSet(), { seed, numRuns: 1 })[0];
+  const set = fc.sample(recordSet(f.target.depth === 'quick' ? QUICK_RECORD_SET_SIZE : RECORD_SET_SIZE), { seed, numRuns: 1 })[0];
   const { records, followed } = await createRecordSet(kind, f, set, world);
   const ctx: ModelContext = { kind, statusIds: Object.fromEntries(world.statuses.map((s) => [s.name, String(s.id)])), followed };
   return { seed, world, records, ctx };
