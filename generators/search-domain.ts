@@ -105,7 +105,7 @@ const seedOf = (label: string) =>
 
 /** How many `main` records a record set has (quick depth passes a smaller range: QUICK_RECORD_SET_SIZE). */
 export const RECORD_SET_SIZE = { min: 10, max: 16 };
-/** A quick run's record sets: its bound of 1,000 requests, of which the properties' record sets took up to 40 each. */
+/** A quick run's record sets, smaller: they are created a record at a time, a large share of quick's bound of requests. */
 export const QUICK_RECORD_SET_SIZE = { min: 7, max: 10 };
 
 /**

@@ -264,7 +264,7 @@ class Deliveries {
   }
 
   enqueue(job: DeliveryJob): void {
-    // Stryker disable next-line EqualityOperator,ConditionalExpression,CallExpression: the queue's bound (10,000 waiting) is the reference's; no run nears it.
+    // Stryker disable next-line EqualityOperator,ConditionalExpression,CallExpression: the queue's bound (MAX_QUEUED) is the reference's; no run nears it.
     // Made true (or <), a waiting notification is dropped: EVENT-1's held bulk create fails
     if (this.queue.length >= MAX_QUEUED) this.queue.shift();
     // Stryker disable next-line all: when a notification is sent is not shown ("time-outs: not shown"); late ones are webhook.timing = lagging's
@@ -313,7 +313,7 @@ class Deliveries {
       } catch {
         /* no answer: tried again under `webhook.delivery` = retry, else dropped */
       }
-      // Stryker disable next-line all: the pause before a retry (webhook.delivery = retry); made true, a failed last attempt waits 250 ms before it ends
+      // Stryker disable next-line all: the pause before a retry (webhook.delivery = retry); made true, a failed last attempt pauses before it ends
       if (attempt < this.attempts) await new Promise((r) => setTimeout(r, RETRY_AFTER_MS));
     }
   }

@@ -15,6 +15,7 @@ import { MAKERS, convertLeadFully, type EntityType } from './records.js';
 import { concerns } from '../support/resources/webhook-receiver.js';
 import { breaks, expect, rule, test } from '../support/fixtures/test.js';
 import { make } from '../support/make.js';
+import { fullRequest } from '../opportunities/bulk.js';
 
 /** The first line of each wait that failed: waits awaited together, so that one missing notification does not hide another. */
 const missedOf = (waits: PromiseSettledResult<unknown>[]) =>
@@ -109,7 +110,7 @@ test(
         await ch.waitFor('after the bulk create was sent', (r) => r.receivedAt >= started);
         await ch.release();
       };
-      const [recs] = await Promise.all([make.opportunities({ api, ns, profile }, Math.min(10, profile.capabilities.bulk_entries_limit)), firstThenRelease()]);
+      const [recs] = await Promise.all([make.opportunities({ api, ns, profile }, fullRequest(profile)), firstThenRelease()]);
       const waits = await Promise.allSettled(
         recs.map((rec) => ch.waitFor(`naming the new opportunity ${String(rec.id)}`, (r) => concerns(r.body, rec, 'opportunity'))),
       );
