@@ -45,15 +45,17 @@ interface Route {
   method: string;
   parts: string[];
   handler: Handler;
-  auth: boolean;
 }
 
 export class Router {
   private routes: Route[] = [];
 
-  /** `pattern` like `/companies/{company_id}/activities`; `auth: false` for unauthenticated routes. */
-  add(method: string, pattern: string, handler: Handler, options: { auth?: boolean } = {}): this {
-    this.routes.push({ method, parts: pattern.split('/').filter(Boolean), handler, auth: options.auth ?? true });
+  /**
+   * `pattern` like `/companies/{company_id}/activities`. Credentials are checked by host, not by route:
+   * every API route needs them, no route of the authorization host does (reference/server.ts).
+   */
+  add(method: string, pattern: string, handler: Handler): this {
+    this.routes.push({ method, parts: pattern.split('/').filter(Boolean), handler });
     return this;
   }
 
