@@ -189,7 +189,7 @@ export function originalText(source: string, m: ReportMutant): string {
 export const IGNORE_CLASSES = [
   { name: 'error text', prefix: 'the text of an error answer' },
   { name: 'log', prefix: 'log output' },
-  { name: 'hook name', prefix: "a fault's hook point" },
+  { name: 'hook point', prefix: "a fault's hook point" },
   { name: 'area label', prefix: "an area module's label" },
   { name: 'open choice', prefix: 'the alternative of an open choice' },
   { name: 'other alternative', prefix: 'code of another alternative' },

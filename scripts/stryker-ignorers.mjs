@@ -19,9 +19,12 @@
  *   `switch` over a choice is left alone (reference/search.ts's have no `default`: an emptied case
  *   test there answers no alternative at all), as is any other use of a choice's value.
  *
- * - `hook-name`: the name of a fault's hook point or seam, the first argument of `app.at(…)` or
- *   `app.seam(…)`: with no fault switched on (as in every mutation run), the value passes on
- *   whatever the name, so emptying it changes nothing.
+ * - `hook-point`: what only a fault's hook point or seam reads: its name (the first argument of
+ *   `app.at(…)` or `app.seam(…)`), the context it hands the hooks (the third argument of `app.at`,
+ *   the second of `app.seam`, when it computes nothing: no call, assignment or `await` inside), and
+ *   the arguments of the reference's helpers that reach only that context ({@link HOOK_ONLY_ARGS}).
+ *   With no fault switched on (as in every mutation run), the value passes on and the step runs
+ *   whatever they are, so changing them changes nothing.
  * - `area-label`: the `name` of an area module (`export const x: AreaModule = { name: '…' }`): a
  *   label scripts/mutants-plan.ts reads to find the module's file, never part of an answer.
  *
@@ -38,7 +41,8 @@ import { declareValuePlugin, PluginKind } from '@stryker-mutator/api/plugin';
 
 export const ERROR_TEXT_REASON = 'the text of an error answer: the general error body is not shown (spec § Errors; open choice errors.body)';
 export const LOG_REASON = 'log output: the server log (console.*) is no part of any answer';
-export const HOOK_NAME_REASON = "a fault's hook point: with no fault on, app.at and app.seam pass the value on whatever the point's name";
+export const HOOK_POINT_REASON =
+  "a fault's hook point: with no fault on, app.at and app.seam pass the value on (and run the step) whatever the point's name and the context handed to its hooks";
 export const AREA_LABEL_REASON = "an area module's label: read by the mutation plan, never part of an answer";
 export const choiceReason = (id) =>
   `the alternative of an open choice (rules/choices.json ${id}): the suite passes every alternative, so no check may tell them apart`;
@@ -63,7 +67,7 @@ export const MESSAGE_ARGS = {
   numericParam: 2, // files.ts numericParam(app, raw, what): `${what} must be a number`
   invalidTarget: 1, // webhooks.ts invalidTarget(app, message): the free `message` of the 422 the spec shows
   errorPage: 1, // oauth.ts errorPage(status, message): the authorization host's error page
-  tokenError: 3, // oauth.ts tokenError(app, status, error, description): `error_description`
+  tokenError: 2, // oauth.ts tokenError(app, error, description): `error_description`
 };
 
 /** Is argument `index` of the helper `name` only the text of its error ({@link MESSAGE_ARGS})? */
@@ -95,19 +99,54 @@ function isErrorText(path) {
   return false;
 }
 
-/** Is `path` the name of a fault's hook point or seam: the first argument (a string) of `app.at(…)` / `app.seam(…)`? */
-function isHookName(path) {
-  if (!isText(path.node) || path.listKey !== 'arguments' || path.key !== 0) return false;
-  const call = path.parentPath;
-  const c = call?.node.callee;
-  return (
-    (call.isCallExpression() || call.isOptionalCallExpression()) &&
+/**
+ * The reference's helpers, by name, whose argument (0-based) reaches only the context handed to a
+ * fault's hooks (reference/routes/*.ts).
+ */
+export const HOOK_ONLY_ARGS = {
+  paramPasses: 1, // oauth.ts paramPasses(h, param, ok, value): which parameter's check the faults may skip
+  backToClient: 2, // oauth.ts backToClient(h, redirectUri, outcome, fields, ctx): what the return reports, to the hooks
+};
+
+/** `app.at` or `app.seam` (also `h.app.…`, `this.app.…`) when `call` is a call of one: its name, else undefined. */
+function hookCall(call) {
+  if (!call || !(call.isCallExpression() || call.isOptionalCallExpression())) return undefined;
+  const c = call.node.callee;
+  const isHook =
     (c.type === 'MemberExpression' || c.type === 'OptionalMemberExpression') &&
     !c.computed &&
     c.property.type === 'Identifier' &&
     (c.property.name === 'at' || c.property.name === 'seam') &&
-    ((c.object.type === 'Identifier' && c.object.name === 'app') || (c.object.type === 'MemberExpression' && c.object.property.name === 'app'))
+    ((c.object.type === 'Identifier' && c.object.name === 'app') || (c.object.type === 'MemberExpression' && c.object.property.name === 'app'));
+  return isHook ? c.property.name : undefined;
+}
+
+/** Does the expression `n` compute nothing (no call, `new`, assignment, update, `await` or `yield` anywhere inside)? */
+function computesNothing(n) {
+  if (!n || typeof n !== 'object') return true;
+  if (Array.isArray(n)) return n.every(computesNothing);
+  if (typeof n.type !== 'string') return true;
+  if (/^(Call|OptionalCall|New|Assignment|Update|Await|Yield)Expression$|Function|^ClassExpression$/.test(n.type)) return false;
+  return Object.entries(n).every(
+    ([k, v]) => ['loc', 'start', 'end', 'leadingComments', 'trailingComments', 'innerComments', 'extra'].includes(k) || computesNothing(v),
   );
+}
+
+/**
+ * Is `path` what only a fault's hook point reads: its name (the first argument, a string, of
+ * `app.at(…)` / `app.seam(…)`), the context handed to its hooks (the third argument of `app.at`, the
+ * second of `app.seam`) when it computes nothing, or a helper's argument that reaches only that context?
+ */
+function isHookPoint(path) {
+  if (path.listKey !== 'arguments') return false;
+  const call = path.parentPath;
+  const hook = hookCall(call);
+  if (hook !== undefined) {
+    if (path.key === 0) return isText(path.node);
+    return path.key === (hook === 'at' ? 2 : 1) && computesNothing(path.node);
+  }
+  const name = (call?.isCallExpression() || call?.isOptionalCallExpression()) && calleeName(call.node.callee);
+  return !!name && Object.hasOwn(HOOK_ONLY_ARGS, name) && HOOK_ONLY_ARGS[name] === path.key && computesNothing(path.node);
 }
 
 /** Is `path` the label of an area module: the value of `name` in `const x: AreaModule = { … }`? */
@@ -267,7 +306,7 @@ export const otherAlternativeReason = (id) =>
 export const strykerPlugins = [
   declareValuePlugin(PluginKind.Ignore, 'error-text', { shouldIgnore: (path) => (isErrorText(path) ? ERROR_TEXT_REASON : undefined) }),
   declareValuePlugin(PluginKind.Ignore, 'log-output', { shouldIgnore: (path) => (isConsoleCall(path) ? LOG_REASON : undefined) }),
-  declareValuePlugin(PluginKind.Ignore, 'hook-name', { shouldIgnore: (path) => (isHookName(path) ? HOOK_NAME_REASON : undefined) }),
+  declareValuePlugin(PluginKind.Ignore, 'hook-point', { shouldIgnore: (path) => (isHookPoint(path) ? HOOK_POINT_REASON : undefined) }),
   declareValuePlugin(PluginKind.Ignore, 'area-label', { shouldIgnore: (path) => (isAreaLabel(path) ? AREA_LABEL_REASON : undefined) }),
   declareValuePlugin(PluginKind.Ignore, 'open-choice', {
     shouldIgnore: (path) => {

@@ -45,10 +45,12 @@ interface IgnorersModule {
   strykerPlugins: Plugin[];
   ERROR_TEXT_REASON: string;
   LOG_REASON: string;
-  HOOK_NAME_REASON: string;
+  HOOK_POINT_REASON: string;
   AREA_LABEL_REASON: string;
   choiceReason(id: string): string;
   otherAlternativeReason(id: string): string;
+  MESSAGE_ARGS: Record<string, number | number[]>;
+  HOOK_ONLY_ARGS: Record<string, number>;
 }
 
 const ignorers = async () => (await import(pathToFileURL(join(ROOT, 'scripts/stryker-ignorers.mjs')).href)) as IgnorersModule;
@@ -74,14 +76,17 @@ async function ignored(code: string): Promise<[string, string][]> {
   return out;
 }
 
-test("the ignore plugins: an error answer's free text, a console call, a hook point's name, an area module's label, the switch of an open choice and the code of its other alternatives; nothing the spec fixes", async () => {
+test("the ignore plugins: an error answer's free text, a console call, what only a fault's hook point reads, an area module's label, the switch of an open choice and the code of its other alternatives; nothing the spec fixes", async () => {
   assert.deepEqual(
     (await plugins()).map((p) => p.name),
-    ['error-text', 'log-output', 'hook-name', 'area-label', 'open-choice', 'other-alternative'],
+    ['error-text', 'log-output', 'hook-point', 'area-label', 'open-choice', 'other-alternative'],
   );
   const code = `
     export const people: AreaModule = { name: 'people', api() {} };
     const found = h.app.at('upsert.matches', list, { field: 'name' });
+    const n = app.at('search.count', total, { kind: sorted(list) });
+    app.seam('oauth.register-token', { token }, () => app.issuedTokens.add(token));
+    const failed = !paramPasses(h, 'scope', scope === OAUTH_SCOPE, scope) && backToClient(h, uri, 'failed', { error: 'invalid_scope' }, ctx);
     const statuses = idList(app, 'status_ids', v);
     const other = { name: 'Sales' };
     function handler(app, ctx) {
@@ -100,7 +105,14 @@ test("the ignore plugins: an error answer's free text, a console call, a hook po
     }`;
   assert.deepEqual(await ignored(code), [
     ["'people'", 'area label'],
-    ["'upsert.matches'", 'hook name'],
+    ["'upsert.matches'", 'hook point'],
+    ["{ field: 'name' }", 'hook point'],
+    // A context that computes something is mutated as any code.
+    ["'search.count'", 'hook point'],
+    ["'oauth.register-token'", 'hook point'],
+    ['{ token }', 'hook point'],
+    ["'scope'", 'hook point'],
+    ["'failed'", 'hook point'],
     ["'status_ids'", 'error text'],
     ["'the body must be a JSON object'", 'error text'],
     ["'body'", 'error text'],
@@ -124,13 +136,55 @@ test("the ignore plugins: an error answer's free text, a console call, a hook po
     [
       m.ERROR_TEXT_REASON,
       m.LOG_REASON,
-      m.HOOK_NAME_REASON,
+      m.HOOK_POINT_REASON,
       m.AREA_LABEL_REASON,
       m.choiceReason('webhook.payload'),
       m.otherAlternativeReason('webhook.timing'),
     ].map((r) => ignoreClassOf(r)),
     IGNORE_CLASSES.map((c) => c.name),
   );
+});
+
+/** Each function of the reference declared by that name (a function, or a constant holding one): its parameters' names. */
+function declaredParams(): Map<string, string[][]> {
+  const out = new Map<string, string[][]>();
+  const walk = (dir: string): string[] =>
+    readdirSync(join(ROOT, dir), { withFileTypes: true }).flatMap((e) =>
+      e.isDirectory() ? walk(`${dir}/${e.name}`) : e.name.endsWith('.ts') ? [`${dir}/${e.name}`] : [],
+    );
+  type Param = { type: string; name?: string; left?: Param };
+  type Fn = { params: Param[] };
+  const names = (fn: Fn) => fn.params.map((p) => (p.type === 'AssignmentPattern' ? p.left?.name : p.name) ?? '?');
+  const add = (name: string, fn: Fn) => out.set(name, [...(out.get(name) ?? []), names(fn)]);
+  for (const file of walk('reference')) {
+    const code = readFileSync(join(ROOT, file), 'utf8');
+    const ast = babel.parseSync(code, { filename: file, presets: ['@babel/preset-typescript'], babelrc: false, configFile: false });
+    babel.traverse(ast, {
+      enter(path) {
+        const n = path.node as { type?: string; id?: { name?: string }; init?: Fn & { type: string } } & Fn;
+        if (n.type === 'FunctionDeclaration' && n.id?.name) add(n.id.name, n);
+        if (n.type === 'VariableDeclarator' && n.id?.name && /^(Arrow)?FunctionExpression$/.test(n.init?.type ?? '')) add(n.id.name, n.init!);
+      },
+    });
+  }
+  return out;
+}
+
+test("the helpers' arguments the ignore plugins name are, by their declarations, an error's text or what only a fault's hooks read", async () => {
+  const m = await ignorers();
+  const params = declaredParams();
+  const wrong: string[] = [];
+  const check = (table: Record<string, number | number[]>, names: RegExp) => {
+    for (const [name, at] of Object.entries(table)) {
+      const decls = params.get(name) ?? [];
+      if (!decls.length) wrong.push(`${name}: declared nowhere in reference/`);
+      for (const decl of decls)
+        for (const i of [at].flat()) if (!names.test(decl[i] ?? '')) wrong.push(`${name}(${decl.join(', ')}): argument ${i} is ${decl[i] ?? 'none'}`);
+    }
+  };
+  check(m.MESSAGE_ARGS, /^(message|description|what|name|field)$/);
+  check(m.HOOK_ONLY_ARGS, /^(param|outcome)$/);
+  assert.deepEqual(wrong, [], 'scripts/stryker-ignorers.mjs names an argument its helper no longer has there');
 });
 
 /** A coverage map with only what the plan reads: per endpoint its spec files, and per shape outside the spec. */

@@ -125,7 +125,6 @@ export const activities: AreaModule = {
       if (date !== undefined) patch.activity_date = date;
       // Stryker disable next-line ConditionalExpression: the same
       if (details !== undefined) patch.details = details;
-      // Stryker disable next-line ObjectLiteral: a fault hook's argument (unused with no fault on)
       const change = app.at('activities.update.patch', patch, { rec });
       // Stryker disable next-line ObjectLiteral: the same
       const updated = await app.seam('activities.update', { rec, patch: change }, () => c.update(rec.id, change)!);

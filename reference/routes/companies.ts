@@ -99,7 +99,6 @@ export const companies: AreaModule = {
               const t = a.type as { id: number; category: string };
               return wanted.some((w) => String(w.id) === String(t.id) && w.category === t.category);
             });
-      // Stryker disable next-line ObjectLiteral: a fault hook's argument (unused with no fault on)
       const found = app.at('companies.activities.found', selected, { all: ofCompany });
       // The order of the answer is not shown (companies.activities-order: the reference's two orders; any order is conformant).
       // Stryker disable next-line UnaryOperator: not shown (above)

@@ -92,7 +92,6 @@ function refuse(app: App, what: 'type' | 'id', message: string): never {
 }
 
 function entityType(app: App, raw: string): string {
-  // Stryker disable next-line ObjectLiteral: a fault hook's argument (unused with no fault on)
   if (app.at('files.entity-type-known', (FILE_ENTITY_TYPES as readonly string[]).includes(raw), { type: raw })) return raw;
   // Stryker disable next-line StringLiteral: refused with the id's status, the other alternative of files.refusal-status
   return refuse(app, 'type', `unknown entity_type "${raw}"; one of ${FILE_ENTITY_TYPES.join(', ')}`);
@@ -321,7 +320,6 @@ export const files: AreaModule = {
       if (!issued) return s3Error(403, 'AccessDenied', 'no upload was signed for this key');
       // Stryker disable next-line ConditionalExpression,EqualityOperator,StringLiteral: the same (above)
       if (Date.now() > issued.expires) return s3Error(403, 'AccessDenied', 'the policy has expired');
-      // Stryker disable next-line ObjectLiteral: a fault hook's argument (unused with no fault on)
       const signed = app.at('files.signed-text', fields.policy, { key: fields.key });
       // Stryker disable next-line ConditionalExpression,LogicalOperator: the same (above)
       if (!same(fields.policy, issued.policy) || !same(fields.signature, sign(st.signingKey, signed)))

@@ -190,7 +190,6 @@ export function leadPatch(app: App, existing: Rec, properties: Record<string, un
   if (status && (properties.status !== undefined || properties.status_id !== undefined)) Object.assign(patch, { status: status.name, status_id: status.id });
   // Stryker restore all
   patch.date_modified = app.now();
-  // Stryker disable next-line ObjectLiteral: a fault hook's argument (unused with no fault on)
   return app.at('upsert.patch', patch as Partial<Rec>, { existing, properties });
 }
 
@@ -266,10 +265,8 @@ function upsertNow(a: LeadArea, properties: Record<string, unknown>, fieldName: 
   const { app, leads, out } = a;
   // ---- check ----
   const found = leads.filter((l) => valueMatches(a.matchIgnoresCase, read(l), fieldValue));
-  // Stryker disable next-line ObjectLiteral: a fault hook's argument (unused with no fault on)
   const matches = app.at('upsert.matches', found, { fieldName, fieldValue, properties });
   if (matches.length > 1) {
-    // Stryker disable next-line ObjectLiteral: a fault hook's argument (unused with no fault on)
     const ids = app.at('upsert.ambiguous-ids', matches.length > UPSERT_MAX_IDS ? undefined : matches.map((l) => l.id), { matches, properties });
     ambiguous(app, ids, matches.length);
   }
@@ -367,7 +364,6 @@ function companyPlanOf(a: LeadArea, company: Record<string, unknown>): { plan: C
   const name = hasName ? (company.name as string) : undefined;
   const existing = name ? companyNamed(a, name) : undefined;
   const given: CompanyPlan = hasId ? { joinId: Number(company.id) } : existing ? { joinId: existing.id } : name ? { newName: name } : {};
-  // Stryker disable next-line ObjectLiteral: a fault hook's argument (unused with no fault on)
   const plan = app.at('convert.company-plan', given, { company, existing });
   // Stryker disable next-line ConditionalExpression,EqualityOperator,BooleanLiteral,ArrayDeclaration: which candidates are listed, and whether with
   // exact_match: CONVERT-9, a MAY ("recorded, never judged"); made false (whole) or `name`, `name.toLowerCase` throws (500): killed
@@ -416,7 +412,6 @@ function opportunityPlanOf(app: App, opp: ConvertDetails['opp']): OpportunityPla
     // Stryker disable next-line OptionalChaining: equivalent on the seed data: every opportunity pipeline has stages; `stage.id` is killed
     oppPlan = { pipelineId: pipeline!.id, stageId: stage?.id ?? firstStage(pipeline!.id) ?? pipeline!.stages[0]?.id };
   }
-  // Stryker disable next-line ObjectLiteral,LogicalOperator: a fault hook's argument (unused with no fault on)
   return app.at('convert.opportunity-plan', oppPlan, { opportunity: opp ?? undefined, pipelines });
 }
 
@@ -438,7 +433,6 @@ function writeConversion(a: LeadArea, lead: Rec, d: ConvertDetails, plan: Compan
     companyRec = companies.insert(makeCompany(app, { name: plan.newName, assignee_id: lead.assignee_id, address: lead.address }));
     createdCompany = true;
   }
-  // Stryker disable next-line ObjectLiteral,BooleanLiteral: a fault hook's argument (unused with no fault on)
   const joined = app.at('convert.joined-company', companyRec, { created: createdCompany, lead, requested: !!d.company });
   const personRec = newPerson(a, lead, d.person, joined);
   // Made true, killed (a conversion without a Company throws).
@@ -544,7 +538,6 @@ function convert(a: LeadArea, ctx: RequestContext) {
   let plan: CompanyPlan = company.plan;
   const oppPlan = opportunityPlanOf(app, d.opp);
   const lead =
-    // Stryker disable next-line ObjectLiteral: a fault hook's argument (unused with no fault on)
     app.at('convert.lead', a.leads.get(leadId), { id: leadId, person: d.person }) ??
     (() => {
       // Stryker disable next-line ObjectLiteral,StringLiteral: members of an error body: "the general error body: not shown"; the choice id made "": killed

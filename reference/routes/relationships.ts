@@ -120,7 +120,6 @@ export const relationships: AreaModule = {
       // Made true, the seam runs with nothing to write: equivalent. Made false, REL-4 fails: StrykerJS disables both or neither.
       // Stryker disable next-line ConditionalExpression: made true, nothing to write (above)
       if (removed) {
-        // Stryker disable next-line ObjectLiteral: a fault hook's argument (unused with no fault on)
         await app.seam('relationships.remove', { own, rec, others, other }, () => {
           const t = app.now();
           // The record of the path: with `people` (the only entity shown) a Person, which no endpoint of the spec reads.

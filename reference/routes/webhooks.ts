@@ -339,7 +339,6 @@ class SubscriptionIndex {
 
 /** Checks a subscription's body and stores it (`POST /webhooks`); a ping follows under `webhook.ping` = at-subscribe. */
 function subscribe(app: App, subs: Collection<Subscription>, index: SubscriptionIndex, out: Deliveries, body: unknown) {
-  // Stryker disable next-line ObjectLiteral: a fault hook's argument (unused with no fault on)
   const accepts = (member: 'target' | 'type' | 'event', ok: boolean) => app.at('webhook.accepts', ok, { member });
   const b = app.at('webhook.create-body', asObject(body), undefined);
   const { target, type, event } = b;
@@ -398,7 +397,6 @@ function notify(app: App, index: SubscriptionIndex, out: Deliveries, ev: RecordE
       body: JSON.stringify(payload(app, s, ev, stored, out.ids(eventId))),
       headers: notificationHeaders(app, s),
     };
-    // Stryker disable next-line ObjectLiteral: a fault hook's argument (unused with no fault on)
     app.seam('webhook.deliver', { job }, () => out.enqueue(job));
   }
 }
