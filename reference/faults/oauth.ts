@@ -211,6 +211,18 @@ export const OAUTH_FAULTS: Fault[] = [
     ],
   },
   {
+    name: 'oauth-token-cacheable',
+    rules: ['OAUTH-19'],
+    description: 'the token answer carries no Cache-Control header, so a cache on the way may keep the token',
+    routes: [
+      {
+        route: TOKEN,
+        host: 'auth',
+        respond: (res) => (ok(res) ? { ...res, headers: Object.fromEntries(Object.entries(res.headers ?? {}).filter(([k]) => k !== 'cache-control')) } : res),
+      },
+    ],
+  },
+  {
     name: 'oauth-token-not-accepted',
     rules: ['OAUTH-11'],
     description: 'issued access tokens are not registered with the API, which refuses them',

@@ -24,6 +24,21 @@ test(
 );
 
 test(
+  ...rule('OAUTH-19', 'the token answer carries Cache-Control: no-store', async ({ oauth, ns }) => {
+    const { code } = await oauth.obtainCode({ state: ns.id, inSession: true });
+    const res = await oauth.exchange(oauth.tokenForm(code));
+    expect(res, 'precondition: the token request succeeds').toHaveStatus(200);
+    const cacheControl = res.headers['cache-control'];
+    const directives = String(cacheControl ?? '')
+      .split(',')
+      .map((d) => d.trim().toLowerCase());
+    expect(directives, `the answer that carries the token says Cache-Control: no-store (RFC 6749 §5.1); it says ${cacheControl ?? 'none'}`).toContain(
+      'no-store',
+    );
+  }),
+);
+
+test(
   ...rule('OAUTH-11', 'the access token works as Authorization: Bearer on GET /account', async ({ oauth, api, ns }) => {
     const { code } = await oauth.obtainCode({ state: ns.id, inSession: true });
     const res = await oauth.exchange(oauth.tokenForm(code));
