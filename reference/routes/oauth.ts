@@ -78,7 +78,15 @@ export interface CodeGrant {
 
 const esc = (s: string) => s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
 
-function page(title: string, body: string, status = 200, headers: Record<string, string> = {}): Reply {
+// Stryker disable all: the headers of the login, consent and error pages (caching, framing, referrer): not shown
+const PAGE_HEADERS: Readonly<Record<string, string>> = Object.freeze({
+  'cache-control': 'no-store',
+  'x-frame-options': 'DENY',
+  'referrer-policy': 'no-referrer',
+});
+// Stryker restore all
+
+function page(title: string, body: string, status = 200): Reply {
   const raw = `<!doctype html>
 <html lang="en">
 <head><meta charset="utf-8"><meta name="viewport" content="width=device-width"><title>${esc(title)}</title>
@@ -89,8 +97,7 @@ ${body}
 </body>
 </html>
 `;
-  // Stryker disable next-line ObjectLiteral,StringLiteral: the headers of the login, consent and error pages (caching, framing, referrer): not shown
-  return { status, raw, headers: { 'cache-control': 'no-store', 'x-frame-options': 'DENY', 'referrer-policy': 'no-referrer', ...headers } };
+  return { status, raw, headers: PAGE_HEADERS };
 }
 
 function errorPage(status: number, message: string): Reply {
@@ -104,7 +111,7 @@ function errorPage(status: number, message: string): Reply {
 }
 
 // Stryker disable all: which redirect URIs are registered: not shown ("How an application is registered: not shown"), so no check may refuse
-// or take any other URI; made to refuse the suite's own callback (http, 127.0.0.1), every flow fails (OAUTH-4), and those mutants are killed
+// or take any other URI; made to refuse the suite's own callback (http, 127.0.0.1, /oauth/callback), every flow fails (OAUTH-4): those are killed
 /** RFC 8252 § 7.3-style loopback redirect registration (see the header comment). */
 export function isRegisteredRedirect(uri: string): boolean {
   let u: URL;
@@ -122,11 +129,13 @@ export function isRegisteredRedirect(uri: string): boolean {
 // Stryker restore all
 function cookies(req: IncomingMessage): Record<string, string> {
   const out: Record<string, string> = {};
-  // Stryker disable next-line StringLiteral: equivalent: a Cookie header left out or made of text without '=' names no cookie
+  // Stryker disable next-line StringLiteral: equivalent: a Cookie header left out or made of text without '=' names no cookie;
+  // split at "" instead of ';', no session is found: killed (OAUTH-13)
   for (const part of String(req.headers.cookie ?? '').split(';')) {
     const i = part.indexOf('=');
     // Stryker disable next-line ConditionalExpression,EqualityOperator,MethodExpression: equivalent in a run: the session cookie is this host's only
-    // cookie, so the browser sends one `name=value` (RFC 6265 § 4.2.1) and a part with no '=' or name, or spaces to trim, never comes (sessions: not shown)
+    // cookie, so the browser sends one `name=value` (RFC 6265 § 4.2.1) and a part with no '=' or name, or spaces to trim, never comes (sessions: not shown);
+    // made to read no cookie, or the name or value cut wrong, no session is found: killed (OAUTH-13)
     if (i > 0) out[part.slice(0, i).trim()] = decodeURIComponent(part.slice(i + 1).trim());
   }
   return out;
@@ -141,7 +150,7 @@ const safeEqual = (a: string, b: string) => {
 const one = (q: URLSearchParams, name: string): string | undefined => {
   const all = q.getAll(name);
   // Stryker disable next-line ConditionalExpression: a parameter repeated: RFC 6749 § 3.1 bars the client from sending one;
-  // no rule says whether a server takes or refuses it
+  // no rule says whether a server takes or refuses it; made false, every parameter reads as left out: killed
   return all.length === 1 ? all[0] : undefined;
 };
 
@@ -159,7 +168,8 @@ const LOGIN_PAGES = ['default', 'email', 'username', 'ambiguous'] as const;
 
 // Stryker disable all: the login page's wording and markup: not shown (OAUTH-3 finds its fields and button by their roles and the profile's labels);
 // the pages other than the default are read only under their alternative of oauth.login-page (the choices self-test logs in on each), and an
-// unknown name (REFERENCE_LOGIN_PAGE) stops the server before any request
+// unknown name (REFERENCE_LOGIN_PAGE) stops the server before any request; made to break the default page's fields, name or button, no login
+// ends: those are killed
 export function loginWording(name: string | undefined): LoginWording {
   const button = (text: string) => `<button type="submit">${esc(text)}</button>`;
   switch (name || 'default') {
@@ -216,8 +226,6 @@ interface OAuthHost {
   sessions: Map<string, { email: string }>;
   txns: Map<string, Txn>;
   codes: Map<string, CodeGrant>;
-  /** `oauth.formats` = opaque: codes, tokens and the cookie's name look like no other server's. */
-  opaque: boolean;
   cookieName: string;
   wording: LoginWording;
 }
@@ -225,16 +233,16 @@ interface OAuthHost {
 /** Does `param` pass its check (`value`: the parameter as sent, undefined when left out or repeated)? */
 const paramPasses = (h: OAuthHost, param: OAuthParam, ok: boolean, value: string | undefined) => h.app.at('oauth.accepts', ok, { param, value });
 const knownClient = (h: OAuthHost, id: string | undefined) => !!id && h.app.at('oauth.known-client', id === h.credentials.clientId, { id });
-// Stryker disable next-line StringLiteral: the format of codes and tokens: not shown (oauth.formats; the leak self-test looks for these prefixes)
-const newCode = (h: OAuthHost) => (h.opaque ? randomBytes(24).toString('base64url') : `ref-code-${randomBytes(16).toString('hex')}`);
-// Stryker disable next-line StringLiteral: the same
-const newToken = (h: OAuthHost) => (h.opaque ? `rt_${randomBytes(32).toString('base64url')}` : `ref-oauth-token-${randomBytes(20).toString('hex')}`);
+const newCode = (h: OAuthHost) =>
+  h.app.choice('oauth.formats') === 'opaque' ? randomBytes(24).toString('base64url') : `ref-code-${randomBytes(16).toString('hex')}`;
+const newToken = (h: OAuthHost) =>
+  h.app.choice('oauth.formats') === 'opaque' ? `rt_${randomBytes(32).toString('base64url')}` : `ref-oauth-token-${randomBytes(20).toString('hex')}`;
 
 /** The session of an authorization request. */
 function sessionOf(h: OAuthHost, ctx: RequestContext): string | undefined {
   const sid = cookies(ctx.req)[h.cookieName];
   // Stryker disable next-line ConditionalExpression,LogicalOperator: equivalent in a run: no session is ever forgotten,
-  // so a session cookie the browser holds names one
+  // so a session cookie the browser holds names one; made false, no session is found: killed (OAUTH-13)
   return h.app.at('oauth.session', sid && h.sessions.has(sid) ? sid : undefined, undefined);
 }
 
@@ -242,7 +250,7 @@ function sessionOf(h: OAuthHost, ctx: RequestContext): string | undefined {
 function fresh<T extends { expires: number }>(m: Map<string, T>, id: string | undefined): T | undefined {
   const x = id ? m.get(id) : undefined;
   // Stryker disable next-line ConditionalExpression,EqualityOperator,BlockStatement: the lifetime of a code or an authorization request: not shown
-  // (RFC 6749 § 4.1.2 recommends at most 10 minutes for a code); no run waits that long
+  // (RFC 6749 § 4.1.2 recommends at most 10 minutes for a code); no run waits that long; made to expire at once, every flow fails: killed
   if (x && x.expires < Date.now()) {
     // Stryker disable next-line CallExpression: the same: an expired entry forgotten or kept, it is refused
     m.delete(id!);
@@ -292,13 +300,14 @@ function formPost(app: App, redirectUri: string, entries: [string, string][]): R
 
 /** A login page: its heading, fields and button, an error above the form (401 or 200: `oauth.login-failure-status`). */
 function loginForm(h: OAuthHost, txnId: string, heading: string, fields: string, button: string, error?: string): Reply {
+  // Stryker disable next-line StringLiteral: the login page's wording: not shown (the error shown above the form)
+  const alert = error ? `<p class="error" role="alert">${esc(error)}</p>` : '';
   return page(
     // Stryker disable next-line StringLiteral: the login page's wording: not shown (OAUTH-3 finds its fields by role and label)
     'Log in',
     `<main>
 <h1>${esc(heading)}</h1>
-// Stryker disable next-line StringLiteral: the same (the error shown above the form)
-${error ? `<p class="error" role="alert">${esc(error)}</p>` : ''}
+${alert}
 <form method="post" action="/oauth/login">
   <input type="hidden" name="txn" value="${esc(txnId)}">
   ${fields}
@@ -310,12 +319,14 @@ ${error ? `<p class="error" role="alert">${esc(error)}</p>` : ''}
   );
 }
 
+// Stryker disable next-line StringLiteral: the login page's wording: not shown
+const LOGIN_HEADING = 'Log in to your CRM account';
+
 // Stryker disable all: the steps below are read only under oauth.login-steps = email-first
 // (at the default emailFirst is false: made undefined, equivalent)
 // `oauth.login-steps` = email-first: the e-mail alone with Next, then the password on a page of its own.
 const emailFirst = (h: OAuthHost) => h.app.choice('oauth.login-steps') === 'email-first';
-const emailStep = (h: OAuthHost, txnId: string, error?: string): Reply =>
-  loginForm(h, txnId, 'Log in to your CRM account', h.wording.user, h.wording.next, error);
+const emailStep = (h: OAuthHost, txnId: string, error?: string): Reply => loginForm(h, txnId, LOGIN_HEADING, h.wording.user, h.wording.next, error);
 const passwordStep = (h: OAuthHost, txnId: string, email: string, error?: string): Reply =>
   loginForm(
     h,
@@ -328,10 +339,7 @@ const passwordStep = (h: OAuthHost, txnId: string, email: string, error?: string
 // Stryker restore all
 /** The login screen: the e-mail and password on one page, or the e-mail step first. */
 const loginPage = (h: OAuthHost, txnId: string, error?: string): Reply =>
-  emailFirst(h)
-    ? emailStep(h, txnId, error)
-    : // Stryker disable next-line StringLiteral: the login page's wording: not shown
-      loginForm(h, txnId, 'Log in to your CRM account', `${h.wording.user}\n  ${h.wording.password}`, h.wording.login, error);
+  emailFirst(h) ? emailStep(h, txnId, error) : loginForm(h, txnId, LOGIN_HEADING, `${h.wording.user}\n  ${h.wording.password}`, h.wording.login, error);
 
 /** The consent screen: the application, the permission, Authorize and Deny. */
 function consentPage(app: App, txnId: string, txn: Txn): Reply {
@@ -359,7 +367,7 @@ function authorize(h: OAuthHost, ctx: RequestContext): Reply {
   const redirectUri = one(q, 'redirect_uri');
   if (!knownClient(h, clientId)) return errorPage(400, 'Unknown application (client_id).');
   // Stryker disable next-line ConditionalExpression,LogicalOperator: the same registration; a request without redirect_uri is not judged
-  // (RFC 6749 § 3.1.2.3 lets a server use the registered one; rules/coverage-reasons.json)
+  // (RFC 6749 § 3.1.2.3 lets a server use the registered one; rules/coverage-reasons.json); made true, every request fails: killed
   if (!redirectUri || !isRegisteredRedirect(redirectUri)) return errorPage(400, 'The redirect_uri is not registered for this application.');
   const state = one(q, 'state');
   const fail = (error: string, description: string) =>
@@ -385,24 +393,24 @@ function login(h: OAuthHost, ctx: RequestContext): Reply {
   const txnId = String(form.txn ?? '');
   const txn = fresh(h.txns, txnId);
   // Stryker disable next-line ConditionalExpression: a login or consent posted for an authorization request the host does not know (its own form's
-  // hidden txn, forged or expired): no browser sends one in a run, and what the host shows then is not shown
+  // hidden txn, forged or expired): no browser sends one in a run, and what the host shows then is not shown; made true, every flow fails: killed
   if (!txn) return errorPage(400, 'This authorization request has expired. Start again from the application.');
   // Stryker disable next-line StringLiteral: equivalent: a form without the e-mail names no user either way
   const email = String(form[wording.userName] ?? '');
   // Stryker disable next-line ConditionalExpression: which credentials the login takes is the service's own ("The user logs in": how, not shown),
-  // and the suite never tries wrong ones on a real account (a lock-out risk): taking any e-mail passes
+  // and the suite never tries wrong ones on a real account (a lock-out risk): taking any e-mail passes; taking none, the login fails: killed
   const emailOk = email.toLowerCase() === credentials.loginEmail.toLowerCase();
   // Stryker disable next-line ConditionalExpression,LogicalOperator,EqualityOperator: only under oauth.login-steps = email-first (at the default
-  // emailFirst is false; the one-page form always has the password), and the e-mail step's wording (not shown)
+  // emailFirst is false; the one-page form always has the password), and the e-mail step's wording (not shown); made true, no login ends: killed
   if (emailFirst(h) && form[wording.passwordName] === undefined)
     return emailOk ? passwordStep(h, txnId, email) : emailStep(h, txnId, 'No account with that e-mail.');
   // Stryker disable next-line StringLiteral: equivalent: a form without the password is a wrong one either way
   const passwordOk = safeEqual(String(form[wording.passwordName] ?? ''), credentials.loginPassword);
   // Stryker disable next-line ConditionalExpression,LogicalOperator,BooleanLiteral,StringLiteral: a wrong password (never tried, above) shows the login again,
-  // on the password step or the whole form, with some wording: not shown
+  // on the password step or the whole form, with some wording: not shown; made true, no login ends: killed (the suite cannot log in: INCONCLUSIVE)
   if (emailFirst(h) && emailOk && !passwordOk) return passwordStep(h, txnId, email, 'Wrong password.');
   // Stryker disable next-line ConditionalExpression,LogicalOperator,StringLiteral: which credentials the login takes (above): wrong ones are never tried
-  // on a real account; the page shown again and its wording: not shown
+  // on a real account; the page shown again and its wording: not shown; made true, no login ends: killed
   if (!emailOk || !passwordOk) return loginPage(h, txnId, 'Wrong e-mail or password.');
   const sid = randomBytes(24).toString('hex');
   // Stryker disable next-line ObjectLiteral: equivalent: the reference has one user, for whom every token acts (a grant's user is read by no answer)
@@ -418,7 +426,8 @@ function login(h: OAuthHost, ctx: RequestContext): Reply {
   // Stryker disable next-line CallExpression: a spent authorization request forgotten now or when it expires: its id is the host's own markup,
   // sent by no client
   h.txns.delete(txnId);
-  // Stryker disable next-line StringLiteral: the body and caching of the redirect back to the authorization request: not shown
+  // Stryker disable next-line StringLiteral: the body and caching of the redirect back to the authorization request: not shown; its location
+  // made empty, the flow stops: killed
   return { status: 303, raw: '', headers: { location: `/oauth/authorize?${txn.query}`, 'set-cookie': cookie, 'cache-control': 'no-store' } };
 }
 
@@ -430,11 +439,12 @@ function decision(h: OAuthHost, ctx: RequestContext): Reply {
   const txnId = String(form.txn ?? '');
   const txn = fresh(h.txns, txnId);
   // Stryker disable next-line ConditionalExpression: a login or consent posted for an authorization request the host does not know (its own form's
-  // hidden txn, forged or expired): no browser sends one in a run, and what the host shows then is not shown
+  // hidden txn, forged or expired): no browser sends one in a run, and what the host shows then is not shown; made true, every flow fails: killed
   if (!txn) return errorPage(400, 'This authorization request has expired. Start again from the application.');
   const sid = cookies(ctx.req)[h.cookieName];
   // Stryker disable next-line ConditionalExpression,LogicalOperator: the consent form posted without the session that saw it: no browser does so in a run
-  // (the form is the host's own); how the host keeps a session and guards its forms: not shown
+  // (the form is the host's own); how the host keeps a session and guards its forms: not shown; made to ask for the login again
+  // with the session, no flow ends: killed
   if (!sid || !sessions.has(sid) || (txn.sessionId && txn.sessionId !== sid)) return loginPage(h, txnId);
   // Stryker disable next-line CallExpression: the same: a consent form posted twice (a replay of the host's own form) is no step of the spec's flow
   h.txns.delete(txnId);
@@ -461,10 +471,10 @@ type TokenErrorCode = 'invalid_request' | 'invalid_client' | 'invalid_grant' | '
  */
 function tokenError(app: App, error: TokenErrorCode, description: string): never {
   // Stryker disable next-line ConditionalExpression,StringLiteral: made false, a failed client authentication answers 400: the other alternative of
-  // oauth.token-client-error-status (RFC 6749 § 5.2: 400, or 401)
+  // oauth.token-client-error-status (RFC 6749 § 5.2: 400, or 401); made true, every failure answers 401: OAUTH-16 fails
   const status = error === 'invalid_client' && app.choice('oauth.token-client-error-status') === '401' ? 401 : 400;
   // Stryker disable next-line ObjectLiteral,StringLiteral: an error answer carries no token: RFC 6749 § 5.1's no-store is asked of
-  // an answer that does (OAUTH-19)
+  // an answer that does (OAUTH-19); the body made empty, OAUTH-16 fails
   throw new HttpError(status, { error, error_description: description }, { 'cache-control': 'no-store', pragma: 'no-cache' });
 }
 
@@ -476,7 +486,7 @@ function grantOf(h: OAuthHost, code: string | undefined, clientId: string, redir
   const { app } = h;
   const grant = app.at('oauth.code-grant', fresh(h.codes, code), { code, clientId, redirectUri });
   // Stryker disable next-line ConditionalExpression: equivalent: the reference has one client, and the token request's client_id is checked first,
-  // so a code's client is always the one asking
+  // so a code's client is always the one asking; made true, a spent or unknown code is exchanged (OAUTH-12, OAUTH-18); made false, none is: killed
   if (grant && grant.clientId === clientId && !app.at('oauth.code-spent', grant.used, undefined)) return grant;
   // Stryker disable next-line ConditionalExpression,LogicalOperator,EqualityOperator: which RFC 6749 § 5.2 code answers which failure: open
   // (oauth.token-error-code); OAUTH-16 takes any of § 5.2's codes
@@ -488,7 +498,7 @@ function grantOf(h: OAuthHost, code: string | undefined, clientId: string, redir
 function token(h: OAuthHost, ctx: RequestContext): Reply {
   const { app, credentials } = h;
   // Stryker disable all: a token request of another media type: the spec names the client's (form-encoded) and not what a server answers to another;
-  // its body read as a form has no client_id, so it is refused anyway (invalid_client, a § 5.2 code)
+  // its body read as a form has no client_id, so it is refused anyway (invalid_client, a § 5.2 code); made to refuse a form, every exchange fails: killed
   if (
     !String(ctx.headers['content-type'] ?? '')
       .toLowerCase()
@@ -502,7 +512,7 @@ function token(h: OAuthHost, ctx: RequestContext): Reply {
   const specific = app.choice('oauth.token-error-code') === 'specific';
   const clientId = p('client_id');
   // Stryker disable next-line ConditionalExpression,LogicalOperator: equivalent: a code is bound to its client (grantOf), so a token request with
-  // another client_id, or none, is refused anyway (invalid_grant: which § 5.2 code, open)
+  // another client_id, or none, is refused anyway (invalid_grant: which § 5.2 code, open); made true, every exchange fails: killed
   if (!clientId || clientId !== credentials.clientId) tokenError(app, 'invalid_client', 'unknown client');
   const secret = p('client_secret');
   // Stryker disable next-line StringLiteral: equivalent: a request without client_secret fails the check either way
@@ -542,18 +552,17 @@ function token(h: OAuthHost, ctx: RequestContext): Reply {
 export const oauth: AreaModule = {
   name: 'oauth',
   auth(router, app) {
-    const opaque = app.choice('oauth.formats') === 'opaque';
     const host: OAuthHost = {
       app,
       credentials: app.options.credentials,
       sessions: new Map(),
       txns: new Map(),
       codes: new Map(),
-      opaque,
-      cookieName: opaque ? '__ref_auth' : 'ref_oauth_session',
+      // `oauth.formats` = opaque: codes, tokens and the cookie's name look like no other server's.
+      cookieName: app.choice('oauth.formats') === 'opaque' ? '__ref_auth' : 'ref_oauth_session',
       // `oauth.login-page`; REFERENCE_LOGIN_PAGE (also `ambiguous`, which needs a label the catalog does not declare) overrides it.
       // Stryker disable next-line ConditionalExpression,LogicalOperator,StringLiteral: equivalent in a mutation run: REFERENCE_LOGIN_PAGE is unset and the
-      // default page is named 'default' (the login page's wording: not shown)
+      // default page is named 'default' (the login page's wording: not shown); made true, the server does not start: killed
       wording: loginWording(process.env.REFERENCE_LOGIN_PAGE || app.choice('oauth.login-page')),
     };
     router.add('GET', '/oauth/authorize', (ctx) => authorize(host, ctx));
