@@ -168,23 +168,25 @@ interface LoginWording {
 }
 const LOGIN_PAGES = ['default', 'email', 'username', 'ambiguous'] as const;
 
-// Stryker disable all: the login page's wording and markup: not shown (OAUTH-3 finds its fields and button by their roles and the profile's labels);
-// the pages other than the default are read only under their alternative of oauth.login-page (the choices self-test logs in on each), and an
-// unknown name (REFERENCE_LOGIN_PAGE) stops the server before any request; made to break the default page's fields, name or button, no login
-// ends: those are killed
+/** The login page's wording and markup: not shown (OAUTH-3 finds the fields and button by their roles and the profile's labels). */
 export function loginWording(name: string | undefined): LoginWording {
   const button = (text: string) => `<button type="submit">${esc(text)}</button>`;
+  // Stryker disable next-line LogicalOperator,StringLiteral: equivalent: a name is always given (REFERENCE_LOGIN_PAGE, or the choice: 'default')
   switch (name || 'default') {
+    // Stryker disable next-line ConditionalExpression: made to fall through, the default page takes the email page's wording (oauth.login-page)
     case 'default':
       return {
         user: `<label for="email">E-mail</label>\n  <input id="email" name="email" type="email" autocomplete="username" required>`,
         password: `<label for="password">Password</label>\n  <input id="password" name="password" type="password" autocomplete="current-password" required>`,
         userName: 'email',
         passwordName: 'password',
+        // Stryker disable next-line StringLiteral: the button's words (OAUTH-3 finds it by its role)
         login: 'Log in',
+        // Stryker disable next-line StringLiteral: read only under oauth.login-steps = email-first
         next: 'Next',
         button,
       };
+    // Stryker disable all: the other pages are read only under their alternative of oauth.login-page (the choices self-test logs in on each)
     case 'email':
       return {
         user: `<label for="user_email">Email</label>\n  <input id="user_email" name="user[email]" type="email" required>`,
@@ -215,12 +217,13 @@ export function loginWording(name: string | undefined): LoginWording {
         next: 'Continue',
         button,
       };
+    // Stryker restore all
     default:
+      // Stryker disable next-line StringLiteral: an unknown name (REFERENCE_LOGIN_PAGE) stops the server before any request
       throw new Error(`REFERENCE_LOGIN_PAGE=${name}: unknown; one of ${LOGIN_PAGES.join(', ')}`);
   }
 }
 
-// Stryker restore all
 /** What the authorization host keeps between requests, and what it reads of the server once. */
 interface OAuthHost {
   app: App;
