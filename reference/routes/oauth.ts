@@ -286,11 +286,10 @@ function formPost(app: App, redirectUri: string, entries: [string, string][]): R
   const inQuery = app.choice('oauth.state-place') === 'query' ? entries.filter(([k]) => k === 'state') : [];
   // Stryker disable next-line StringLiteral: only under oauth.state-place = query (state in the query of the URL posted to): at the default inQuery is empty
   const action = inQuery.length ? `${redirectUri}${redirectUri.includes('?') ? '&' : '?'}${new URLSearchParams(inQuery).toString()}` : redirectUri;
-  // Stryker disable next-line MethodExpression,StringLiteral: the same for the filter; the whitespace between the hidden inputs is markup
-  const inputs = entries
-    .filter((e) => !inQuery.includes(e))
-    .map(([k, val]) => `<input type="hidden" name="${esc(k)}" value="${esc(val)}">`)
-    .join('\n  ');
+  // Stryker disable next-line MethodExpression: the same for the filter
+  const hidden = entries.filter((e) => !inQuery.includes(e)).map(([k, val]) => `<input type="hidden" name="${esc(k)}" value="${esc(val)}">`);
+  // Stryker disable next-line StringLiteral: the whitespace between the hidden inputs is markup
+  const inputs = hidden.join('\n  ');
   return page(
     // Stryker disable next-line StringLiteral: the wording of the page that returns to the client: not shown
     'Returning to the application',
@@ -410,6 +409,7 @@ function login(h: OAuthHost, ctx: RequestContext): Reply {
   // Stryker disable next-line ConditionalExpression,LogicalOperator,EqualityOperator: only under oauth.login-steps = email-first (at the default
   // emailFirst is false; the one-page form always has the password), and the e-mail step's wording (not shown); made true, no login ends: killed
   if (emailFirst(h) && form[wording.passwordName] === undefined)
+    // Stryker disable next-line StringLiteral: the e-mail step's wording (only under email-first)
     return emailOk ? passwordStep(h, txnId, email) : emailStep(h, txnId, 'No account with that e-mail.');
   // Stryker disable next-line StringLiteral: equivalent: a form without the password is a wrong one either way
   const passwordOk = safeEqual(String(form[wording.passwordName] ?? ''), credentials.loginPassword);
