@@ -6,7 +6,7 @@
  * sort): then its answer must be a list of the searched records (SEARCH-1).
  */
 import { ProjectList, TaskList } from '../../contracts/index.js';
-import type { Kind } from '../support/search.js';
+import { createMany, inNs, needTaskCreate, type Kind } from '../support/search.js';
 import { breaks, conforms, expect, expectJson, expectRefusedOrTaken, isAccepted, rule, test } from '../support/fixtures/test.js';
 
 const KINDS: Kind[] = ['projects', 'tasks'];
@@ -16,15 +16,20 @@ const BAD: [string, unknown][] = [
   ['page_number 0', { page_number: 0 }],
   ['page_number -1', { page_number: -1 }],
   ['page_number "first"', { page_number: 'first' }],
+  ['page_number 1.5 (not a whole page)', { page_number: 1.5, page_size: 3 }],
   ['sort_by an unknown field', { sort_by: 'no_such_field' }],
   ['sort_direction sideways', { sort_direction: 'sideways' }],
   ['ids not a list', { ids: 'all' }],
   ['assignee_ids not a list', { assignee_ids: 12 }],
   ['tags a number', { tags: 42 }],
+  ['statuses a string', { statuses: 'Open' }],
   ['followed "yes"', { followed: 'yes' }],
   ['minimum_created_date "yesterday"', { minimum_created_date: 'yesterday' }],
   ['maximum_modified_date an object', { maximum_modified_date: { when: 'now' } }],
   ['custom_fields not a list', { custom_fields: 'empty' }],
+  ['a custom_fields entry null', { custom_fields: [null] }],
+  ['a custom_fields entry without its custom_field_definition_id', { custom_fields: [{ allow_empty: true }] }],
+  ['custom_fields an object, not a list', { custom_fields: { custom_field_definition_id: 1, allow_empty: true } }],
   ['a body that is not an object', [1, 2, 3]],
 ];
 
@@ -74,5 +79,31 @@ for (const kind of KINDS) {
       );
       if (!isAccepted(res)) expectJson(res);
     }),
+  );
+
+  test(
+    ...rule(
+      'SEARCH-16',
+      `${label(kind)}: an unknown sort field or a fractional page over matching records is refused with a 4xx JSON answer, or answered as a search`,
+      async ({ api, ns, profile }) => {
+        if (kind === 'tasks') needTaskCreate(profile);
+        // Records to sort and to page through: a server that takes such input must still sort and page them.
+        await createMany(kind, { api, ns, profile }, [{}, {}, {}]);
+        const bodies: [string, Record<string, unknown>][] = [
+          ['sort_by an unknown field', { sort_by: 'no_such_field' }],
+          ['page_size 1.5, page_number 2', { page_size: 1.5, page_number: 2 }],
+        ];
+        const answers = await Promise.all(bodies.map(async ([what, body]) => ({ what, res: await api.post(`/${kind}/search`, inNs(ns, body)) })));
+        const list = kind === 'projects' ? ProjectList : TaskList;
+        const notLists = answers
+          .filter(({ res }) => isAccepted(res) && !conforms(res, list))
+          .map(({ what, res }) => `${what}: ${res.status} ${JSON.stringify(res.body).slice(0, 120)}`);
+        expect(notLists, `bad ${label(kind)} input taken leniently (2xx) is answered with a list of the searched records${breaks(['SEARCH-1'])}`).toEqual([]);
+        const wrong = answers
+          .filter(({ res }) => !isAccepted(res) && (res.status < 400 || res.status >= 500 || !res.isJson))
+          .map(({ what, res }) => `${what}: ${res.status || 'no answer'}${res.isJson || !res.status ? '' : ' (not JSON)'}`);
+        expect(wrong, `bad ${label(kind)} input over matching records answered other than a 4xx JSON refusal or a search answer`).toEqual([]);
+      },
+    ),
   );
 }

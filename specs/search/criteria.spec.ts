@@ -99,6 +99,9 @@ for (const kind of KINDS) {
       const [r1, r2, r3] = await createInOrder(kind, { api, ns, profile }, [{}, {}, {}]);
       expectSameRecords(await search(api, kind, inNs(ns, { ids: [r1.id, r3.id] })), [r1, r3], 'ids [r1, r3]');
       expectSameRecords(await search(api, kind, { ids: [r2.id] }), [r2], 'ids [r2] alone');
+      // An empty list is a list of identifiers: it selects no record or restricts nothing (open choice search.empty-list), and is answered.
+      const empty = await search(api, kind, inNs(ns, { ids: [] }));
+      expectSameRecords(empty, empty.length ? [r1, r2, r3] : [], 'ids [] (with the namespace tag): no record, or all three');
     }),
   );
 

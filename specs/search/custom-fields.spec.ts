@@ -5,7 +5,7 @@
  * (fixtures.custom_fields): the spec shows no way to create them.
  */
 import type { CustomFieldFixture } from '../../contracts/index.js';
-import { createInOrder, expectSameRecords, inNs, needTaskCreate, search, type Kind, type Rec } from '../support/search.js';
+import { createInOrder, expectSameRecords, idsOf, inNs, needTaskCreate, search, type Kind, type Rec } from '../support/search.js';
 import { expect, rule, test } from '../support/fixtures/test.js';
 
 const KINDS: Kind[] = ['projects', 'tasks'];
@@ -32,15 +32,31 @@ for (const kind of KINDS) {
           `the profile names no dropdown or multi-select custom field with options available on ${kind}`,
         );
         if (usable(dropdown, kind, 2)) {
-          const [, empty, , absent] = await createInOrder(kind, { api, ns, profile }, [
+          const made = await createInOrder(kind, { api, ns, profile }, [
             { tags: [`${ns.id}-dd`], ...cf(dropdown, dropdown.options[0].id) },
             { tags: [`${ns.id}-dd`], ...cf(dropdown, null) },
             { tags: [`${ns.id}-dd`], ...cf(dropdown, dropdown.options[1].id) },
             { tags: [`${ns.id}-dd`] },
           ]);
-          const found = await search(api, kind, { tags: [`${ns.id}-dd`], custom_fields: [{ custom_field_definition_id: dropdown.id, allow_empty: true }] });
+          const [valued, empty, valued2, absent] = made;
+          // Independent searches, sent together: a far target answers them in one round trip.
+          const [found, notEmpty] = await Promise.all(
+            [true, false].map((allow_empty) =>
+              search(api, kind, { tags: [`${ns.id}-dd`], custom_fields: [{ custom_field_definition_id: dropdown.id, allow_empty }] }),
+            ),
+          );
           // A record created without the field has no value: "absent or empty … returned as null".
           expectSameRecords(found, [empty, absent], `dropdown ${String(dropdown.id)} allow_empty: the records set to null and without the field`);
+          // What allow_empty: false selects is not said (every record, or those with a value): never fewer than the records with a value.
+          const kept = new Set(idsOf(notEmpty));
+          expect(
+            idsOf([valued, valued2]).filter((id) => !kept.has(id)),
+            `dropdown ${String(dropdown.id)} allow_empty false: the records with a value are selected (the boolean is false: it selects no empty values only)`,
+          ).toEqual([]);
+          expect(
+            idsOf(notEmpty).filter((id) => !idsOf(made).includes(id)),
+            `dropdown ${String(dropdown.id)} allow_empty false: only records of the searched tag`,
+          ).toEqual([]);
         }
         if (usable(multi, kind, 2)) {
           const [, none, , absent] = await createInOrder(kind, { api, ns, profile }, [
@@ -74,11 +90,15 @@ for (const kind of KINDS) {
         const range = (minimum_value: number, maximum_value: number) =>
           inNs(ns, { custom_fields: [{ custom_field_definition_id: num!.id, minimum_value, maximum_value }] });
         // Independent searches, sent together: a far target answers them in one round trip.
-        const [both, one, inner, none] = await Promise.all([range(10, 15), range(10, 10), range(6, 19), range(21, 30)].map((r) => search(api, kind, r)));
+        const [both, one, inner, none, low] = await Promise.all(
+          [range(10, 15), range(10, 10), range(6, 19), range(21, 30), range(0, 5)].map((r) => search(api, kind, r)),
+        );
         expectSameRecords(both, at(10, 15), 'values 10..15 (both bounds are values of records)');
         expectSameRecords(one, at(10, 10), 'values 10..10');
         expectSameRecords(inner, at(6, 19), 'values 6..19');
         expectSameRecords(none, [], 'values 21..30: none');
+        // A record without a value (null) is not within any bounds, not even bounds around 0.
+        expectSameRecords(low, at(0, 5), 'values 0..5: the record valued 5, not the one without a value');
         expect(at(10, 15).length, 'the records keep the values sent').toBe(2);
       },
     ),

@@ -67,6 +67,9 @@ test(
     const made = await createInOrder('projects', { api, ns, profile }, [{}, {}]);
     expectOpen(made);
     expectSameRecords(await search(api, 'projects', inNs(ns, { statuses: ['Open'] })), made, 'statuses [Open]: new projects are Open');
+    // An empty list of names is answered: it selects no record or restricts nothing (open choice search.empty-list).
+    const empty = await search(api, 'projects', inNs(ns, { statuses: [] }));
+    expectSameRecords(empty, empty.length ? made : [], 'statuses [] (with the namespace tag): no record, or both');
     const others = profile.fixtures.project_statuses.map((s) => s.name).filter((n) => n !== 'Open');
     if (others.length) {
       expectSameRecords(await search(api, 'projects', inNs(ns, { statuses: others })), [], `statuses ${JSON.stringify(others)}: no new project has them`);

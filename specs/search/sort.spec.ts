@@ -134,16 +134,19 @@ for (const kind of KINDS) {
             ['aaaa', g1],
             ['bbbb', g2],
             ['cccc', g1],
+            // A record related to nothing: where it sorts is not said (left out of the order), but it is sorted and answered,
+            // and, created between records that have one, it does not split their groups.
+            ['ffff', null],
             ['dddd', g2],
             ['eeee', g1],
-          ].map(([l, g]) => ({ name: ns.name(String(l)), related_resource: g })),
+          ].map(([l, g]) => ({ name: ns.name(String(l)), ...(g ? { related_resource: g } : {}) })),
         );
         const key = (r: Rec) => {
           const rr = r.related_resource as { id: unknown; type: unknown } | null;
           return rr && rr.id !== null && rr.id !== undefined ? `${String(rr.type)} ${String(rr.id)}` : null;
         };
         const asc = await sorted(api, kind, ns, 'related_to', 'asc');
-        expect(asc.length, 'sort_by related_to gives every record').toBe(5);
+        expect(asc.length, 'sort_by related_to gives every record, also the one related to nothing').toBe(6);
         expectGroupedOrder(asc, await sorted(api, kind, ns, 'related_to', 'desc'), key, 'sort_by related_to');
       },
     ),
@@ -195,18 +198,22 @@ for (const field of ['due_date', 'reminder_date', 'completed_date'] as const) {
   test(
     ...rule('TSEARCH-2', `task search: sort_by ${field} orders by ${field} in both directions`, async ({ api, ns, profile }) => {
       needTaskCreate(profile);
-      // Distinct dates, in an order that is neither name order nor creation order.
-      const dates = [T0 + 3 * DAY, T0 + DAY, T0 + 4 * DAY, T0 + 2 * DAY];
+      // Distinct dates, in an order that is neither name order nor creation order; one of nine digits (2001: timestamps
+      // order as numbers, not as text), and a task without the date created between the others (where it sorts is not
+      // said: left out of the order, but it moves no dated task out of order).
+      const dates = [T0 + 3 * DAY, null, 999_000_000, T0 + 4 * DAY, T0 + 2 * DAY];
       const made = await createInOrder(
         'tasks',
         { api, ns, profile },
         dates.map((d, i) => ({
-          name: ns.name(['aaaa', 'dddd', 'bbbb', 'cccc'][i]),
-          [field]: d,
-          ...(field === 'completed_date' ? { status: 'Completed' } : {}),
+          name: ns.name(['aaaa', 'eeee', 'dddd', 'bbbb', 'cccc'][i]),
+          ...(d === null ? {} : { [field]: d, ...(field === 'completed_date' ? { status: 'Completed' } : {}) }),
         })),
       );
-      expect(distinct(made.map((r) => r[field] as number)).length, `the tasks keep the four distinct ${field} values sent`).toBe(4);
+      expect(
+        distinct(made.map((r) => r[field]).filter((v): v is number => typeof v === 'number')).length,
+        `the tasks keep the four distinct ${field} values sent`,
+      ).toBe(4);
       const asc = await sorted(api, 'tasks', ns, field, 'asc');
       const desc = await sorted(api, 'tasks', ns, field, 'desc');
       expectSameRecords(asc, made, `sort_by ${field} asc gives every task`);
