@@ -462,9 +462,9 @@ async function searchPage(
   // `<=`, SEARCH-3 fails.
   // Stryker disable next-line ConditionalExpression,EqualityOperator,BlockStatement: the largest page is not shown (above)
   if (pageSize > maxPageSize) {
-    if (app.choice('search.page-size-over-max') === 'clamp') pageSize = maxPageSize;
     // Stryker disable next-line CallExpression: served whole, a page above the largest: the maximum page size is not shown
-    else invalid(app, `page_size must be at most ${maxPageSize}`, 'page_size');
+    if (app.choice('search.page-size-over-max') !== 'clamp') invalid(app, `page_size must be at most ${maxPageSize}`, 'page_size');
+    pageSize = maxPageSize;
   }
   // Sort.
   // Only the lenient alternative of errors.ill-typed-input takes an unknown sort_by (as the default sort); taking or refusing it is left open

@@ -272,7 +272,7 @@ test('survivors as --mutate ranges (columns from 0), and the summary per area wi
   assert.match(page, /## Survivors \(1\)[\s\S]*- `reference\/routes\/pipelines\.ts:3:11` StringLiteral: `'Sales'` → `""`/);
 });
 
-test('every StrykerJS restore directive of the reference is read: it leads a statement, not a closing bracket, unless only brackets follow', () => {
+test('every StrykerJS restore directive of the reference is read (it leads a statement, not a closing bracket, unless only brackets follow), and no next-line disable sits before else or a bracket', () => {
   // StrykerJS reads a directive from the comments that lead a node: one before a closing bracket leads none,
   // and the disable before it runs on (found: 102 mutants of leads.ts, activities.ts and files.ts ignored past their block).
   const unread: string[] = [];
@@ -283,6 +283,9 @@ test('every StrykerJS restore directive of the reference is read: it leads a sta
   for (const file of walk('reference')) {
     const lines = readFileSync(join(ROOT, file), 'utf8').split('\n');
     lines.forEach((line, i) => {
+      // A next-line disable before `else` leads no node either: its mutants stay live.
+      const nextCode = lines.slice(i + 1).find((l) => l.trim() && !l.trim().startsWith('//'));
+      if (/\/\/\s*Stryker disable next-line/.test(line) && /^(else\b|[}\])])/.test(nextCode?.trim() ?? '')) unread.push(`${file}:${i + 1}`);
       if (!/\/\/\s*Stryker restore/.test(line)) return;
       const rest = lines.slice(i + 1).filter((l) => l.trim());
       if (/^[}\])]/.test(rest[0]?.trim() ?? '') && !rest.every((l) => /^[\s}\]);,]*$/.test(l))) unread.push(`${file}:${i + 1}`);
