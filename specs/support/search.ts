@@ -53,9 +53,13 @@ export const createMany = (kind: Kind, ctx: Ctx, bodies: Record<string, unknown>
   inPool(bodies, concurrency, (b) => create(kind, ctx, b));
 
 /**
- * Creates records (from `nextBody`) until one has a `field` timestamp later than `after`,
- * polling with a deadline (never a fixed sleep): timestamps have a resolution of one second
- * and the suite does not assume the server's clock. Returns every record created meanwhile.
+ * Creates records (from `create1`) until one has a `field` timestamp later than `after`.
+ * Timestamps have a resolution of one second and the suite does not assume the server's clock,
+ * so it waits for the clock rather than polling with creates (each a record on a real account):
+ * the first create waits until our clock's second after `after` (a server whose clock agrees
+ * with ours, on loopback or synchronised, stamps it later); each further one waits a second
+ * after the last answer (any running clock has moved on by then). A deadline ends a clock that
+ * does not move. Returns every record created meanwhile.
  */
 export async function createUntilLater(
   create1: () => Promise<Rec>,
@@ -65,15 +69,21 @@ export async function createUntilLater(
 ): Promise<Rec[]> {
   const made: Rec[] = [];
   const deadline = Date.now() + deadlineMs;
+  // When the next create may go: our clock's next second after `after` (at most a second from now).
+  let at = Date.now() + Math.min(1000, Math.max(0, (after + 1) * 1000 + CLOCK_MARGIN_MS - Date.now()));
   for (;;) {
+    await new Promise((r) => setTimeout(r, Math.max(0, at - Date.now())));
     const rec = await create1();
     made.push(rec);
     if (rec[field] > after) return made;
     if (Date.now() > deadline)
       throw new Error(`no record with ${field} later than ${after} within ${deadlineMs / 1000} s: the server's ${field} does not advance`);
-    await new Promise((r) => setTimeout(r, 150));
+    at = Date.now() + 1000 + CLOCK_MARGIN_MS;
   }
 }
+
+/** How far past a second's start {@link createUntilLater} waits (timers and clocks are not exact). */
+const CLOCK_MARGIN_MS = 20;
 
 /** Follows a record through the profile's extension (the spec gives no way to follow). */
 export async function follow(api: ApiClient, profile: TargetProfile, kind: Kind, id: unknown): Promise<void> {
