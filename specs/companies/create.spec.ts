@@ -7,7 +7,8 @@
  * A create may answer any 2xx; a fetch answers 200, the Company as the create answered it
  * (COMPANY-2: every member). Names and free text outside ASCII come back as sent.
  */
-import { Company } from '../../contracts/index.js';
+import { Company, type TargetProfile } from '../../contracts/index.js';
+import type { CustomFieldFixture } from '../../contracts/profile.js';
 import { REAL_TEXTS } from '../../generators/real-text.js';
 import { expect, expectJson, rule, test } from '../support/fixtures/test.js';
 import { make, post, sameId, expectCreated } from '../support/make.js';
@@ -15,6 +16,8 @@ import { expectAddressWithoutCountry, storedDifferences } from '../support/recor
 
 const numbers = (list: unknown) =>
   (Array.isArray(list) ? list : []).map((e: Record<string, unknown>) => `${String(e?.number)} (${String(e?.category)})`).sort();
+
+const urls = (list: unknown) => (Array.isArray(list) ? list : []).map((e: Record<string, unknown>) => `${String(e?.url)} (${String(e?.category)})`).sort();
 
 const fullCompany = (id: string) => ({
   address: { street: '1 Harbour Way', city: 'Bristol', state: 'Avon', postal_code: 'BS1 5TY', country: 'GB' },
@@ -24,6 +27,41 @@ const fullCompany = (id: string) => ({
   socials: [{ url: `https://www.linkedin.com/company/${id}`, category: 'linkedin' }],
   websites: [{ url: `https://${id}.example.com/`, category: 'work' }],
 });
+
+/**
+ * A dropdown and a multi-select value to send on a Company (two options or more, available on companies), or undefined
+ * when the profile names none.
+ */
+function optionFields(profile: TargetProfile) {
+  const { dropdown, multi_select: multi } = profile.fixtures.custom_fields;
+  const usable = (d: CustomFieldFixture | undefined): d is CustomFieldFixture =>
+    !!d && d.options.length >= 2 && (d.available_on.length === 0 || d.available_on.includes('company'));
+  if (!usable(dropdown) || !usable(multi)) return undefined;
+  const chosen = [multi.options[0], multi.options[multi.options.length - 1]];
+  return {
+    dropdown: { id: dropdown.id, option: dropdown.options[1] },
+    multi: { id: multi.id, options: chosen },
+    sent: [
+      { custom_field_definition_id: dropdown.id, value: dropdown.options[1].id },
+      { custom_field_definition_id: multi.id, value: chosen.map((o) => o.id) },
+    ],
+  };
+}
+
+/** The dropdown and multi-select values carried (null or none: nothing to judge) that are not the option ids sent. */
+function computedValues(options: NonNullable<ReturnType<typeof optionFields>>, customFields: unknown): string[] {
+  const value = (id: unknown) =>
+    (Array.isArray(customFields) ? (customFields as Record<string, unknown>[]) : []).find((v) => String(v?.custom_field_definition_id) === String(id))?.value;
+  const problems: string[] = [];
+  const one = value(options.dropdown.id);
+  if (one !== null && one !== undefined && String(one) !== String(options.dropdown.option.id))
+    problems.push(`dropdown ${String(options.dropdown.id)}: ${JSON.stringify(one)}, not the option id ${String(options.dropdown.option.id)} sent`);
+  const many = value(options.multi.id);
+  const ids = options.multi.options.map((o) => String(o.id)).sort();
+  if (many !== null && many !== undefined && JSON.stringify(Array.isArray(many) ? many.map(String).sort() : many) !== JSON.stringify(ids))
+    problems.push(`multi-select ${String(options.multi.id)}: ${JSON.stringify(many)}, not the option ids ${JSON.stringify(ids)} sent (any order)`);
+  return problems;
+}
 
 test(
   ...rule(
@@ -51,7 +89,8 @@ test(
     'COMPANY-2',
     'GET /companies/{id} answers the Company as created: every member the create answered, with the same value',
     async ({ api, ns, profile }) => {
-      const created = await make.company({ api, ns }, fullCompany(ns.id));
+      const options = optionFields(profile);
+      const created = await make.company({ api, ns }, { ...fullCompany(ns.id), ...(options ? { custom_fields: options.sent } : {}) });
       const res = await api.get<Company>(`/companies/${encodeURIComponent(String(created.id))}`);
       expect(res).toHaveStatus(200);
       expectJson(res);
@@ -59,6 +98,16 @@ test(
       const c = res.body;
       expect(sameId(c.id, created.id), `the fetched Company has id ${String(created.id)}, got ${String(c.id)}`).toBe(true);
       expect(storedDifferences(created, c, { profile }), 'the fetch answers every member the create answered, with the same value').toEqual([]);
+      // Neither endpoint is listed as computing custom field values: a dropdown or multi-select value they carry is the option ids sent.
+      if (options)
+        for (const [answer, company] of [
+          ['create', created],
+          ['fetch', c],
+        ] as const)
+          expect(
+            computedValues(options, company.custom_fields),
+            `the ${answer} answer carries option ids, not option names (not a computing endpoint)`,
+          ).toEqual([]);
     },
   ),
 );
@@ -79,11 +128,15 @@ test(
 );
 
 test(
-  ...rule('COMPANY-1', 'POST /companies answers a name, details and address outside ASCII as sent', async ({ api, ns }) => {
+  ...rule('COMPANY-1', 'POST /companies answers a name, details and address outside ASCII, and the entry lists sent, as sent', async ({ api, ns }) => {
     const sent = {
       name: `${ns.name('Spółka')} Łukasiewicz & 山田 株式会社 Ọ̀ṣun`,
       details: REAL_TEXTS.join(' / '),
       address: { street: 'ul. Świętokrzyska 12', city: 'Kraków', state: 'Małopolska', postal_code: '31-000', country: 'PL' },
+      // Entries of every list a Company has, with categories the spec observed ("carrying the fields sent": these too).
+      phone_numbers: [{ number: '+48 12 345 67 89', category: 'work' }],
+      socials: [{ url: `https://www.linkedin.com/company/${ns.id}-spolka`, category: 'linkedin' }],
+      websites: [{ url: `https://${ns.id}.example.pl/`, category: 'work' }],
     };
     const res = await post.company({ api, ns }, sent);
     expectCreated(res, 'Company', 'COMPANY-1');
@@ -91,6 +144,9 @@ test(
     expect(res.body.name, 'name').toBe(sent.name);
     expect(res.body.details, 'details').toBe(sent.details);
     expect(res.body.address, 'address').toMatchObject(sent.address);
+    expect(numbers(res.body.phone_numbers), 'phone_numbers (any order)').toEqual(numbers(sent.phone_numbers));
+    expect(urls(res.body.socials), 'socials (any order)').toEqual(urls(sent.socials));
+    expect(urls(res.body.websites), 'websites (any order)').toEqual(urls(sent.websites));
   }),
 );
 

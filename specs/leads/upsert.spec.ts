@@ -38,16 +38,21 @@ test(
     'an upsert matching nothing creates a new Lead from the properties',
     async ({ api, ns }) => {
       const properties = leadProperties(ns, 'new', {
+        // An observed category other than `work` ("`work`, `mobile` for phone and email"): the one sent is the one kept.
+        email: { email: leadEmail(ns, 'new-mobile'), category: 'mobile' },
         details: 'created by upsert',
         title: 'Buyer',
         company_name: `${ns.id} company`,
         phone_numbers: [{ number: '+493012345670', category: 'work' }],
+        socials: [{ url: `https://twitter.com/${ns.id}`, category: 'twitter' }],
+        websites: [{ url: `https://${ns.id}.example.com/`, category: 'work' }],
         monetary_value: 1200,
       });
       const res = await upsert(api, properties, byName(properties.name as string));
       const lead = expectLead(res, 'an upsert matching no Lead');
       expect(lead.name, 'name').toBe(properties.name);
       expect(lead.email?.email, 'email.email').toBe((properties.email as { email: string }).email);
+      expect(lead.email?.category, 'email.category').toBe('mobile');
       expect(lead.details, 'details').toBe('created by upsert');
       expect(lead.title, 'title').toBe('Buyer');
       expect(lead.company_name, 'company_name').toBe(properties.company_name);
@@ -55,6 +60,14 @@ test(
         lead.phone_numbers.map((p) => p.number),
         'phone_numbers',
       ).toEqual(['+493012345670']);
+      expect(
+        lead.socials.map((e) => e.url),
+        'socials',
+      ).toEqual([`https://twitter.com/${ns.id}`]);
+      expect(
+        lead.websites.map((e) => e.url),
+        'websites',
+      ).toEqual([`https://${ns.id}.example.com/`]);
       expect(lead.monetary_value, 'monetary_value').toBe(1200);
       expect(lead.tags, 'the tags sent').toEqual(expect.arrayContaining(ns.tags));
       // A second upsert on the same name now matches that Lead: it was really created (a read that

@@ -85,14 +85,16 @@ test(
 );
 
 test(
-  ...rule('REL-3', 'the answer names the resource sent (its id and type)', async ({ api, ns }) => {
-    const { company, person } = await personInCompany(api, ns);
-    const res = await removeRelated(api, person.id, { id: company.id, type: 'company' });
+  ...rule('REL-3', 'the answer names the resource sent (its id and type): a Project related to the Person', async ({ api, ns }) => {
+    // A Project, the other kind REL-4 names ("a Project related to the Person"): REL-1 and REL-2 remove a Company.
+    const person = await make.person({ api, ns });
+    const project = await projectRelatedTo(api, ns, { id: person.id, type: 'person' });
+    const res = await removeRelated(api, person.id, { id: project.id, type: 'project' });
     expect(res).not.toBeRefused();
     const r = (res.body as { resource?: { id?: unknown; type?: unknown } } | undefined)?.resource;
     expect(r, `the answer carries resource: ${JSON.stringify(res.body)}`).toBeTruthy();
-    expect(sameId(r?.id, company.id), `resource.id is the company ${String(company.id)}, got ${JSON.stringify(r?.id)}`).toBe(true);
-    expect(String(r?.type).toLowerCase(), 'resource.type is the type sent').toBe('company');
+    expect(sameId(r?.id, project.id), `resource.id is the project ${String(project.id)}, got ${JSON.stringify(r?.id)}`).toBe(true);
+    expect(String(r?.type).toLowerCase(), 'resource.type is the type sent').toBe('project');
   }),
 );
 

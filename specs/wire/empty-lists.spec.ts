@@ -111,7 +111,7 @@ test(
 test(
   ...rule(
     'WIRE-3',
-    'an Opportunity bulk-created with its name only answers its empty lists as []',
+    'an Opportunity bulk-created with its name only answers its empty lists as [], and no member that may be null as ""',
     async ({ api, ns, target }, testInfo) => {
       test.skip(!target.allowWrites, NO_WRITES);
       const pipeline_id = (await opportunityPipeline(api))?.id;
@@ -125,6 +125,10 @@ test(
         `the entry was created\n${JSON.stringify(res.body).slice(0, 500)}`,
       ).toBe(true);
       judgeLists(testInfo, res, ['BulkOpportunity', 'Opportunity'], entry, 'the bulk create entry');
+      // Its "string or null" members not sent: a default (a priority `None`) or null, never an empty string ("absent or empty
+      // fields are returned as null").
+      const blank = ['close_date', 'company_name', 'details', 'priority'].filter((f) => (entry as Body)[f] === '');
+      expect(blank, 'the members that may be null, not sent, are not answered as ""').toEqual([]);
     },
     { timeout: 60_000 },
   ),
