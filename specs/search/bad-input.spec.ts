@@ -31,6 +31,7 @@ const BAD: [string, unknown][] = [
   ['a custom_fields entry without its custom_field_definition_id', { custom_fields: [{ allow_empty: true }] }],
   ['custom_fields an object, not a list', { custom_fields: { custom_field_definition_id: 1, allow_empty: true } }],
   ['a body that is not an object', [1, 2, 3]],
+  ['a JSON null body', null],
 ];
 
 for (const kind of KINDS) {

@@ -34,6 +34,14 @@ for (const missing of ['target', 'type', 'event'] as const) {
   );
 }
 
+test(
+  ...rule('HOOK-4', 'a subscription sent as a JSON null body, without target, type and event, is refused', async ({ api, hooks }) => {
+    const res = await api.post('/webhooks', null);
+    if (res.status >= 200 && res.status < 300) hooks.track(res.body as { id: unknown });
+    expect(res).toBeRefused();
+  }),
+);
+
 /** Not among lead, person, company, opportunity, project, task (activity is a record of the service, but not a webhook type). */
 for (const type of ['activity', 'invoice', '']) {
   test(
