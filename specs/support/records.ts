@@ -160,3 +160,7 @@ export function expectAddressWithoutCountry(answered: unknown, sent: Record<stri
   expect(rest, `the address sent with country ${JSON.stringify(country)}: its other members`).toMatchObject(others);
   expect([null, ''], 'its country (null or empty either way: records.address-country)').toContain(got ?? null);
 }
+
+/** An entry list (emails, phone numbers, socials, websites) as sorted "value (category)" texts, to compare in any order. */
+export const entryTexts = (list: unknown, key: 'email' | 'number' | 'url'): string[] =>
+  (Array.isArray(list) ? list : []).map((e: Record<string, unknown>) => `${String(e?.[key])} (${String(e?.category)})`).sort();
