@@ -10,10 +10,15 @@
  *   tests sent it requests; an auth-host route outside the spec is reached through the
  *   authorization request's tests). A mutant of the file is judged by those specs first.
  * - {@link survivors}, {@link rangeOf}: the survivors of a StrykerJS JSON report, as `--mutate` ranges.
- * - {@link summaryRows}: a report per area (routes/<area>, search, model, the rest).
+ * - {@link resultEntries}, {@link mergeResults}: each file's results, kept in docs/mutation-results.json
+ *   ({@link RESULTS_FILE}) with the commit they were judged at, a report's files replacing theirs.
+ * - {@link summaryRows}, {@link summaryMarkdownOf}: those results per area (routes/<area>, search,
+ *   model, the rest), as a table and as docs/mutation-summary.md.
  */
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { z } from 'zod';
 import { ENDPOINTS } from '../contracts/endpoints.js';
 import { App } from '../reference/app.js';
 import { alternativeChoices, maxAlternatives } from '../reference/choices.js';
@@ -197,6 +202,9 @@ export const IGNORE_CLASSES = [
 
 export const ignoreClassOf = (reason = '') => IGNORE_CLASSES.find((c) => reason.startsWith(c.prefix))?.name ?? 'disabled';
 
+/** The ignore classes by name, in the order of the summary's columns: those of {@link IGNORE_CLASSES}, then `disabled`. */
+export const IGNORE_CLASS_NAMES: readonly string[] = [...IGNORE_CLASSES.map((c) => c.name), 'disabled'];
+
 /** The area a reference file belongs to in the summary. */
 export const areaOf = (file: string) =>
   file.startsWith('reference/routes/') && !CROSS_CUTTING.includes(file)
@@ -207,57 +215,183 @@ export const areaOf = (file: string) =>
         ? 'model'
         : 'the rest';
 
-export interface SummaryRow {
-  area: string;
-  mutants: number;
-  killed: number;
-  survived: number;
-  timeout: number;
-  noCoverage: number;
-  /** Runtime and compile errors. */
-  errors: number;
-  ignored: Record<string, number>;
-  /** (killed + timeout) / (killed + timeout + survived), in percent; undefined when none was judged. */
-  score?: number;
+/** The summary's order of areas: routes/<area> by name, then search, model, the rest and the total. */
+const byArea = (a: string, b: string) => {
+  const rank = (area: string) => ['search', 'model', 'the rest', 'total'].indexOf(area) + 1;
+  return rank(a) - rank(b) || a.localeCompare(b);
+};
+
+/** The summary's order of files: by area, then by path. */
+const byFile = (a: string, b: string) => byArea(areaOf(a), areaOf(b)) || a.localeCompare(b);
+
+/** The files StrykerJS mutates, by the `mutate` of stryker.config.mjs. */
+export async function strykerFiles(): Promise<string[]> {
+  const config = (await import(pathToFileURL(join(ROOT, 'stryker.config.mjs')).href)) as { default: { mutate: string[] } };
+  return mutatedFiles(config.default.mutate);
 }
 
-/** The report per area (routes/<area> in order, search, model, the rest) and a total row. */
-export function summaryRows(report: MutationReport): SummaryRow[] {
+/* ---------- the results kept: docs/mutation-results.json ---------- */
+
+/** Each reference file's latest results, with the commit and date they were judged at: the summary page is rendered from it. */
+export const RESULTS_FILE = 'docs/mutation-results.json';
+
+const RESULTS_COMMENT =
+  "Written by npm run mutants -- --write-summary (scripts/mutants.ts): each reference file's latest mutation results, with the commit and date it was judged at. The files of reports/mutation/mutation.json replace their entries; an entry of several files (only their pooled results known) goes when one of them is judged again. docs/mutation-summary.md is rendered from it. A survivor is `file:line:column` mutator: `original` → `replacement`.";
+
+const count = z.number().int().nonnegative();
+
+const ResultEntrySchema = z.strictObject({
+  /** One file, or several whose results are known only pooled. */
+  files: z.array(z.string().regex(/^reference\/[\w/-]+\.ts$/)).min(1),
+  commit: z.string().regex(/^[0-9a-f]{7,40}$/),
+  date: z.iso.date(),
+  mutants: count,
+  killed: count,
+  survived: count,
+  timeout: count,
+  noCoverage: count,
+  /** Runtime and compile errors. */
+  errors: count,
+  /** The ignored mutants by class ({@link IGNORE_CLASS_NAMES}); a class of none left out. */
+  ignored: z.partialRecord(z.enum(IGNORE_CLASS_NAMES), count),
+  /** Each survivor as the summary page lists it. */
+  survivors: z.array(z.string()),
+  /** Quick's blind spots: its survivors that a standard run kills (none when none survived); absent: no standard pass over them yet. */
+  blindSpots: count.optional(),
+});
+
+export type ResultEntry = z.infer<typeof ResultEntrySchema>;
+
+const ResultsSchema = z
+  .strictObject({ $comment: z.string(), entries: z.array(ResultEntrySchema) })
+  .refine((r) => new Set(r.entries.flatMap((e) => e.files)).size === r.entries.flatMap((e) => e.files).length, {
+    message: 'a file stands in more than one entry',
+    path: ['entries'],
+  });
+
+/** The commit and date results were judged at. */
+export interface Judgement {
+  commit: string;
+  date: string;
+}
+
+/** The entries of a results file's text; an error naming `file` when it is not JSON or not of the schema. */
+export function parseResults(text: string, file = RESULTS_FILE): ResultEntry[] {
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch (err) {
+    throw new Error(`${file}: not JSON (${(err as Error).message})`);
+  }
+  const parsed = ResultsSchema.safeParse(json);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    throw new Error(`${file}: not mutation results (scripts/mutants-plan.ts, ResultsSchema): ${issue.path.join('.') || '(top)'}: ${issue.message}`);
+  }
+  return parsed.data.entries;
+}
+
+/** The text of the results file holding `entries`. */
+export const resultsJson = (entries: ResultEntry[]) => JSON.stringify({ $comment: RESULTS_COMMENT, entries }, null, 1) + '\n';
+
+/** A survivor as the summary page lists it: `file:line:column` mutator: `original` → `replacement`. */
+export function survivorLine(file: string, source: string, m: ReportMutant): string {
+  const was = originalText(source, m).slice(0, 80).replace(/\|/g, '\\|');
+  return `\`${file}:${m.location.start.line}:${m.location.start.column}\` ${m.mutatorName}: \`${was}\` → \`${(m.replacement ?? '').slice(0, 80)}\``;
+}
+
+/** What is counted of mutants: by status, the ignored by class. */
+export type Counts = Pick<ResultEntry, 'mutants' | 'killed' | 'survived' | 'timeout' | 'noCoverage' | 'errors' | 'ignored'>;
+
+const STATUS_COUNTS: Record<string, 'killed' | 'survived' | 'timeout' | 'noCoverage' | 'errors'> = {
+  Killed: 'killed',
+  Survived: 'survived',
+  Timeout: 'timeout',
+  NoCoverage: 'noCoverage',
+  RuntimeError: 'errors',
+  CompileError: 'errors',
+};
+
+/** Adds `from`'s counts to `to`'s. */
+function addCounts(to: Counts, from: Counts): void {
+  for (const k of ['mutants', 'killed', 'survived', 'timeout', 'noCoverage', 'errors'] as const) to[k] += from[k];
+  for (const [c, n] of Object.entries(from.ignored)) to.ignored[c] = (to.ignored[c] ?? 0) + (n ?? 0);
+}
+
+const noCounts = (): Counts => ({ mutants: 0, killed: 0, survived: 0, timeout: 0, noCoverage: 0, errors: 0, ignored: {} });
+
+/** The counts of one file's mutants, the ignored classes in the columns' order. */
+function countsOf(mutants: ReportMutant[]): Counts {
+  const counts = { ...noCounts(), mutants: mutants.length };
+  for (const m of mutants) {
+    const status = STATUS_COUNTS[m.status];
+    const ignored = m.status === 'Ignored' ? ignoreClassOf(m.statusReason) : undefined;
+    if (status) counts[status]++;
+    if (ignored) counts.ignored[ignored] = (counts.ignored[ignored] ?? 0) + 1;
+  }
+  return { ...counts, ignored: Object.fromEntries(IGNORE_CLASS_NAMES.filter((c) => counts.ignored[c]).map((c) => [c, counts.ignored[c]])) };
+}
+
+/**
+ * Each file of a report as an entry judged at `meta`, in the summary's order. `blind`: per file of a
+ * standard pass, how many of its quick survivors standard killed (a file without survivors has none).
+ */
+export function resultEntries(report: MutationReport, meta: Judgement, blind: Record<string, number> = {}): ResultEntry[] {
+  return Object.entries(report.files)
+    .map(([file, f]) => {
+      const survivors = f.mutants.filter((m) => m.status === 'Survived').map((m) => survivorLine(file, f.source, m));
+      const blindSpots = survivors.length === 0 ? 0 : blind[file];
+      return { files: [file], ...meta, ...countsOf(f.mutants), survivors, ...(blindSpots === undefined ? {} : { blindSpots }) };
+    })
+    .sort((a, b) => byFile(a.files[0], b.files[0]));
+}
+
+/**
+ * The results kept, with a report's files judged again: each file of the report gets its own entry;
+ * an entry any of whose files is in the report goes (a pooled entry judged again in part no longer
+ * stands: its other files are not judged); the others stay as they are.
+ */
+export function mergeResults(previous: ResultEntry[], report: MutationReport, meta: Judgement, blind: Record<string, number> = {}): ResultEntry[] {
+  const judged = new Set(Object.keys(report.files));
+  const kept = previous.filter((e) => !e.files.some((f) => judged.has(f)));
+  return [...kept, ...resultEntries(report, meta, blind)].sort((a, b) => byFile(a.files[0], b.files[0]));
+}
+
+export interface SummaryRow extends Counts {
+  area: string;
+  /** (killed + timeout) / (killed + timeout + survived), in percent; undefined when none was judged. */
+  score?: number;
+  /** The commits its entries were judged at, the oldest first. */
+  judgedAt: string[];
+}
+
+/** The entries per area (of each entry's first file: routes/<area> in order, search, model, the rest) and a total row. */
+export function summaryRows(entries: ResultEntry[]): SummaryRow[] {
   const rows = new Map<string, SummaryRow>();
   const row = (area: string) => {
     let r = rows.get(area);
-    if (!r) rows.set(area, (r = { area, mutants: 0, killed: 0, survived: 0, timeout: 0, noCoverage: 0, errors: 0, ignored: {} }));
+    if (!r) rows.set(area, (r = { area, ...noCounts(), judgedAt: [] }));
     return r;
   };
-  const total = row('total');
-  for (const [file, f] of Object.entries(report.files)) {
-    for (const m of f.mutants) {
-      for (const r of [row(areaOf(file)), total]) {
-        r.mutants++;
-        if (m.status === 'Killed') r.killed++;
-        else if (m.status === 'Survived') r.survived++;
-        else if (m.status === 'Timeout') r.timeout++;
-        else if (m.status === 'NoCoverage') r.noCoverage++;
-        else if (m.status === 'Ignored') r.ignored[ignoreClassOf(m.statusReason)] = (r.ignored[ignoreClassOf(m.statusReason)] ?? 0) + 1;
-        else if (m.status === 'RuntimeError' || m.status === 'CompileError') r.errors++;
-      }
+  // The oldest first (a stable sort: entries of one date in their order), for the commits judged at.
+  for (const e of [...entries].sort((a, b) => a.date.localeCompare(b.date)))
+    for (const r of [row(areaOf(e.files[0])), row('total')]) {
+      addCounts(r, e);
+      if (!r.judgedAt.includes(e.commit)) r.judgedAt.push(e.commit);
     }
-  }
   for (const r of rows.values()) {
     const judged = r.killed + r.timeout + r.survived;
     if (judged) r.score = (100 * (r.killed + r.timeout)) / judged;
   }
-  const order = (a: string) => (a === 'total' ? 4 : a === 'the rest' ? 3 : a === 'model' ? 2 : a === 'search' ? 1 : 0);
-  return [...rows.values()].sort((a, b) => order(a.area) - order(b.area) || a.area.localeCompare(b.area));
+  return [...rows.values()].sort((a, b) => byArea(a.area, b.area));
 }
 
 /** The summary as a text table. */
 export function summaryTable(rows: SummaryRow[]): string {
-  const classes = [...IGNORE_CLASSES.map((c) => c.name), 'disabled'];
-  const head = ['area', 'mutants', 'killed', 'survived', 'timeout', 'no cov.', 'errors', ...classes.map((c) => `ign. ${c}`), 'score'];
+  const head = ['area', 'mutants', 'killed', 'survived', 'timeout', 'no cov.', 'errors', ...IGNORE_CLASS_NAMES.map((c) => `ign. ${c}`), 'score'];
   const cells = rows.map((r) => [
     r.area,
-    ...[r.mutants, r.killed, r.survived, r.timeout, r.noCoverage, r.errors, ...classes.map((c) => r.ignored[c] ?? 0)].map(String),
+    ...[r.mutants, r.killed, r.survived, r.timeout, r.noCoverage, r.errors, ...IGNORE_CLASS_NAMES.map((c) => r.ignored[c] ?? 0)].map(String),
     r.score === undefined ? '-' : `${r.score.toFixed(1)}%`,
   ]);
   const widths = head.map((h, i) => Math.max(h.length, ...cells.map((c) => c[i].length)));
@@ -265,46 +399,52 @@ export function summaryTable(rows: SummaryRow[]): string {
   return [line(head), ...cells.map(line)].join('\n');
 }
 
-/**
- * The summary as a Markdown page (docs/mutation-summary.md, `npm run mutants -- --write-summary`):
- * the score by area of the files judged so far, the files not judged yet, and the survivors (the
- * blind spots still open), with what they were judged on.
- */
-export function summaryMarkdown(report: MutationReport, all: string[], meta: { commit: string; date: string; blindSpots?: number }): string {
-  const rows = summaryRows(report);
-  const classes = [...IGNORE_CLASSES.map((c) => c.name), 'disabled'];
-  const head = ['area', 'mutants', 'killed', 'survived', 'timeout', 'errors', ...classes.map((c) => `ignored: ${c}`), 'score'];
+/** The summary page's table: a row per area and the total, each with the commits it was judged at. */
+function markdownTable(entries: ResultEntry[]): string[] {
+  const head = ['area', 'mutants', 'killed', 'survived', 'timeout', 'errors', ...IGNORE_CLASS_NAMES.map((c) => `ignored: ${c}`), 'score', 'judged at'];
   const cell = (r: SummaryRow) => [
     r.area === 'total' ? '**total**' : r.area,
-    ...[r.mutants, r.killed, r.survived, r.timeout, r.errors, ...classes.map((c) => r.ignored[c] ?? 0)].map(String),
+    ...[r.mutants, r.killed, r.survived, r.timeout, r.errors, ...IGNORE_CLASS_NAMES.map((c) => r.ignored[c] ?? 0)].map(String),
     r.score === undefined ? '–' : `${r.score.toFixed(1)}%`,
+    r.judgedAt.join(', '),
   ];
-  const judged = Object.keys(report.files).sort();
-  const open = all.filter((f) => !judged.includes(f));
-  const left = survivors(report);
+  return [
+    `| ${head.join(' | ')} |`,
+    `|${head.map((h) => (h === 'area' || h === 'judged at' ? '---' : '---:')).join('|')}|`,
+    ...summaryRows(entries).map((r) => `| ${cell(r).join(' | ')} |`),
+  ];
+}
+
+/**
+ * The summary as a Markdown page (docs/mutation-summary.md, `npm run mutants -- --write-summary`),
+ * from the results kept ({@link RESULTS_FILE}): the score by area of the files judged so far, with
+ * the commits they were judged at, the files of `all` not judged yet, and the survivors.
+ */
+export function summaryMarkdownOf(entries: ResultEntry[], all: string[]): string {
+  const judged = new Set(entries.flatMap((e) => e.files));
+  const blind = entries.reduce((n, e) => n + (e.blindSpots ?? 0), 0);
+  const unknown = entries.filter((e) => e.blindSpots === undefined).flatMap((e) => e.files);
+  const open = all.filter((f) => !judged.has(f)).sort(byFile);
+  const left = entries.flatMap((e) => e.survivors);
   return [
     '# Mutation testing: the summary',
     '',
-    `Generated by \`npm run mutants -- --write-summary\` from reports/mutation/mutation.json (written at commit ${meta.commit}, ${meta.date}).`,
+    `Generated by \`npm run mutants -- --write-summary\` from [${RESULTS_FILE}](mutation-results.json), which keeps each file's latest`,
+    'results (merged from reports/mutation/mutation.json), each with the commit it was judged at ("judged at" below).',
     'How to read and re-run it: [calibration.md](calibration.md#mutation-testing). The score is (killed + timeout) /',
     '(killed + timeout + survived); ignored mutants are no matter of the spec, each with its reason.',
     '',
-    `| ${head.join(' | ')} |`,
-    `|${head.map((_, i) => (i ? '---:' : '---')).join('|')}|`,
-    ...rows.map((r) => `| ${cell(r).join(' | ')} |`),
+    ...markdownTable(entries),
     '',
-    `Files judged: ${judged.length} of ${all.length}.${open.length ? ` Not judged yet: ${open.map((f) => `\`${f}\``).join(', ')}.` : ''}`,
-    ...(meta.blindSpots === undefined ? [] : ['', `Quick's blind spots (survivors of the quick suite that standard depth kills): ${meta.blindSpots}.`]),
+    `Files judged: ${judged.size} of ${all.length}.${open.length ? ` Not judged yet: ${open.map((f) => `\`${f}\``).join(', ')}.` : ''}`,
+    '',
+    `Quick's blind spots (survivors of the quick suite that standard depth kills): ${blind}${unknown.length ? `; not known yet (no standard pass over their survivors) for ${unknown.map((f) => `\`${f}\``).join(', ')}` : ''}.`,
     '',
     `## Survivors (${left.length})`,
     '',
     left.length ? 'Each is a change of the reference no check of the quick suite notices: a check to write, or a reason to give.' : 'None.',
     '',
-    ...left.map((x) => {
-      const m = x.mutant;
-      const was = originalText(report.files[x.file].source, m).slice(0, 80).replace(/\|/g, '\\|');
-      return `- \`${x.file}:${m.location.start.line}:${m.location.start.column}\` ${m.mutatorName}: \`${was}\` → \`${(m.replacement ?? '').slice(0, 80)}\``;
-    }),
+    ...left.map((line) => `- ${line}`),
     '',
   ].join('\n');
 }

@@ -3,7 +3,7 @@
  * scripts/stryker-ignorers.mjs (which nodes they ignore, with which reason: walked here as
  * StrykerJS walks a file, a node's subtree ignored with it), and the plan of scripts/mutants-plan.ts
  * (each reference file's routes and spec subset, the run's order, survivors as `--mutate` ranges,
- * the summary per area). The runs themselves: selftest/mutants.test.ts.
+ * the results kept per file and the summary per area). The runs themselves: selftest/mutants.test.ts.
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { test } from 'node:test';
@@ -14,14 +14,20 @@ import {
   CROSS_CUTTING,
   IGNORE_CLASSES,
   ignoreClassOf,
+  mergeResults,
+  parseResults,
   rangeOf,
+  resultEntries,
+  RESULTS_FILE,
   routesByFile,
   runOrder,
+  strykerFiles,
   subsetOf,
-  summaryMarkdown,
+  summaryMarkdownOf,
   summaryRows,
   type MutationReport,
   type ReportMutant,
+  type ResultEntry,
 } from '../scripts/mutants-plan.js';
 import type { SpecCoverage } from '../reporting/coverage/map.js';
 import { ROOT } from './helpers.js';
@@ -249,7 +255,8 @@ test('survivors as --mutate ranges (columns from 0), and the summary per area wi
       'reference/http.ts': { source: '', mutants: [m('Ignored', 'the text of an error answer: z'), m('Ignored', 'a reason of a comment')] },
     },
   };
-  const rows = summaryRows(report);
+  const judgedAt = { commit: 'abc1234', date: '2026-12-05' };
+  const rows = summaryRows(resultEntries(report, judgedAt));
   assert.deepEqual(
     rows.map((r) => r.area),
     ['routes/pipelines', 'search', 'the rest', 'total'],
@@ -263,13 +270,100 @@ test('survivors as --mutate ranges (columns from 0), and the summary per area wi
   assert.equal(rows[0].score, 50);
   // The page: the table, the files not judged yet, each survivor with its text and replacement.
   report.files['reference/routes/pipelines.ts'].source = "a\nb\nconst n = 'Sales';\n";
-  const page = summaryMarkdown(report, ['reference/routes/pipelines.ts', 'reference/search.ts', 'reference/http.ts', 'reference/model.ts'], {
-    commit: 'abc1234',
-    date: '2026-12-05',
-  });
-  assert.match(page, /^\| \*\*total\*\* \| 7 \| 1 \| 1 \| 1 \| 0 \| 1 \| 1 \| 0 \| 0 \| 1 \| 0 \| 1 \| 66\.7% \|$/m);
+  const page = summaryMarkdownOf(resultEntries(report, judgedAt), [
+    'reference/routes/pipelines.ts',
+    'reference/search.ts',
+    'reference/http.ts',
+    'reference/model.ts',
+  ]);
+  assert.match(page, /^\| \*\*total\*\* \| 7 \| 1 \| 1 \| 1 \| 0 \| 1 \| 1 \| 0 \| 0 \| 1 \| 0 \| 1 \| 66\.7% \| abc1234 \|$/m);
   assert.match(page, /Files judged: 3 of 4\. Not judged yet: `reference\/model\.ts`\./);
   assert.match(page, /## Survivors \(1\)[\s\S]*- `reference\/routes\/pipelines\.ts:3:11` StringLiteral: `'Sales'` → `""`/);
+});
+
+/** An entry of the results kept, judged at `commit` (on 2026-12-0<day>), with `killed` killed mutants of its own. */
+const entry = (files: string[], commit: string, killed: number, day = 6): ResultEntry => ({
+  files,
+  commit,
+  date: `2026-12-0${day}`,
+  mutants: killed + 1,
+  killed,
+  survived: 0,
+  timeout: 0,
+  noCoverage: 0,
+  errors: 0,
+  ignored: { disabled: 1 },
+  survivors: [],
+});
+
+/** A report of one killed mutant per file. */
+const reportOf = (...files: string[]): MutationReport => ({
+  files: Object.fromEntries(
+    files.map((f) => [
+      f,
+      {
+        source: 'x',
+        mutants: [{ id: '1', mutatorName: 'BooleanLiteral', status: 'Killed', location: { start: { line: 1, column: 1 }, end: { line: 1, column: 2 } } }],
+      },
+    ]),
+  ),
+});
+
+test("the results kept: a report's files replace their entries, the others stay; a pooled entry judged again in part goes; the page says each area's commits", () => {
+  const previous = [
+    entry(['reference/routes/leads.ts'], 'e9d268b', 5),
+    entry(['reference/routes/people.ts'], 'e9d268b', 3),
+    entry(['reference/routes/common.ts', 'reference/routes/index.ts'], 'e9d268b', 2),
+    entry(['reference/model.ts'], 'e9d268b', 4),
+  ];
+  const merged = mergeResults(previous, reportOf('reference/routes/people.ts', 'reference/routes/index.ts', 'reference/store.ts'), {
+    commit: '1a2b3c4',
+    date: '2026-12-07',
+  });
+  assert.deepEqual(
+    merged.map((e) => `${e.files.join('+')} ${e.commit} ${e.killed}`),
+    [
+      'reference/routes/leads.ts e9d268b 5',
+      'reference/routes/people.ts 1a2b3c4 1',
+      'reference/model.ts e9d268b 4',
+      // common.ts was judged only with index.ts: now not judged.
+      'reference/routes/index.ts 1a2b3c4 1',
+      'reference/store.ts 1a2b3c4 1',
+    ],
+  );
+  // A file without survivors has no blind spot, with or without a standard pass.
+  assert.deepEqual(merged[1], { ...entry(['reference/routes/people.ts'], '1a2b3c4', 1, 7), mutants: 1, ignored: {}, blindSpots: 0 });
+  // The page: per area the commits its entries were judged at (the oldest first), the files judged of all.
+  const all = [
+    'reference/server.ts',
+    'reference/http.ts',
+    'reference/store.ts',
+    'reference/model.ts',
+    'reference/routes/common.ts',
+    'reference/routes/index.ts',
+  ].concat(['reference/routes/people.ts', 'reference/routes/leads.ts']);
+  const page = summaryMarkdownOf(
+    [
+      ...merged.map((e) => ({ ...e, blindSpots: e.files.includes('reference/routes/leads.ts') ? 2 : e.blindSpots })),
+      entry(['reference/http.ts'], 'f00ba47', 1, 5),
+    ],
+    all,
+  );
+  assert.match(page, /^\| routes\/leads \| 6 \| 5 \|.* \| 100\.0% \| e9d268b \|$/m);
+  assert.match(page, /^\| routes\/people \| 1 \| 1 \|.* \| 1a2b3c4 \|$/m);
+  assert.match(page, /^\| the rest \| 4 \| 3 \|.* \| f00ba47, 1a2b3c4 \|$/m);
+  assert.match(page, /^\| \*\*total\*\* \| 16 \| 13 \|.* \| f00ba47, e9d268b, 1a2b3c4 \|$/m);
+  // The files not judged in the summary's order (not the run's, which goes by their size).
+  assert.match(page, /Files judged: 6 of 8\. Not judged yet: `reference\/routes\/common\.ts`, `reference\/server\.ts`\./);
+  assert.match(page, /Quick's blind spots \(.*\): 2; not known yet \(.*\) for `reference\/model\.ts`, `reference\/http\.ts`\./);
+  assert.throws(() => parseResults('{"$comment": "", "entries": [{"files": []}]}', 'x.json'), /^Error: x\.json: not mutation results .*entries\.0\.files/);
+  assert.throws(() => parseResults('{', 'x.json'), /^Error: x\.json: not JSON/);
+});
+
+test('docs/mutation-results.json is of its schema, and docs/mutation-summary.md is the page rendered from it (npm run mutants -- --write-summary)', async () => {
+  const entries = parseResults(readFileSync(join(ROOT, RESULTS_FILE), 'utf8'));
+  const page = readFileSync(join(ROOT, 'docs/mutation-summary.md'), 'utf8');
+  assert.equal(page, summaryMarkdownOf(entries, await strykerFiles()));
 });
 
 test('every StrykerJS restore directive of the reference is read (it leads a statement, not a closing bracket, unless only brackets follow), and no next-line disable sits before else or a bracket', () => {
