@@ -84,7 +84,9 @@ export class App {
     active: readonly Fault[] = [],
   ) {
     this.store = new Store(ID_POLICIES[options.choices['ids.sequence']]);
+    // Stryker disable next-line all: Node's warning past ten listeners (a webhook delivery listens per subscription) is a log line, no answer
     this.events.setMaxListeners(0);
+    // Stryker disable all: the faults' hooks: run only with a fault switched on (none in a mutation run); the calibration self-tests judge faults
     for (const f of active) {
       for (const [p, fn] of Object.entries(f.at ?? {})) if (fn) this.hooks.set(p, [...(this.hooks.get(p) ?? []), fn as HookFn]);
       for (const [s, fn] of Object.entries(f.seam ?? {})) if (fn) this.seams.set(s, [...(this.seams.get(s) ?? []), fn as SeamFn]);
@@ -92,6 +94,7 @@ export class App {
     }
   }
 
+  // Stryker restore all
   /** The alternative this server takes for an open choice of the spec. */
   choice<I extends ChoiceId>(id: I): Choices[I] {
     return this.options.choices[id];
@@ -101,15 +104,18 @@ export class App {
   at<P extends PointName>(point: P, value: PointValue<P>, ctx: PointCtx<P>): PointValue<P> {
     const fns = this.hooks.get(point);
     if (fns === undefined) return value;
+    // Stryker disable all: a hook point's faults: runs only with a fault switched on (none in a mutation run); the calibration self-tests judge the faults
     let v: unknown = value;
     for (const fn of fns) v = fn(v, ctx, this);
     return v as PointValue<P>;
   }
 
+  // Stryker restore all
   /** Runs `next` through a named seam: at once unless a switched-on fault defers or wraps it. */
   seam<S extends SeamName, T>(seam: S, ctx: SeamPoints[S], next: () => T): T | Promise<T> {
     const fns = this.seams.get(seam);
     if (fns === undefined) return next();
+    // Stryker disable all: a seam's faults: runs only with a fault switched on (none in a mutation run); the calibration self-tests judge the faults
     let run: () => unknown = next;
     for (const fn of fns) {
       const inner = run;
@@ -118,9 +124,11 @@ export class App {
     return run() as T | Promise<T>;
   }
 
+  // Stryker restore all
   /** Runs a request's handler: at once unless a switched-on fault acts around every request. */
   handle<T>(next: () => T | Promise<T>): T | Promise<T> {
     let run = next;
+    // Stryker disable all: faults around every request: run only with a fault switched on (none in a mutation run); the calibration self-tests judge faults
     for (const fn of this.handlings) {
       const inner = run;
       run = () => fn(inner, this);
@@ -128,6 +136,7 @@ export class App {
     return run();
   }
 
+  // Stryker restore all
   now(): number {
     return this.at('clock.now', nowSeconds(), undefined);
   }

