@@ -15,10 +15,11 @@
 import { BulkFailedEntry, BulkOpportunity, BulkTooLarge, type BulkOpportunity as BulkOpp } from '../../contracts/index.js';
 import type { TargetProfile } from '../../contracts/profile.js';
 import { slashDates, type EntryTemplate } from '../../generators/bulk.js';
-import { customValue } from '../support/leads.js';
+import { customFieldOn, customValue } from '../support/leads.js';
 import { bulkAnswerProblems, bulkContext, bulkCreate, entriesLimit, failedEntryLacks, fullRequest, isCreatedEntry } from './bulk.js';
 import { breaks, describeExchange, expect, expectRefusedOrTaken, rule, test, type ApiResponse, type Namespace } from '../support/fixtures/test.js';
 import { make, sameId } from '../support/make.js';
+import { absentId } from '../support/records.js';
 
 /** Valid entries: a namespaced name, the namespace's tags, `extra`. */
 const entries = (ns: Namespace, count: number, extra: Record<string, unknown> = {}) =>
@@ -337,7 +338,10 @@ test(
 // spec § Errors (WIRE-5): entries that are no Opportunity body, or whose members have the wrong
 // type, are never answered with a 5xx. The request may be refused with a 4xx (the status is not
 // shown), or answered entry by entry: each such entry failed, or created as a valid Opportunity
-// (whatever the target made of the ill-typed member); the valid entry among them is created.
+// (whatever the target made of the ill-typed member); the valid entry among them is created. The
+// same for ids that name nothing, as a company_id no Company has (people/bad-input.spec.ts): a custom
+// field value of no definition, a dropdown value of no option ("Status codes for missing records …
+// not shown"; the definitions and options are the profile's).
 test(
   ...rule(
     'WIRE-5',
@@ -345,6 +349,7 @@ test(
     async ({ api, ns, profile }) => {
       const named = (label: string, extra: Record<string, unknown>) => ({ name: ns.name(label), tags: ns.tags, ...extra });
       const odd: EntryTemplate = { defect: 'ill-typed-member' };
+      const dropdown = customFieldOn(profile.fixtures.custom_fields.dropdown, 'opportunity');
       const cases: [unknown, EntryTemplate][] = [
         [null, { defect: 'not-an-object' }],
         // Valid: tags and custom_fields may be empty lists (§ Shared shapes: custom_fields "may be empty"), and be left out.
@@ -356,6 +361,15 @@ test(
         [named('text tags', { tags: ns.tags.join(' ') }), odd],
         [named('object custom_fields', { custom_fields: { custom_field_definition_id: 1, value: 'x' } }), odd],
         [named('null custom field', { custom_fields: [null] }), odd],
+        [
+          named('custom field and option unknown', {
+            custom_fields: [
+              { custom_field_definition_id: absentId(dropdown?.id ?? 1, ns.id), value: 'x' },
+              ...(dropdown ? [{ custom_field_definition_id: dropdown.id, value: absentId(dropdown.options[0].id, ns.id) }] : []),
+            ],
+          }),
+          odd,
+        ],
       ].slice(0, fullRequest(profile)) as [unknown, EntryTemplate][];
       const sent = cases.map(([entry]) => entry);
       const res = await bulkCreate(api, { opportunities: sent });
