@@ -14,7 +14,7 @@ export class Collection<T extends Entity> {
   insert(data: Omit<T, 'id'> & { id?: number }): T {
     let id = data.id;
     // A counter of the collection's own may reach a seeded fixture's id: that id is skipped.
-    // Stryker disable next-line ConditionalExpression,EqualityOperator: only a per-kind counter (ids.sequence per-kind, another alternative) reaches seeded ids (1–702)
+    // Stryker disable next-line ConditionalExpression,EqualityOperator: only a per-kind counter (ids.sequence per-kind) reaches the seeded ids, 1 to 702
     while (id === undefined || (data.id === undefined && this.items.has(id))) id = this.nextId();
     const item = { ...data, id } as T;
     this.items.set(item.id, item);
