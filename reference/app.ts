@@ -59,6 +59,7 @@ export type RecordEvent = {
 /** Ids of new records per `ids.sequence` alternative (seeded fixtures keep their profile ids). */
 const ID_POLICIES: Record<Choices['ids.sequence'], IdPolicy> = {
   sequential: { start: 1000, step: 1 },
+  // Stryker disable all: the policies of the other alternatives of ids.sequence (the ids' range and sequence: not shown)
   gapped: { start: 7_000_001, step: 7 },
   large: { start: 3_000_000_001, step: 1_001 },
   'per-kind': { start: 1, step: 1, perKind: true },
@@ -67,12 +68,14 @@ const ID_POLICIES: Record<Choices['ids.sequence'], IdPolicy> = {
 type HookFn = (value: unknown, ctx: unknown, app: App) => unknown;
 type SeamFn = (ctx: unknown, next: () => unknown, app: App) => unknown;
 
+// Stryker restore all
 export class App {
   readonly store: Store;
   readonly events = new EventEmitter();
   /** Access tokens issued by the OAuth token endpoint (valid as Bearer). */
   readonly issuedTokens = new Set<string>();
   /** Base URL of the API server as clients reach it (for signed upload URLs); set at start. */
+  // Stryker disable next-line StringLiteral: equivalent: set when the server starts, before any request
   publicBaseUrl = '';
   private readonly hooks = new Map<string, HookFn[]>();
   private readonly seams = new Map<string, SeamFn[]>();
@@ -81,6 +84,7 @@ export class App {
   /** `active`: the switched-on faults with their hooks (the server resolves the names). */
   constructor(
     readonly options: ReferenceOptions,
+    // Stryker disable next-line ArrayDeclaration: the faults' hooks are installed only with a fault switched on (below)
     active: readonly Fault[] = [],
   ) {
     this.store = new Store(ID_POLICIES[options.choices['ids.sequence']]);
@@ -103,6 +107,7 @@ export class App {
   /** A value passed through a named hook point: the identity unless a switched-on fault transforms it. */
   at<P extends PointName>(point: P, value: PointValue<P>, ctx: PointCtx<P>): PointValue<P> {
     const fns = this.hooks.get(point);
+    // Stryker disable next-line ConditionalExpression: made true, equivalent with no fault switched on (none in a mutation run)
     if (fns === undefined) return value;
     // Stryker disable all: a hook point's faults: runs only with a fault switched on (none in a mutation run); the calibration self-tests judge the faults
     let v: unknown = value;
@@ -114,6 +119,7 @@ export class App {
   /** Runs `next` through a named seam: at once unless a switched-on fault defers or wraps it. */
   seam<S extends SeamName, T>(seam: S, ctx: SeamPoints[S], next: () => T): T | Promise<T> {
     const fns = this.seams.get(seam);
+    // Stryker disable next-line ConditionalExpression: made true, equivalent with no fault switched on (none in a mutation run)
     if (fns === undefined) return next();
     // Stryker disable all: a seam's faults: runs only with a fault switched on (none in a mutation run); the calibration self-tests judge the faults
     let run: () => unknown = next;
@@ -138,6 +144,7 @@ export class App {
 
   // Stryker restore all
   now(): number {
+    // Stryker disable next-line StringLiteral: a fault's hook point's name (scripts/stryker-ignorers.mjs reads app.at, not this.at)
     return this.at('clock.now', nowSeconds(), undefined);
   }
 
