@@ -10,7 +10,7 @@
  * Safety: every request is a GET, a safe method (RFC 9110 §9.2.1): a server that serves it changes
  * nothing, so the check runs on a read-only target too.
  */
-import { expectRefusedOrTaken, rule, test } from '../support/fixtures/test.js';
+import { expect, expectRefusedOrTaken, rule, test } from '../support/fixtures/test.js';
 
 const requests: { path: string; serves: string }[] = [
   { path: '/leads/upsert', serves: 'PUT' },
@@ -19,12 +19,22 @@ const requests: { path: string; serves: string }[] = [
 
 for (const r of requests) {
   test(
-    ...rule('WIRE-7', `GET ${r.path}, a path the spec shows for ${r.serves} only, is refused with a 4xx or served, never a 5xx`, async ({ api }) => {
-      const res = await api.send({ method: 'GET', path: r.path });
-      // Served (a 2xx): more than the spec shows, which it allows; what it answers is not judged.
-      await expectRefusedOrTaken(res, (served) => {
-        test.info().annotations.push({ type: 'note', description: `GET ${r.path} was served (status ${served.status}): more than the spec shows` });
-      });
-    }),
+    ...rule(
+      'WIRE-7',
+      `GET ${r.path}, a path the spec shows for ${r.serves} only, is refused with a 4xx (a 405 with Allow) or served, never a 5xx`,
+      async ({ api }) => {
+        const res = await api.send({ method: 'GET', path: r.path });
+        // Served (a 2xx): more than the spec shows, which it allows; what it answers is not judged.
+        await expectRefusedOrTaken(res, (served) => {
+          test.info().annotations.push({ type: 'note', description: `GET ${r.path} was served (status ${served.status}): more than the spec shows` });
+        });
+        // A 405 "MUST generate an Allow header field containing a list of the target resource's currently supported methods"
+        // (RFC 9110 §15.5.6): the method the spec shows on the path among them. Another 4xx carries no such duty.
+        if (res.status === 405) {
+          const allow = (res.headers['allow'] ?? '').split(',').map((m) => m.trim().toUpperCase());
+          expect(allow, `GET ${r.path} answered 405 with Allow "${res.headers['allow'] ?? '(none)'}", which does not list ${r.serves}`).toContain(r.serves);
+        }
+      },
+    ),
   );
 }
