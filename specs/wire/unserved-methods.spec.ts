@@ -38,3 +38,14 @@ for (const r of requests) {
     ),
   );
 }
+
+// A path the API does not serve at all, under its prefix: refused with a 4xx (404 is usual, the status is not shown) or
+// served, never a 5xx.
+test(
+  ...rule('WIRE-7', 'GET of a path the API does not serve is refused with a 4xx or served, never a 5xx', async ({ api }) => {
+    const res = await api.send({ method: 'GET', path: '/crm_conformance_no_such_path' });
+    await expectRefusedOrTaken(res, (served) => {
+      test.info().annotations.push({ type: 'note', description: `an unknown path was served (status ${served.status})` });
+    });
+  }),
+);
