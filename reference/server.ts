@@ -87,6 +87,7 @@ type Host = 'api' | 'auth';
 
 // Stryker restore all
 /** How this server's answers go on the wire (`general.*` choices; reference/http.ts WireOptions). */
+// Stryker disable next-line BlockStatement: equivalent under the default choices, each of which turns its wire option off
 function wireOf(app: App): WireOptions {
   // Stryker disable next-line BlockStatement,ObjectLiteral: equivalent under the default choices, each of which turns its wire option off
   return {
@@ -225,6 +226,7 @@ function handler(app: App, routers: { api: Router; root: Router; auth: Router },
  * Route faults: every fault's route must exist (checked for all faults, so a renamed route is
  * noticed at once); the switched-on ones wrap their routes or add theirs.
  */
+// Stryker disable next-line BlockStatement: with no fault on it only checks the catalog's routes (the calibration self-tests run it)
 function installRouteFaults(app: App, routers: Record<'api' | 'root' | 'auth', Router>, catalog: Fault[], active: Fault[]): void {
   // Stryker disable all: the fault catalog's routes, checked and installed only for faults (none in a mutation run; the calibration self-tests judge them)
   for (const f of catalog) {
