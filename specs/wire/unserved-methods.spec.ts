@@ -5,7 +5,8 @@
  * A refusal's status is open (404, or 405 with Allow: open choice errors.unsupported-method), and a
  * server may serve more than the spec shows: a 2xx is no failure. But GET is a method the API
  * serves on other paths, so a 5xx (RFC 9110 §15.6; 501 is for a method the server recognizes
- * for no resource, §15.6.2) or a dropped connection says the server failed.
+ * for no resource, §15.6.2) or a dropped connection says the server failed. The same for a path the
+ * API does not serve at all.
  *
  * Safety: every request is a GET, a safe method (RFC 9110 §9.2.1): a server that serves it changes
  * nothing, so the check runs on a read-only target too.
