@@ -148,7 +148,7 @@ function handler(app: App, routers: { api: Router; root: Router; auth: Router },
       let sub = path;
       let isApi = false;
       // One origin for both hosts (no authPort: host 'both') is a configuration the mutation run does not take (its API and
-      // authorization hosts listen apart; one origin is a user's CRM_AUTH_URL at the API's, no self-test runs it); the bare prefix is no endpoint; the health
+      // authorization hosts listen apart; selftest/one-origin.test.ts runs one origin); the bare prefix is no endpoint; the health
       // check is the embedded server's, for the suite's start-up (scripts/start-reference.mjs), no API path; an authorization host's
       // other paths and the error bodies (errors.body) are not shown.
       // Stryker disable all: (above)
