@@ -23,6 +23,20 @@ export const GENERAL_FAULTS: Fault[] = [
     at: { 'auth.credentials': () => true },
   },
   {
+    name: 'unserved-method-crashes',
+    rules: ['WIRE-7'],
+    description: 'GET /leads/upsert reaches an upsert handler, which reads the body a GET lacks and crashes (500)',
+    routes: [
+      {
+        route: 'GET /leads/upsert',
+        add: (ctx) => {
+          const { properties } = ctx.body as { properties: Record<string, unknown> };
+          return { properties: Object.keys(properties) };
+        },
+      },
+    ],
+  },
+  {
     name: 'user-email-not-checked',
     rules: ['AUTH-5'],
     description: 'X-SVC-UserEmail is not compared with the owner of the access token',
