@@ -8,28 +8,16 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { freePorts } from '../specs/support/core/embedded.js';
 import type { ConformanceReport } from '../reporting/verdict.js';
-import { readJson, readOutcomes, runPlaywright, scratchDir } from './helpers.js';
+import { referenceEnv } from '../scripts/reference-process.js';
+import { readJson, readOutcomes, ROOT, runPlaywright, scratchDir } from './helpers.js';
 
-/** A user's set-up of the embedded server at one origin: CRM_BASE_URL given, so its credentials too. */
+/** A user's set-up of the embedded server at one origin (CRM_BASE_URL given, so its credentials too: those the reference takes standalone). */
 function oneOrigin(): Record<string, string> {
-  const [port] = freePorts(1);
-  const origin = `http://127.0.0.1:${port}`;
-  return {
-    CRM_EMBEDDED: '1',
-    CRM_BASE_URL: origin,
-    CRM_AUTH_URL: origin,
-    CRM_ACCESS_TOKEN: 'one-origin-access-token',
-    CRM_USER_EMAIL: 'integrator@reference.example',
-    CRM_BEARER_TOKEN: 'one-origin-bearer-token',
-    CRM_CLIENT_ID: 'reference-client',
-    CRM_CLIENT_SECRET: 'one-origin-client-secret',
-    CRM_LOGIN_EMAIL: 'owner@reference.example',
-    CRM_LOGIN_PASSWORD: 'one-origin-password',
-    CRM_REPORTERS: 'minimal',
-  };
+  const origin = `http://127.0.0.1:${freePorts(1)[0]}`;
+  return { ...referenceEnv(origin, origin, resolve(ROOT, 'reference/profile.json')), CRM_EMBEDDED: '1', CRM_REPORTERS: 'minimal' };
 }
 
 const failedRules = (r: ConformanceReport) => r.rules.filter((x) => x.verdict === 'FAIL').map((x) => `${x.id}: ${x.reasons.join('; ')}`);
