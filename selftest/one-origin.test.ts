@@ -1,8 +1,9 @@
 /**
  * One origin for the API and the authorization host: the spec gives them apart ({auth_url}) but
- * a server may serve both at one origin, and a user then sets CRM_AUTH_URL to CRM_BASE_URL. The
- * embedded server serves that shape too (reference/server.ts, host 'both': no REFERENCE_AUTH_PORT),
- * which no other self-test and no mutation run takes (theirs listen apart). Here: the whole suite
+ * a server may serve both at one origin, and a user then leaves CRM_AUTH_URL unset (it defaults
+ * to CRM_BASE_URL) or sets it to the same origin. The embedded server serves that shape too
+ * (reference/server.ts, host 'both': no REFERENCE_AUTH_PORT), which no other self-test and no
+ * mutation run takes (theirs listen apart). Here: the whole suite
  * against the reference at one origin is CONFORMANT, its OAuth rules judged through that origin,
  * and a fault of the OAuth flow is still caught there.
  */
