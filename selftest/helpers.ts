@@ -9,6 +9,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { z } from 'zod';
+import type { ConformanceReport } from '../reporting/verdict.js';
 import { ROOT } from '../specs/support/core/config.js';
 import { cleanEnv, readJson, runProcess, type RunResult } from '../specs/support/core/suite-run.js';
 
@@ -25,6 +26,10 @@ export {
   type RunResult,
 } from '../specs/support/core/suite-run.js';
 export { readOutcomes } from '../reporting/outcomes.js';
+
+/** The rules a conformance report fails, each with its reasons: what a self-test expecting CONFORMANT prints when it is not. */
+export const failedRules = (report: ConformanceReport): string[] =>
+  report.rules.filter((r) => r.verdict === 'FAIL').map((r) => `${r.id}: ${r.reasons.join('; ')}`);
 
 const scratch = new Set<string>();
 /** A fresh directory under the temporary directory, removed when the test process exits. */

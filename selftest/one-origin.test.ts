@@ -13,15 +13,13 @@ import { join, resolve } from 'node:path';
 import { freePorts } from '../specs/support/core/embedded.js';
 import type { ConformanceReport } from '../reporting/verdict.js';
 import { referenceEnv } from '../scripts/reference-process.js';
-import { readJson, readOutcomes, ROOT, runPlaywright, scratchDir } from './helpers.js';
+import { failedRules, readJson, readOutcomes, ROOT, runPlaywright, scratchDir } from './helpers.js';
 
 /** A user's set-up of the embedded server at one origin (CRM_BASE_URL given, so its credentials too: those the reference takes standalone). */
 function oneOrigin(): Record<string, string> {
   const origin = `http://127.0.0.1:${freePorts(1)[0]}`;
   return { ...referenceEnv(origin, origin, resolve(ROOT, 'reference/profile.json')), CRM_EMBEDDED: '1', CRM_REPORTERS: 'minimal' };
 }
-
-const failedRules = (r: ConformanceReport) => r.rules.filter((x) => x.verdict === 'FAIL').map((x) => `${x.id}: ${x.reasons.join('; ')}`);
 
 test('with one origin for the API and authorization, the whole suite against the reference is CONFORMANT', async () => {
   const reports = join(scratchDir('crm-one-origin-'), 'reports');

@@ -11,7 +11,7 @@ import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { calibrateMatrix } from '../scripts/calibrate.js';
 import type { ConformanceReport } from '../reporting/verdict.js';
-import { listTests, readJson, readOutcomes, runPlaywright, scratchDir } from './helpers.js';
+import { failedRules, listTests, readJson, readOutcomes, runPlaywright, scratchDir } from './helpers.js';
 import { envOf, readShapes, sampleOf, shapeName } from './profile-shapes.js';
 
 /** The most others' operations a second under which a shape's fault sample runs (issue 48: "the fault sample still caught under 20/s"). */
@@ -32,8 +32,7 @@ for (const shape of readShapes()) {
     const reports = join(dir, 'reports');
     const res = await runPlaywright([], { ...envOf(shape, dir), CRM_REPORT_DIR: reports, CRM_REPORTERS: 'minimal' }, 1_200_000);
     const report = readJson<ConformanceReport>(join(reports, 'conformance.json'));
-    const failed = report.rules.filter((r) => r.verdict === 'FAIL').map((r) => `${r.id}: ${r.reasons.join('; ')}`);
-    assert.equal(report.verdict, 'CONFORMANT', `${name}: ${report.verdictLine}\n${failed.join('\n')}\n${res.out.slice(-3000)}`);
+    assert.equal(report.verdict, 'CONFORMANT', `${name}: ${report.verdictLine}\n${failedRules(report).join('\n')}\n${res.out.slice(-3000)}`);
     assert.equal(res.code, 0, res.out.slice(-3000));
     for (const o of readOutcomes(reports) ?? []) if (o.status === 'passed') ranIn.set(key(o), [...(ranIn.get(key(o)) ?? []), name]);
 
