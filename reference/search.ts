@@ -445,11 +445,9 @@ async function searchPage(
   // the default the line does nothing, mutated or not. Made true as a whole, SEARCH-2 (page 2) fails.
   // Stryker disable next-line ConditionalExpression,LogicalOperator,EqualityOperator: a page below 1, refused or taken (above)
   if (pageNumber < defaults.firstPage && lenient(app)) pageNumber = defaults.firstPage;
-  // Not refused, a page below 1 answers an empty array (no record is on it): SEARCH-16 lets a server refuse it or answer it as a search. Made true,
-  // `<=` or `>=`, SEARCH-2 fails (not disabled: EqualityOperator).
-  // Stryker disable next-line ConditionalExpression,BlockStatement: a page below 1, refused or answered as a search (above)
+  // A page below 1 is refused here (SEARCH-16 lets a server refuse it, or take it as the first page, above). Not refused, it crashes below (the page
+  // starts before the first match): SEARCH-16 fails on page_number 0 (a 500). Made true, `<=` or `>=`, SEARCH-2 fails. No mutant survives.
   if (pageNumber < defaults.firstPage) {
-    // Stryker disable next-line ArrowFunction: a page below 1 not refused answers an empty array: SEARCH-16 lets a server refuse it or answer it
     await app.seam('search.bad-page', { pageNumber, pageSize }, () => invalid(app, 'page_number must be 1 or more (the first page is 1)', 'page_number'));
   }
   // Not refused, a page_size of 0 or less answers an empty array (no entry per page): input the spec gives no status for, refused or answered as a
