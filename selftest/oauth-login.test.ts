@@ -8,6 +8,8 @@
  *   judged, with the reason naming `oauth.screens.email_label` and the profile, the run is
  *   INCONCLUSIVE with no failure, no login is tried; with the label set, every test passes;
  * - a wrong password: the driver says the login was refused and names CRM_LOGIN_PASSWORD;
+ * - the login page again after Authorize (oauth-consent-forgets-login): the host's flow stopped
+ *   there; the suite did log in, so it is no login the suite cannot do;
  * - the profile: labels are optional overrides, an old profile with labels stays valid.
  */
 import { after, before, describe, test } from 'node:test';
@@ -108,11 +110,11 @@ describe('the page driver on each login page', { concurrency: 1, skip: noBrowser
     await browser?.close();
     await Promise.all(servers.map((s) => s.stop()));
   });
-  const login = async (page: string, choices: string, screens: Screens, password = 'reference-password') => {
+  const login = async (page: string, choices: string, screens: Screens, password = 'reference-password', faults = '') => {
     const server = await startReferenceProcess(
       [process.execPath, '--import', 'tsx', 'reference/main.ts'],
       ROOT,
-      cleanEnv({ REFERENCE_LOGIN_PAGE: page, REFERENCE_CHOICES: choices }),
+      cleanEnv({ REFERENCE_LOGIN_PAGE: page, REFERENCE_CHOICES: choices, REFERENCE_FAULTS: faults }),
     );
     servers.push(server);
     // The receiver registers what it gets as secrets: it reads the configuration of a user of this server.
@@ -171,5 +173,15 @@ describe('the page driver on each login page', { concurrency: 1, skip: noBrowser
     );
     assert.match(outcome.cannotLogIn!.fix, /^check CRM_LOGIN_EMAIL and CRM_LOGIN_PASSWORD/);
     assert.doesNotMatch(JSON.stringify(outcome), /not-the-password/);
+  });
+
+  test("the login page again after Authorize: the flow stopped there (the host's, no code), not a login the suite cannot do", async () => {
+    // The suite logged in (the consent screen showed): a login screen after the decision is where the host's flow stopped. It was
+    // once taken for a refused login, with no form submitted to name (a TypeError in the driver).
+    const outcome = await login('default', '', {}, 'reference-password', 'oauth-consent-forgets-login');
+    assert.deepEqual(outcome.screens, ['login', 'consent', 'login']);
+    assert.equal(outcome.stoppedAt, 'login');
+    assert.equal(outcome.hit, undefined);
+    assert.equal(outcome.cannotLogIn, undefined, describeOutcome(outcome));
   });
 });

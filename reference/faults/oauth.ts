@@ -14,6 +14,8 @@ declare module './types.js' {
     'oauth.known-client': { value: boolean; ctx: { id: string } };
     /** The session an authorization request finds (undefined: none). */
     'oauth.session': { value: string | undefined; ctx: undefined };
+    /** The session cookie the consent form's post carries (undefined: none). */
+    'oauth.decision-session': { value: string | undefined; ctx: undefined };
     /** After a login: back to the authorization request, or the consent screen at once. */
     'oauth.after-login': { value: string; ctx: undefined };
     /** The application name on the consent screen. */
@@ -91,6 +93,13 @@ export const OAUTH_FAULTS: Fault[] = [
         return { status: 302, raw: '', headers: { location: u.toString(), 'cache-control': 'no-store' } };
       },
     },
+  },
+  {
+    name: 'oauth-consent-forgets-login',
+    rules: ['OAUTH-4', 'OAUTH-6'],
+    description:
+      "the consent form's post finds no login session (its cookie scoped to the screens' path, say): Authorize and Deny show the login page again, and nothing reaches the callback",
+    at: { 'oauth.decision-session': () => undefined },
   },
   {
     name: 'oauth-state-dropped',

@@ -448,7 +448,7 @@ function decision(h: OAuthHost, ctx: RequestContext): Reply {
   // Stryker disable next-line ConditionalExpression: a login or consent posted for an authorization request the host does not know (its own form's
   // hidden txn, forged or expired): no browser sends one in a run, and what the host shows then is not shown; made true, every flow fails: killed
   if (!txn) return errorPage(400, 'This authorization request has expired. Start again from the application.');
-  const sid = cookies(ctx.req)[h.cookieName];
+  const sid = app.at('oauth.decision-session', cookies(ctx.req)[h.cookieName], undefined);
   // Stryker disable next-line ConditionalExpression,LogicalOperator: the consent form posted without the session that saw it: no browser does so in a run
   // (the form is the host's own); how the host keeps a session and guards its forms: not shown; made to ask for the login again
   // with the session, no flow ends: killed

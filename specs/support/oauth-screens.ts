@@ -191,7 +191,8 @@ async function onLogin(w: Walk, view: Extract<View, { kind: 'login' }>): Promise
   if (w.loggedIn || o.login === false) {
     // A login screen that kept the typed password must not be in a failure's page snapshot.
     if (w.loggedIn) await view.password?.clear({ timeout: 2_000 }).catch(() => undefined);
-    if (w.loggedIn && o.login !== false) return w.cannot('login', refusal(view, w.submitted!), refusalFix(w.submitted!));
+    // After the consent was decided the login worked: a login screen then is where the host's flow stopped (no code), not a login the suite cannot do.
+    if (w.loggedIn && o.login !== false && !w.decided) return w.cannot('login', refusal(view, w.submitted!), refusalFix(w.submitted!));
     return w.done({ stoppedAt: 'login' });
   }
   if (!view.password) {
