@@ -188,10 +188,11 @@ export function onTimeout(w: Walk): FlowOutcome {
 async function onLogin(w: Walk, view: Extract<View, { kind: 'login' }>): Promise<FlowOutcome | undefined> {
   const { page, screens, o } = w;
   w.outcome.screens.push('login');
-  if (w.loggedIn || o.login === false) {
+  // After the consent was decided, the login worked (or the session held): a login screen then is where the host's flow stopped (no code),
+  // neither a login the suite cannot do nor one to do again.
+  if (w.decided || w.loggedIn || o.login === false) {
     // A login screen that kept the typed password must not be in a failure's page snapshot.
     if (w.loggedIn) await view.password?.clear({ timeout: 2_000 }).catch(() => undefined);
-    // After the consent was decided the login worked: a login screen then is where the host's flow stopped (no code), not a login the suite cannot do.
     if (w.loggedIn && o.login !== false && !w.decided) return w.cannot('login', refusal(view, w.submitted!), refusalFix(w.submitted!));
     return w.done({ stoppedAt: 'login' });
   }
