@@ -446,7 +446,8 @@ async function searchPage(
   // Stryker disable next-line ConditionalExpression,LogicalOperator,EqualityOperator: a page below 1, refused or taken (above)
   if (pageNumber < defaults.firstPage && lenient(app)) pageNumber = defaults.firstPage;
   // A page below 1 is refused here (SEARCH-16 lets a server refuse it, or take it as the first page, above). Not refused, it crashes below (the page
-  // starts before the first match): SEARCH-16 fails on page_number 0 (a 500). Made true, `<=` or `>=`, SEARCH-2 fails. No mutant survives.
+  // starts before the first match): a 500 on page_number 0, which SEARCH-16 (a SHOULD: it fails the strict mutation run) catches. Made true, `<=`
+  // or `>=`, SEARCH-2 fails.
   if (pageNumber < defaults.firstPage) {
     await app.seam('search.bad-page', { pageNumber, pageSize }, () => invalid(app, 'page_number must be 1 or more (the first page is 1)', 'page_number'));
   }
